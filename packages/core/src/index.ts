@@ -1,0 +1,5 @@
+// The public face of @raspa/core: pure rules shared by the server, the player's page and the sandbox.
+export * from './ladder/index.ts';
+export * from './models.ts';
+export * from './money/index.ts';
+export * from './random/rng.ts';
