@@ -2,4 +2,5 @@
 export * from './ladder/index.ts';
 export * from './models.ts';
 export * from './money/index.ts';
+export * from './pool/index.ts';
 export * from './random/rng.ts';
