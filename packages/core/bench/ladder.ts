@@ -6,7 +6,7 @@ export async function benchLadder(): Promise<Array<{ name: string; value: number
   const inputs = GAME_MODELS.map((gameModel, i) => ({
     gameModel,
     currency: 'BRL',
-    rtp: 0.9 - i * 0.01,
+    rtp: [0.9, 0.89, 0.88, 0.87, 0.86, 0.85, 0.84][i] ?? 0.9,
     sampling: 1_000_000 * (i + 1),
     prizedPercent: 0.3,
     betPrice: 2,

@@ -6,3 +6,4 @@ export * from './models.ts';
 export * from './money/index.ts';
 export * from './pool/index.ts';
 export * from './random/rng.ts';
+export { CanonicalJsonError, canonicalJson } from './signer/canonical-json.ts';
