@@ -1,0 +1,92 @@
+import express, { type ErrorRequestHandler, type Express, Router } from 'express';
+import type { Deps } from './deps.ts';
+import { ApiError, errorBody } from './http/api-error.ts';
+import { createGuards } from './http/guards.ts';
+import { createRateLimits } from './http/rate-limits.ts';
+import { mountRoutes, type RouteDefinition } from './http/route.ts';
+import type { RouteKit } from './http/route-kit.ts';
+import { authRoutes } from './http/routes/auth-routes.ts';
+import { gameRoutes } from './http/routes/game-routes.ts';
+import { listRoutes } from './http/routes/list-routes.ts';
+import { panelAuthRoutes } from './http/routes/panel-auth-routes.ts';
+import { profileRoutes } from './http/routes/profile-routes.ts';
+import { sessionRoutes } from './http/routes/session-routes.ts';
+import { userRoutes } from './http/routes/user-routes.ts';
+import { webhookRoutes } from './http/routes/webhook-routes.ts';
+import { createServices, type Services } from './services/services.ts';
+
+/** Every operation of the API, in the order the docs list them. */
+export function allRoutes(kit: RouteKit): RouteDefinition[] {
+  return [
+    ...authRoutes(kit),
+    ...panelAuthRoutes(kit),
+    ...profileRoutes(kit),
+    ...gameRoutes(kit),
+    ...userRoutes(kit),
+    ...sessionRoutes(kit),
+    ...listRoutes(kit),
+    ...webhookRoutes(kit),
+  ];
+}
+
+export interface App {
+  express: Express;
+  services: Services;
+  routes: RouteDefinition[];
+}
+
+/** Builds the HTTP app from its dependencies; main.ts (or a test) listens on it. */
+export function createApp(deps: Deps): App {
+  const services = createServices(deps);
+  const kit: RouteKit = { services, limits: createRateLimits(deps), settings: deps.settings };
+  const routes = allRoutes(kit);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+
+  app.get('/health', (_request, response) => {
+    response.json({ status: 'ok' });
+  });
+
+  const v1 = Router();
+  v1.use(express.json({ limit: '100kb', strict: true }));
+  mountRoutes(v1, routes, createGuards(services.auth));
+  app.use('/v1', v1);
+
+  app.use((request, _response, next) => {
+    next(new ApiError('NOT_FOUND', `no operation ${request.method} ${request.path}`));
+  });
+  app.use(errorHandler(deps));
+  return { express: app, services, routes };
+}
+
+/** The one place an error becomes an answer: the envelope of CONTRACT §1, never a stack or SQL. */
+function errorHandler(deps: Deps): ErrorRequestHandler {
+  return (error, request, response, _next) => {
+    const apiError = toApiError(error);
+    if (apiError.code === 'INTERNAL_ERROR') {
+      deps.logger.error('request failed', {
+        method: request.method,
+        path: request.path,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+    }
+    if (response.headersSent) return;
+    response.status(apiError.status).set(apiError.headers).json(errorBody(apiError));
+  };
+}
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const type = (error as { type?: unknown })?.type;
+  if (type === 'entity.parse.failed') return new ApiError('VALIDATION_ERROR', 'body: is not valid JSON');
+  if (type === 'entity.too.large') return new ApiError('PAYLOAD_TOO_LARGE', 'body: is larger than 100 KiB');
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'body: must be UTF-8 JSON');
+  }
+  const status = (error as { status?: unknown })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError('VALIDATION_ERROR', 'the request could not be read');
+  }
+  return new ApiError('INTERNAL_ERROR', 'something went wrong on our side; it has been logged');
+}

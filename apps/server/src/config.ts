@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Reads a duration: seconds ("7200") or a number with a unit ("2h", "30m", "45s"). */
+const duration = z
+  .string()
+  .regex(/^\d+\s*[smhd]?$/, 'must be seconds or a number with s, m, h or d, e.g. 2h')
+  .transform((text) => {
+    const value = Number.parseInt(text, 10);
+    const unit = text.trim().slice(-1);
+    const scale = unit === 'm' ? 60 : unit === 'h' ? 3600 : unit === 'd' ? 86_400 : 1;
+    return value * scale;
+  })
+  .refine((seconds) => seconds >= 60, 'must be at least 60 seconds');
+
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+
+/** Every setting comes from the environment (or `.env`); this is the only file that reads it. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TOKEN_TTL: duration.default(7200),
+  /** smtp://user:pass@host:port or smtps://…; unset: e-mails are written to DATA_DIR/outbox. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('Raspa <no-reply@raspa.local>'),
+  /** The panel page that reset links point at; default: the service's own reset page. */
+  PANEL_URL: z.url({ protocol: /^https?$/ }).optional(),
+  DEMO_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** 64 hex characters; unset: one is generated once and kept in DATA_DIR/secret.key. */
+  SECRET_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')
+    .optional(),
+  ALLOW_PRIVATE_WEBHOOKS: flag.default(true),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Config = Omit<z.infer<typeof envSchema>, 'PUBLIC_URL' | 'DATA_DIR'> & {
+  PUBLIC_URL: string;
+  DATA_DIR: string;
+};
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      errors: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    };
+  }
+  const values = parsed.data;
+  const host = values.HOST === '0.0.0.0' || values.HOST === '::' ? '127.0.0.1' : values.HOST;
+  return {
+    ok: true,
+    config: {
+      ...values,
+      DATA_DIR: resolve(values.DATA_DIR),
+      PUBLIC_URL: (values.PUBLIC_URL ?? `http://${host}:${values.PORT}`).replace(/\/+$/, ''),
+    },
+  };
+}
+
+/** Loads `.env` from the working directory, if there is one, without overriding the environment. */
+export function loadDotEnv(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}

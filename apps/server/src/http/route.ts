@@ -1,0 +1,88 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { z } from 'zod';
+import type { AuthContext } from '../services/auth-context.ts';
+import type { ApiError } from './api-error.ts';
+import { parseOrThrow } from './validation.ts';
+
+/** none: public; bearer: `Authorization: Bearer`; signed: bearer plus `x-signed-request` (CONTRACT §2). */
+export type RouteAuth = 'none' | 'bearer' | 'signed';
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteInput<B, Q, P, A extends RouteAuth> {
+  body: B;
+  query: Q;
+  params: P;
+  auth: A extends 'none' ? undefined : AuthContext;
+  request: Request;
+  response: Response;
+}
+
+/**
+ * One operation: its schemas validate the request, type the handler and describe it in the
+ * OpenAPI document, so validation, types and docs cannot drift apart.
+ */
+export interface RouteDefinition<
+  B extends Schema | undefined = Schema | undefined,
+  Q extends Schema | undefined = Schema | undefined,
+  P extends Schema | undefined = Schema | undefined,
+  R extends Schema = Schema,
+  A extends RouteAuth = RouteAuth,
+> {
+  method: Method;
+  /** Express syntax, under /v1: '/profile/:profileId'. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: A;
+  body?: B;
+  query?: Q;
+  params?: P;
+  success: { status: 200 | 201; schema: R; description?: string };
+  /** Statuses documented beside the success (400, 401 … as in the spec's Errors table). */
+  errors: number[];
+  /** Extra middleware run first (rate limits). */
+  before?: RequestHandler[];
+  handle: (input: RouteInput<Out<B>, Out<Q>, Out<P>, A>) => z.input<R> | Promise<z.input<R>>;
+}
+
+export function defineRoute<
+  B extends Schema | undefined,
+  Q extends Schema | undefined,
+  P extends Schema | undefined,
+  R extends Schema,
+  A extends RouteAuth,
+>(definition: RouteDefinition<B, Q, P, R, A>): RouteDefinition {
+  return definition as unknown as RouteDefinition;
+}
+
+export interface RouteGuards {
+  /** Resolves the bearer token, or throws UNAUTHORIZED. */
+  authenticate: (request: Request) => AuthContext;
+  /** Checks `x-signed-request` against the parsed body, or throws INVALID_SIGNATURE. */
+  verifySignature: (request: Request, auth: AuthContext) => void;
+}
+
+/** Registers routes on a router: guards, then validation, then the handler, then the JSON answer. */
+export function mountRoutes(router: Router, routes: readonly RouteDefinition[], guards: RouteGuards): void {
+  for (const route of routes) {
+    const handler: RequestHandler = async (request, response) => {
+      const auth = route.auth === 'none' ? undefined : guards.authenticate(request);
+      if (route.auth === 'signed' && auth) guards.verifySignature(request, auth);
+      const params = route.params ? parseOrThrow(route.params, request.params, 'path') : undefined;
+      const query = route.query ? parseOrThrow(route.query, request.query, 'query') : undefined;
+      const body = route.body ? parseOrThrow(route.body, request.body ?? {}, 'body') : undefined;
+      const result = await route.handle({ body, query, params, auth, request, response } as never);
+      if (!response.headersSent) response.status(route.success.status).json(result);
+    };
+    router[route.method](route.path, ...(route.before ?? []), handler);
+  }
+}
+
+export function assertFound<T>(value: T | undefined, error: ApiError): T {
+  if (value === undefined) throw error;
+  return value;
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { ok } from '../envelope.ts';
+import { defineRoute, type RouteDefinition } from '../route.ts';
+import type { RouteKit } from '../route-kit.ts';
+import { isoTime, successStatus } from '../schemas/common.ts';
+
+export const tokenSetSchema = z
+  .object({
+    accessToken: z.string(),
+    signatureToken: z.string().meta({ description: 'Key of the x-signed-request HMAC-SHA512 (UTF-8)' }),
+    expireAt: isoTime,
+  })
+  .meta({ id: 'TokenSet' });
+
+const loginBody = z.object({ apiKey: z.string('must be a string').min(1, 'must not be empty').max(200) });
+
+export function authRoutes({ services, limits }: RouteKit): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/auth/login',
+      tag: 'Authentication',
+      summary: 'Exchange an API key for a token set',
+      auth: 'none',
+      body: loginBody,
+      before: limits.login,
+      success: { status: 200, schema: z.object({ status: successStatus, data: tokenSetSchema }) },
+      errors: [400, 401, 429, 500],
+      handle: ({ body }) => ok(services.auth.login(body.apiKey)),
+    }),
+  ];
+}

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import type { ProfileRecord } from '../../store/profiles-repo.ts';
+import { ok, okPage } from '../envelope.ts';
+import { pageQuery, paginationSchema } from '../paging-schema.ts';
+import { defineRoute, type RouteDefinition } from '../route.ts';
+import type { RouteKit } from '../route-kit.ts';
+import { currencyCode, httpUrl, id, isoTime, origin, successStatus } from '../schemas/common.ts';
+
+const profileType = z.enum(['operator', 'integrator', 'demo'], 'must be operator, integrator or demo');
+
+const profileFields = {
+  name: z
+    .string('must be a string')
+    .trim()
+    .min(1, 'must not be empty')
+    .max(120, 'must be at most 120 characters'),
+  type: profileType,
+  currency: currencyCode,
+  walletUrl: httpUrl.meta({
+    description: 'Base URL of the wallet bridge: the service POSTs to {walletUrl}/bet etc.',
+  }),
+  walletSignatureToken: z
+    .string('must be a string')
+    .min(16, 'must be at least 16 characters')
+    .max(512, 'must be at most 512 characters')
+    .meta({ description: 'Key the service signs wallet calls with; write-only, never returned' }),
+  allowedOrigins: z
+    .array(origin, 'must be a list of origins')
+    .max(20, 'may list at most 20 origins')
+    .meta({ description: 'Integrator pages allowed to frame the gameUrl (CSP frame-ancestors)' }),
+};
+
+const createBody = z
+  .object({
+    ...profileFields,
+    currency: profileFields.currency.default('BRL'),
+    walletUrl: profileFields.walletUrl.optional(),
+    walletSignatureToken: profileFields.walletSignatureToken.optional(),
+    allowedOrigins: profileFields.allowedOrigins.default([]),
+  })
+  .meta({ id: 'ProfileCreate' });
+
+const updateBody = z.object(profileFields).partial().meta({
+  id: 'ProfileUpdate',
+  description: 'Only the fields given change; a wallet token left out is kept.',
+});
+
+export const profileSchema = z
+  .object({
+    profileId: z.string(),
+    name: z.string(),
+    type: profileType,
+    currency: z.string(),
+    walletUrl: z.string().nullable(),
+    hasWalletSignatureToken: z.boolean(),
+    allowedOrigins: z.array(z.string()),
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  })
+  .meta({ id: 'Profile' });
+
+const profileParams = z.object({ profileId: id });
+const profileAnswer = z.object({ status: successStatus, data: profileSchema });
+
+export function profileView(profile: ProfileRecord): z.infer<typeof profileSchema> {
+  return {
+    profileId: profile.id,
+    name: profile.name,
+    type: profile.type,
+    currency: profile.currency,
+    walletUrl: profile.walletUrl,
+    hasWalletSignatureToken: profile.walletTokenSealed !== null,
+    allowedOrigins: profile.allowedOrigins,
+    createdAt: profile.createdAt,
+    updatedAt: profile.updatedAt,
+  };
+}
+
+export function profileRoutes({ services }: RouteKit): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/profile',
+      tag: 'Profiles',
+      summary: 'Create an operator, integrator or demo profile',
+      auth: 'signed',
+      body: createBody,
+      success: { status: 201, schema: profileAnswer },
+      errors: [400, 401, 500],
+      handle: ({ auth, body }) => ok(profileView(services.profiles.create(auth, body))),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/profile',
+      tag: 'Profiles',
+      summary: 'List the profiles of the API client',
+      auth: 'bearer',
+      query: pageQuery,
+      success: {
+        status: 200,
+        schema: z.object({
+          status: successStatus,
+          data: z.array(profileSchema),
+          pagination: paginationSchema,
+        }),
+      },
+      errors: [400, 401, 500],
+      handle: ({ auth, query }) => {
+        const page = services.profiles.list(auth, query);
+        return okPage(page.items.map(profileView), { ...query, totalCount: page.totalCount });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/profile/:profileId',
+      tag: 'Profiles',
+      summary: 'Read one profile',
+      auth: 'bearer',
+      params: profileParams,
+      success: { status: 200, schema: profileAnswer },
+      errors: [401, 403, 404, 500],
+      handle: ({ auth, params }) => ok(profileView(services.profiles.get(auth, params.profileId))),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/profile/:profileId',
+      tag: 'Profiles',
+      summary: 'Change a profile',
+      auth: 'signed',
+      params: profileParams,
+      body: updateBody,
+      success: { status: 200, schema: profileAnswer },
+      errors: [400, 401, 403, 404, 500],
+      handle: ({ auth, params, body }) =>
+        ok(profileView(services.profiles.update(auth, params.profileId, body))),
+    }),
+  ];
+}

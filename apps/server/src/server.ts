@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { type App, createApp } from './app.ts';
+import type { Config } from './config.ts';
+import type { Deps } from './deps.ts';
+import { createIdGenerator } from './ids.ts';
+import { createLogger } from './logger.ts';
+import { createOutboxMailer, createSmtpMailer } from './mail/transports.ts';
+import { loadServerKey } from './main-support.ts';
+import { argon2idHasher } from './security/passwords.ts';
+import { createSecretBox } from './security/secrets.ts';
+import { openDatabase } from './store/database.ts';
+import { createSqliteStore } from './store/store.ts';
+
+/** The production dependencies for a configuration; tests replace any of them. */
+export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
+  const clock = overrides.clock ?? (() => new Date());
+  const random = overrides.random ?? randomBytes;
+  const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
+  const from = config.MAIL_FROM;
+  return {
+    store: overrides.store ?? createSqliteStore(openDatabase(join(config.DATA_DIR, 'raspa.sqlite'))),
+    clock,
+    random,
+    newId: overrides.newId ?? createIdGenerator(clock, random),
+    secrets: overrides.secrets ?? createSecretBox(loadServerKey(config.DATA_DIR, config.SECRET_KEY), random),
+    passwords: overrides.passwords ?? argon2idHasher,
+    mailer:
+      overrides.mailer ??
+      (config.SMTP_URL
+        ? createSmtpMailer(config.SMTP_URL, from)
+        : createOutboxMailer(join(config.DATA_DIR, 'outbox'), from, logger, clock)),
+    logger,
+    settings: overrides.settings ?? {
+      publicUrl: config.PUBLIC_URL,
+      tokenTtlSeconds: config.TOKEN_TTL,
+      panelUrl: config.PANEL_URL ?? `${config.PUBLIC_URL}/reset-password`,
+      allowPrivateWebhooks: config.ALLOW_PRIVATE_WEBHOOKS,
+    },
+  };
+}
+
+export interface RunningServer {
+  app: App;
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on host:port (0 = any free port) and answers until close(). */
+export async function startServer(deps: Deps, host: string, port: number): Promise<RunningServer> {
+  const app = createApp(deps);
+  const server = createServer(app.express);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  return {
+    app,
+    server,
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

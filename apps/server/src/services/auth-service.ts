@@ -1,0 +1,73 @@
+import { type Deps, isoIn, isoNow } from '../deps.ts';
+import { ApiError } from '../http/api-error.ts';
+import { digest, newToken } from '../security/secrets.ts';
+import type { ApiClientRecord } from '../store/clients-repo.ts';
+import type { AuthContext } from './auth-context.ts';
+
+export interface TokenSet {
+  accessToken: string;
+  signatureToken: string;
+  expireAt: string;
+}
+
+const API_KEY_PREFIX = 'rsp_';
+
+/** API clients: creation, API-key login, and resolving a bearer token to its client. */
+export function createAuthService(deps: Deps) {
+  const { store, secrets } = deps;
+
+  function issueTokenSet(clientId: string): TokenSet {
+    const accessToken = newToken(deps.random, 32);
+    const expireAt = isoIn(deps, deps.settings.tokenTtlSeconds);
+    store.clients.insertTokenSet({
+      id: deps.newId(),
+      clientId,
+      accessHash: digest(accessToken),
+      expireAt,
+      revokedAt: null,
+      createdAt: isoNow(deps),
+    });
+    return { accessToken, signatureToken: secrets.signatureTokenFor(accessToken), expireAt };
+  }
+
+  return {
+    issueTokenSet,
+
+    login(apiKey: string): TokenSet {
+      const client = store.clients.findClientByApiKeyHash(digest(apiKey));
+      if (!client) throw new ApiError('UNAUTHORIZED', 'apiKey is not valid');
+      return issueTokenSet(client.id);
+    },
+
+    authenticate(accessToken: string): AuthContext | undefined {
+      const tokenSet = store.clients.findLiveTokenSet(digest(accessToken), isoNow(deps));
+      if (!tokenSet) return undefined;
+      return {
+        clientId: tokenSet.clientId,
+        tokenSetId: tokenSet.id,
+        signatureToken: secrets.signatureTokenFor(accessToken),
+      };
+    },
+
+    /** Creates an API client; the apiKey is returned once and only its digest is kept. */
+    async createClient(input: { name: string; email: string; password?: string; apiKey?: string }) {
+      if (store.clients.findClientByEmail(input.email)) {
+        throw new ApiError('CONFLICT', `an API client with e-mail ${input.email} already exists`);
+      }
+      const apiKey = input.apiKey ?? newToken(deps.random, 32, API_KEY_PREFIX);
+      const client: ApiClientRecord = {
+        id: deps.newId(),
+        name: input.name,
+        email: input.email,
+        apiKeyHash: digest(apiKey),
+        passwordHash: input.password ? await deps.passwords.hash(input.password) : null,
+        lang: 'en',
+        createdAt: isoNow(deps),
+      };
+      store.clients.insertClient(client);
+      return { client, apiKey };
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,83 @@
+import { type Deps, isoNow } from '../deps.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { PageRequest } from '../store/paging.ts';
+import type { ProfileRecord, ProfileType } from '../store/profiles-repo.ts';
+import type { AuthContext } from './auth-context.ts';
+import { owned } from './ownership.ts';
+
+export interface ProfileInput {
+  name: string;
+  type: ProfileType;
+  currency: string;
+  walletUrl?: string | undefined;
+  walletSignatureToken?: string | undefined;
+  allowedOrigins: string[];
+}
+
+export type ProfileChange = { [K in keyof ProfileInput]?: ProfileInput[K] | undefined };
+
+/** Operator profiles: each has a currency, a wallet (unless demo) and the origins that may frame its games. */
+export function createProfileService(deps: Deps) {
+  const { store } = deps;
+
+  function requireWallet(profile: ProfileRecord): void {
+    if (profile.type !== 'demo' && (!profile.walletUrl || !profile.walletTokenSealed)) {
+      throw new ApiError('VALIDATION_ERROR', [
+        'walletUrl and walletSignatureToken are required unless type is demo (demo profiles use the built-in demo wallet)',
+      ]);
+    }
+  }
+
+  return {
+    create(auth: AuthContext, input: ProfileInput): ProfileRecord {
+      const now = isoNow(deps);
+      const profile: ProfileRecord = {
+        id: deps.newId(),
+        clientId: auth.clientId,
+        name: input.name,
+        type: input.type,
+        currency: input.currency,
+        walletUrl: input.walletUrl ?? null,
+        walletTokenSealed: input.walletSignatureToken ? deps.secrets.seal(input.walletSignatureToken) : null,
+        allowedOrigins: input.allowedOrigins,
+        createdAt: now,
+        updatedAt: now,
+      };
+      requireWallet(profile);
+      store.profiles.insert(profile);
+      return profile;
+    },
+
+    get(auth: AuthContext, profileId: string): ProfileRecord {
+      return owned(store.profiles.findById(profileId), auth.clientId, `profile ${profileId}`);
+    },
+
+    list(auth: AuthContext, page: PageRequest) {
+      return store.profiles.listByClient(auth.clientId, page);
+    },
+
+    /** Changes the given fields; a wallet token left out is kept. */
+    update(auth: AuthContext, profileId: string, change: ProfileChange): ProfileRecord {
+      return store.transaction(() => {
+        const current = owned(store.profiles.findById(profileId), auth.clientId, `profile ${profileId}`);
+        const next: ProfileRecord = {
+          ...current,
+          ...(change.name !== undefined && { name: change.name }),
+          ...(change.type !== undefined && { type: change.type }),
+          ...(change.currency !== undefined && { currency: change.currency }),
+          ...(change.walletUrl !== undefined && { walletUrl: change.walletUrl }),
+          ...(change.allowedOrigins !== undefined && { allowedOrigins: change.allowedOrigins }),
+          ...(change.walletSignatureToken !== undefined && {
+            walletTokenSealed: deps.secrets.seal(change.walletSignatureToken),
+          }),
+          updatedAt: isoNow(deps),
+        };
+        requireWallet(next);
+        store.profiles.update(next);
+        return next;
+      });
+    },
+  };
+}
+
+export type ProfileService = ReturnType<typeof createProfileService>;

@@ -1,0 +1,59 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/**
+ * Opens the ledger: WAL so readers never wait on the writer, synchronous=FULL so a committed
+ * round survives power loss (CONTRACT §6), foreign keys on, and a busy timeout for the rare
+ * second process (the admin command).
+ */
+export function openDatabase(file: string): Db {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+/** Applies the numbered `migrations/NNN_name.sql` files not yet applied, each in its own transaction. */
+export function migrate(db: Db): string[] {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT',
+  );
+  const applied = new Set(
+    db
+      .prepare<[], { name: string }>('SELECT name FROM schema_migrations')
+      .all()
+      .map((row) => row.name),
+  );
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((name) => /^\d{3}_[\w-]+\.sql$/.test(name))
+    .sort();
+  const ran: string[] = [];
+  for (const name of files) {
+    if (applied.has(name)) continue;
+    const sql = readFileSync(join(MIGRATIONS_DIR, name), 'utf8');
+    immediate(db, () => {
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)').run(
+        name,
+        new Date().toISOString(),
+      );
+    });
+    ran.push(name);
+  }
+  return ran;
+}
+
+/** Runs `work` in one `BEGIN IMMEDIATE` transaction: it takes the write lock up front, so it never deadlocks. */
+export function immediate<T>(db: Db, work: () => T): T {
+  return db.transaction(work).immediate();
+}

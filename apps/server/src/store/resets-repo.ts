@@ -1,0 +1,9 @@
+import type { Db } from './database.ts';
+
+// Not written yet: filled in by the work on its routes.
+// biome-ignore lint/suspicious/noEmptyInterface: placeholder until its routes land
+export interface ResetsRepo {}
+
+export function createResetsRepo(_db: Db): ResetsRepo {
+  return {};
+}

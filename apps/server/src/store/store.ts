@@ -1,0 +1,42 @@
+import { type ClientsRepo, createClientsRepo } from './clients-repo.ts';
+import { type Db, immediate } from './database.ts';
+import { createGamesRepo, type GamesRepo } from './games-repo.ts';
+import { createLedgerRepo, type LedgerRepo } from './ledger-repo.ts';
+import { createPlayersRepo, type PlayersRepo } from './players-repo.ts';
+import { createProfilesRepo, type ProfilesRepo } from './profiles-repo.ts';
+import { createResetsRepo, type ResetsRepo } from './resets-repo.ts';
+import { createSessionsRepo, type SessionsRepo } from './sessions-repo.ts';
+import { createWebhooksRepo, type WebhooksRepo } from './webhooks-repo.ts';
+
+/**
+ * Everything the services persist, as small synchronous repositories (better-sqlite3 is
+ * synchronous). A server database can be added later by implementing these interfaces.
+ */
+export interface Store {
+  clients: ClientsRepo;
+  profiles: ProfilesRepo;
+  games: GamesRepo;
+  players: PlayersRepo;
+  sessions: SessionsRepo;
+  ledger: LedgerRepo;
+  webhooks: WebhooksRepo;
+  resets: ResetsRepo;
+  /** Runs `work` as one write transaction (SQLite: BEGIN IMMEDIATE). */
+  transaction<T>(work: () => T): T;
+  close(): void;
+}
+
+export function createSqliteStore(db: Db): Store {
+  return {
+    clients: createClientsRepo(db),
+    profiles: createProfilesRepo(db),
+    games: createGamesRepo(db),
+    players: createPlayersRepo(db),
+    sessions: createSessionsRepo(db),
+    ledger: createLedgerRepo(db),
+    webhooks: createWebhooksRepo(db),
+    resets: createResetsRepo(db),
+    transaction: (work) => immediate(db, work),
+    close: () => db.close(),
+  };
+}

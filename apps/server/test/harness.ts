@@ -1,0 +1,155 @@
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Config, readConfig } from '../src/config.ts';
+import type { Deps } from '../src/deps.ts';
+import { silentLogger } from '../src/logger.ts';
+import { buildDeps, type RunningServer, startServer } from '../src/server.ts';
+
+/** A clock tests move by hand. */
+export function createTestClock(start = new Date('2026-03-01T12:00:00.000Z')) {
+  let now = start.getTime();
+  const clock = () => new Date(now);
+  clock.advance = (ms: number) => {
+    now += ms;
+  };
+  clock.set = (date: Date) => {
+    now = date.getTime();
+  };
+  return clock;
+}
+
+/**
+ * The signature as an integrator would compute it, written here without the core's signer so the
+ * test checks the contract, not our implementation against itself: keys sorted by UTF-16 code
+ * unit (JS's default string sort), JSON.stringify for strings and numbers, no whitespace.
+ */
+export function canonicalForTest(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalForTest).join(',')}]`;
+  const entries = Object.keys(value)
+    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonicalForTest((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(',')}}`;
+}
+
+export function signForTest(body: unknown, signatureToken: string): string {
+  return createHmac('sha512', Buffer.from(signatureToken, 'utf8'))
+    .update(Buffer.from(body === undefined ? '{}' : canonicalForTest(body), 'utf8'))
+    .digest('hex');
+}
+
+export interface TokenSet {
+  accessToken: string;
+  signatureToken: string;
+  expireAt: string;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** Raw body text, sent as is (for malformed JSON). */
+  raw?: string;
+  token?: TokenSet | string | null;
+  /** true (default on POST/PUT with a token set): sign with the token set; a string: send that header. */
+  sign?: boolean | string;
+  headers?: Record<string, string>;
+}
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** Calls the running API over real HTTP. */
+export function apiCaller(baseUrl: string) {
+  return async function call<T = any>(
+    method: string,
+    path: string,
+    options: CallOptions = {},
+  ): Promise<Answer<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    const tokenSet = typeof options.token === 'object' && options.token !== null ? options.token : undefined;
+    const accessToken = typeof options.token === 'string' ? options.token : tokenSet?.accessToken;
+    if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+    let payload: string | undefined = options.raw;
+    if (options.body !== undefined) payload = JSON.stringify(options.body);
+    if (payload !== undefined) headers['content-type'] ??= 'application/json';
+    const writes = method === 'POST' || method === 'PUT';
+    if (typeof options.sign === 'string') headers['x-signed-request'] = options.sign;
+    else if ((options.sign ?? writes) && tokenSet)
+      headers['x-signed-request'] = signForTest(options.body, tokenSet.signatureToken);
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(payload !== undefined && { body: payload }),
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: body as T, headers: response.headers };
+  };
+}
+
+export type Caller = ReturnType<typeof apiCaller>;
+
+export interface TestServer {
+  url: string;
+  call: Caller;
+  deps: Deps;
+  clock: ReturnType<typeof createTestClock>;
+  config: Config;
+  running: RunningServer;
+  dataDir: string;
+  /** Creates an API client and logs it in. */
+  newClient(name?: string): Promise<{ apiKey: string; tokens: TokenSet; clientId: string; email: string }>;
+  close(): Promise<void>;
+}
+
+let clients = 0;
+
+/** A real server on 127.0.0.1 and an ephemeral port, over a real SQLite file in a fresh directory. */
+export async function startTestServer(
+  options: { env?: Record<string, string>; deps?: Partial<Deps> } = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'raspa-test-'));
+  const configured = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...options.env });
+  if (!configured.ok) throw new Error(configured.errors.join('\n'));
+  const config = configured.config;
+  const clock = createTestClock();
+  const deps = buildDeps(config, { clock, logger: silentLogger, ...options.deps });
+  const running = await startServer(deps, '127.0.0.1', 0);
+  deps.settings.publicUrl = running.url;
+  const call = apiCaller(running.url);
+  return {
+    url: running.url,
+    call,
+    deps,
+    clock,
+    config,
+    running,
+    dataDir,
+    async newClient(name = 'Test operator') {
+      const email = `client${++clients}-${Date.now()}@example.test`;
+      const { apiKey, client } = await running.app.services.auth.createClient({
+        name,
+        email,
+        password: 'correct horse battery',
+      });
+      const login = await call<{ data: TokenSet }>('POST', '/v1/auth/login', { body: { apiKey } });
+      if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
+      return { apiKey, tokens: login.body.data, clientId: client.id, email };
+    },
+    async close() {
+      await running.close();
+      deps.store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

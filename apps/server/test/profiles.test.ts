@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+
+let server: TestServer;
+let tokens: TokenSet;
+let other: TokenSet;
+
+const operator = {
+  name: 'Casa Lotérica',
+  type: 'operator',
+  currency: 'BRL',
+  walletUrl: 'https://wallet.example/raspa',
+  walletSignatureToken: 'a-wallet-secret-of-some-length',
+  allowedOrigins: ['https://casino.example'],
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  tokens = (await server.newClient()).tokens;
+  other = (await server.newClient('Other operator')).tokens;
+});
+afterAll(() => server.close());
+
+describe('POST /v1/profile', () => {
+  it('creates a profile and never returns the wallet token', async () => {
+    const answer = await server.call('POST', '/v1/profile', { token: tokens, body: operator });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({
+      status: 'success',
+      data: {
+        profileId: expect.any(String),
+        name: 'Casa Lotérica',
+        type: 'operator',
+        currency: 'BRL',
+        walletUrl: 'https://wallet.example/raspa',
+        hasWalletSignatureToken: true,
+        allowedOrigins: ['https://casino.example'],
+        createdAt: '2026-03-01T12:00:00.000Z',
+        updatedAt: '2026-03-01T12:00:00.000Z',
+      },
+    });
+    expect(JSON.stringify(answer.body)).not.toContain(operator.walletSignatureToken);
+  });
+
+  it('lets a demo profile go without a wallet, with BRL by default', async () => {
+    const answer = await server.call('POST', '/v1/profile', {
+      token: tokens,
+      body: { name: 'Demo', type: 'demo' },
+    });
+    expect(answer).toMatchObject({
+      status: 201,
+      body: { data: { type: 'demo', currency: 'BRL', walletUrl: null } },
+    });
+  });
+
+  it.each([
+    [{ ...operator, name: '' }, ['name: must not be empty']],
+    [{ ...operator, name: undefined }, ['name is required']],
+    [{ ...operator, type: 'casino' }, ['type: must be operator, integrator or demo']],
+    [{ ...operator, currency: 'brl' }, ['currency: must be an ISO 4217 code in capitals, e.g. BRL']],
+    [{ ...operator, currency: 'ABC' }, ['currency: is not an ISO 4217 currency code']],
+    [{ ...operator, walletUrl: 'ftp://x' }, ['walletUrl: must be an http(s) URL']],
+    [
+      { ...operator, walletSignatureToken: 'short' },
+      ['walletSignatureToken: must be at least 16 characters'],
+    ],
+    [
+      { ...operator, allowedOrigins: ['https://casino.example/path'] },
+      [
+        'allowedOrigins.0: must be an origin such as https://casino.example (scheme, host and optional port, no path)',
+      ],
+    ],
+    [
+      { ...operator, walletUrl: undefined, walletSignatureToken: undefined },
+      [
+        'walletUrl and walletSignatureToken are required unless type is demo (demo profiles use the built-in demo wallet)',
+      ],
+    ],
+  ])('refuses %o', async (body, messages) => {
+    const before = await server.call('GET', '/v1/profile?pageSize=100', { token: tokens });
+    const answer = await server.call('POST', '/v1/profile', { token: tokens, body });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ status: 'error', code: 'VALIDATION_ERROR', messages });
+    const after = await server.call('GET', '/v1/profile?pageSize=100', { token: tokens });
+    expect(after.body.pagination.totalCount).toBe(before.body.pagination.totalCount);
+  });
+
+  it('refuses a missing or wrong signature with 401 INVALID_SIGNATURE and changes nothing', async () => {
+    const before = await server.call('GET', '/v1/profile?pageSize=100', { token: tokens });
+    const missing = await server.call('POST', '/v1/profile', { token: tokens, body: operator, sign: false });
+    expect(missing).toMatchObject({ status: 401, body: { code: 'INVALID_SIGNATURE' } });
+    for (const header of ['0'.repeat(128), 'zz', 'f'.repeat(129), '']) {
+      const wrong = await server.call('POST', '/v1/profile', { token: tokens, body: operator, sign: header });
+      expect(wrong).toMatchObject({ status: 401, body: { status: 'error', code: 'INVALID_SIGNATURE' } });
+    }
+    const after = await server.call('GET', '/v1/profile?pageSize=100', { token: tokens });
+    expect(after.body.pagination.totalCount).toBe(before.body.pagination.totalCount);
+  });
+});
+
+describe('GET and PUT /v1/profile/{id}', () => {
+  it('reads, changes and lists only the caller’s profiles', async () => {
+    const created = await server.call('POST', '/v1/profile', { token: tokens, body: operator });
+    const id = created.body.data.profileId;
+    expect(await server.call('GET', `/v1/profile/${id}`, { token: tokens })).toMatchObject({
+      status: 200,
+      body: { data: { profileId: id } },
+    });
+    server.clock.advance(1000);
+    const changed = await server.call('PUT', `/v1/profile/${id}`, {
+      token: tokens,
+      body: { name: 'Renamed' },
+    });
+    expect(changed).toMatchObject({
+      status: 200,
+      body: {
+        data: { name: 'Renamed', hasWalletSignatureToken: true, updatedAt: '2026-03-01T12:00:01.000Z' },
+      },
+    });
+    const mine = await server.call('GET', '/v1/profile?pageSize=100', { token: tokens });
+    const theirs = await server.call('GET', '/v1/profile?pageSize=100', { token: other });
+    expect(mine.body.data.map((p: { profileId: string }) => p.profileId)).toContain(id);
+    expect(theirs.body.data).toEqual([]);
+  });
+
+  it('answers 403 for another client’s profile and 404 for an unknown one', async () => {
+    const created = await server.call('POST', '/v1/profile', { token: tokens, body: operator });
+    const id = created.body.data.profileId;
+    expect(await server.call('GET', `/v1/profile/${id}`, { token: other })).toMatchObject({
+      status: 403,
+      body: { code: 'FORBIDDEN' },
+    });
+    expect(
+      await server.call('PUT', `/v1/profile/${id}`, { token: other, body: { name: 'Mine now' } }),
+    ).toMatchObject({
+      status: 403,
+    });
+    expect(await server.call('GET', '/v1/profile/does-not-exist', { token: tokens })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND', messages: ['profile does-not-exist was not found'] },
+    });
+    const unchanged = await server.call('GET', `/v1/profile/${id}`, { token: tokens });
+    expect(unchanged.body.data.name).toBe('Casa Lotérica');
+  });
+
+  it('keeps the wallet rule on update: an operator cannot drop its wallet', async () => {
+    const demo = await server.call('POST', '/v1/profile', {
+      token: tokens,
+      body: { name: 'D', type: 'demo' },
+    });
+    const answer = await server.call('PUT', `/v1/profile/${demo.body.data.profileId}`, {
+      token: tokens,
+      body: { type: 'operator' },
+    });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+  });
+});
+
+describe('GET /v1/profile paging', () => {
+  it('pages with pageSize 1 and 100 and past the last page', async () => {
+    const fresh = (await server.newClient()).tokens;
+    for (const name of ['a', 'b', 'c']) {
+      await server.call('POST', '/v1/profile', { token: fresh, body: { name, type: 'demo' } });
+    }
+    const first = await server.call('GET', '/v1/profile?pageSize=1', { token: fresh });
+    expect(first.body).toMatchObject({
+      data: [{ name: 'a' }],
+      pagination: { pageIndex: 1, pageSize: 1, totalCount: 3 },
+    });
+    const third = await server.call('GET', '/v1/profile?pageSize=1&pageIndex=3', { token: fresh });
+    expect(third.body.data).toMatchObject([{ name: 'c' }]);
+    const beyond = await server.call('GET', '/v1/profile?pageSize=100&pageIndex=2', { token: fresh });
+    expect(beyond.body).toMatchObject({
+      data: [],
+      pagination: { pageIndex: 2, pageSize: 100, totalCount: 3 },
+    });
+    expect(await server.call('GET', '/v1/profile?pageSize=101', { token: fresh })).toMatchObject({
+      status: 400,
+      body: { messages: ['pageSize: must be between 1 and 100'] },
+    });
+    expect(await server.call('GET', '/v1/profile?pageIndex=0', { token: fresh })).toMatchObject({
+      status: 400,
+      body: { messages: ['pageIndex: must be 1 or more'] },
+    });
+  });
+});
