@@ -1,6 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, Router } from 'express';
 import type { Deps } from './deps.ts';
 import { ApiError, errorBody } from './http/api-error.ts';
+import { docsRouter } from './http/docs-routes.ts';
 import { createGuards } from './http/guards.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
@@ -13,6 +14,7 @@ import { profileRoutes } from './http/routes/profile-routes.ts';
 import { sessionRoutes } from './http/routes/session-routes.ts';
 import { userRoutes } from './http/routes/user-routes.ts';
 import { webhookRoutes } from './http/routes/webhook-routes.ts';
+import { createMediaRouter } from './media/media-router.ts';
 import { createServices, type Services } from './services/services.ts';
 
 /** Every operation of the API, in the order the docs list them. */
@@ -43,15 +45,19 @@ export function createApp(deps: Deps): App {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  if (deps.settings.trustProxy !== undefined) app.set('trust proxy', deps.settings.trustProxy);
 
   app.get('/health', (_request, response) => {
     response.json({ status: 'ok' });
   });
 
+  app.use(docsRouter(routes, () => deps.settings.publicUrl));
+
   const v1 = Router();
   v1.use(express.json({ limit: '100kb', strict: true }));
   mountRoutes(v1, routes, createGuards(services.auth));
   app.use('/v1', v1);
+  app.use('/media', createMediaRouter());
 
   app.use((request, _response, next) => {
     next(new ApiError('NOT_FOUND', `no operation ${request.method} ${request.path}`));

@@ -35,6 +35,8 @@ const envSchema = z.object({
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')
     .optional(),
   ALLOW_PRIVATE_WEBHOOKS: flag.default(true),
+  /** Express `trust proxy`: set it (e.g. `1` or `loopback`) behind a reverse proxy so rate limits see client IPs. */
+  TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -1,17 +1,43 @@
 import type { Deps } from './deps.ts';
+import type { AuthContext } from './services/auth-context.ts';
+import type { GameInput } from './services/game-service.ts';
 import type { Services } from './services/services.ts';
+
+/** The demo profile's playable game, ready to open. */
+export interface DemoGame {
+  profileId: string;
+  gameId: string;
+  userId: string;
+  sessionId: string;
+  gameUrl: string;
+  expireAt: string;
+}
 
 export interface DemoInfo {
   apiKey: string;
   email: string;
   password: string;
+  game: DemoGame;
 }
 
 export const DEMO_EMAIL = 'demo@raspa.local';
+export const DEMO_PLAYER = 'demo-player';
+
+export const DEMO_GAME = {
+  gameModel: 'oxe-ganhei',
+  lang: 'pt',
+  currency: 'BRL',
+  rtp: 0.9,
+  sampling: 1_000_000,
+  prizedPercent: 0.3,
+  betPrice: 2,
+} as const satisfies Omit<GameInput, 'profileId' | 'simulation' | 'replacePreviousVersion'>;
 
 /**
  * On an empty database: the demo API client (with DEMO_API_KEY as its key when set), so a newcomer
- * can log in at once. Returns what to print, or undefined when the database already has clients.
+ * can log in at once, and a demo profile with an active game, a player and a session, so the
+ * gameUrl can be opened at once. Returns what to print, or undefined when the database already
+ * has clients.
  */
 export async function setUpDemo(
   services: Services,
@@ -20,12 +46,56 @@ export async function setUpDemo(
 ): Promise<DemoInfo | undefined> {
   if (deps.store.clients.countClients() > 0) return undefined;
   const password = deps.random(12).toString('base64url');
-  const { apiKey } = await services.auth.createClient({
+  const { apiKey, client } = await services.auth.createClient({
     name: 'Demo operator',
     email: DEMO_EMAIL,
     password,
     ...(demoApiKey && { apiKey: demoApiKey }),
   });
   deps.logger.info('created the demo API client', { email: DEMO_EMAIL });
-  return { apiKey, email: DEMO_EMAIL, password };
+  const game = setUpDemoGame(services, client.id);
+  deps.logger.info('created the demo profile, game, player and session', {
+    profileId: game.profileId,
+    gameId: game.gameId,
+  });
+  return { apiKey, email: DEMO_EMAIL, password, game };
+}
+
+/** The same steps an integrator takes over HTTP, through the services. */
+function setUpDemoGame(services: Services, clientId: string): DemoGame {
+  const auth = authAs(services, clientId);
+  const profile = services.profiles.create(auth, {
+    name: 'Demo',
+    type: 'demo',
+    currency: DEMO_GAME.currency,
+    allowedOrigins: [],
+  });
+  const { game } = services.games.create(auth, {
+    ...DEMO_GAME,
+    profileId: profile.id,
+    simulation: false,
+    replacePreviousVersion: false,
+  });
+  if (game.id === null) throw new Error('the demo game was not stored');
+  const login = services.players.logIn(auth, {
+    profileId: profile.id,
+    credential: DEMO_PLAYER,
+    credentialType: 'username',
+  });
+  const started = services.sessions.start(auth, { userToken: login.userToken, gameId: game.id });
+  return {
+    profileId: profile.id,
+    gameId: game.id,
+    userId: login.player.id,
+    sessionId: started.session.id,
+    gameUrl: started.gameUrl,
+    expireAt: started.expireAt,
+  };
+}
+
+/** A real token set of the client, as a login would give, so the services see an ordinary caller. */
+function authAs(services: Services, clientId: string): AuthContext {
+  const auth = services.auth.authenticate(services.auth.issueTokenSet(clientId).accessToken);
+  if (!auth) throw new Error('a token set issued just now did not authenticate');
+  return auth;
 }

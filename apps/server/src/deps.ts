@@ -1,3 +1,4 @@
+import type { RateLimitOverrides } from './http/rate-limits.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { PasswordHasher } from './security/passwords.ts';
@@ -11,6 +12,10 @@ export interface Settings {
   /** Where password-reset links point (the panel's reset page). */
   panelUrl: string;
   allowPrivateWebhooks: boolean;
+  /** Express `trust proxy` value, when behind a reverse proxy. */
+  trustProxy?: string | number | boolean;
+  /** Changes to the /auth rate limits (http/rate-limits.ts); tests shrink or widen them. */
+  rateLimits?: RateLimitOverrides;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The service's entry point: the only file that reads the environment, opens the database and listens.
 import { loadDotEnv, readConfig } from './config.ts';
-import { setUpDemo } from './demo-setup.ts';
+import { DEMO_GAME, DEMO_PLAYER, setUpDemo } from './demo-setup.ts';
 import { buildDeps, startServer } from './server.ts';
 
 loadDotEnv();
@@ -29,6 +29,10 @@ if (demo) {
     `  panel password:  ${demo.password}`,
     '',
     `  log in:  curl -s -X POST ${config.PUBLIC_URL}/v1/auth/login -H 'Content-Type: application/json' -d '{"apiKey":"${demo.apiKey}"}'`,
+    '',
+    `Demo profile ${demo.game.profileId}: an active ${DEMO_GAME.gameModel} game, player ${DEMO_PLAYER} and a session:`,
+    `  gameUrl:  ${demo.game.gameUrl}`,
+    `            (valid until ${demo.game.expireAt}; the player's page behind it is not built yet)`,
   );
 }
 console.log(`${lines.join('\n')}\n`);
@@ -39,6 +43,7 @@ const stop = async (signal: string) => {
   stopping = true;
   deps.logger.info('stopping', { signal });
   await running.close();
+  await running.app.services.panel.settled(); // queued reset e-mails go out before exit
   deps.store.close();
   process.exit(0);
 };

@@ -38,6 +38,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
       tokenTtlSeconds: config.TOKEN_TTL,
       panelUrl: config.PANEL_URL ?? `${config.PUBLIC_URL}/reset-password`,
       allowPrivateWebhooks: config.ALLOW_PRIVATE_WEBHOOKS,
+      ...(config.TRUST_PROXY !== undefined && { trustProxy: proxySetting(config.TRUST_PROXY) }),
     },
   };
 }
@@ -70,4 +71,10 @@ export async function startServer(deps: Deps, host: string, port: number): Promi
         server.closeIdleConnections();
       }),
   };
+}
+
+/** "true"/"false", a hop count, or a list of addresses/names, as Express takes them. */
+function proxySetting(value: string): string | number | boolean {
+  if (value === 'true' || value === 'false') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
 }

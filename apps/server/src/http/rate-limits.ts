@@ -1,8 +1,22 @@
 import type { RequestHandler } from 'express';
+import {
+  type ClientRateLimitInfo,
+  HOUR,
+  ipKeyGenerator,
+  MINUTE,
+  type Options,
+  type RateLimitInfo,
+  type RateLimitRequestHandler,
+  rateLimit,
+  type Store,
+} from 'express-rate-limit';
 import type { Deps } from '../deps.ts';
+import { digest } from '../security/secrets.ts';
+import { ApiError } from './api-error.ts';
 
-/** Rate limits of the /auth routes (CONTRACT §2). Not written yet: comes with the panel-auth work. */
+/** The middleware put in front of each /auth route (CONTRACT §2: 429 with standard headers). */
 export interface RateLimits {
+  captcha: RequestHandler[];
   login: RequestHandler[];
   panelLogin: RequestHandler[];
   forgotPassword: RequestHandler[];
@@ -10,6 +24,184 @@ export interface RateLimits {
   changePassword: RequestHandler[];
 }
 
-export function createRateLimits(_deps: Deps): RateLimits {
-  return { login: [], panelLogin: [], forgotPassword: [], resetPassword: [], changePassword: [] };
+export interface RateLimitPolicy {
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * The thresholds (the spec leaves them "not shown"). Per IP: every request counts. Failures: only
+ * 401 answers count, per (credential digest, IP); the 10th failure in a row locks that pair for
+ * 15 minutes, a success forgets the count, other credentials from the same IP are not affected.
+ * Per e-mail (forgot-password): only accepted requests count, so nobody can flood an inbox.
+ */
+export const DEFAULT_RATE_LIMITS = {
+  captcha: { limit: 30, windowMs: MINUTE },
+  loginPerIp: { limit: 60, windowMs: MINUTE },
+  loginFailures: { limit: 10, windowMs: 15 * MINUTE },
+  panelLoginPerIp: { limit: 20, windowMs: MINUTE },
+  panelLoginFailures: { limit: 10, windowMs: 15 * MINUTE },
+  forgotPasswordPerIp: { limit: 5, windowMs: 15 * MINUTE },
+  forgotPasswordPerEmail: { limit: 5, windowMs: HOUR },
+  resetPasswordPerIp: { limit: 10, windowMs: 15 * MINUTE },
+  changePasswordPerIp: { limit: 10, windowMs: 15 * MINUTE },
+} satisfies Record<string, RateLimitPolicy>;
+
+export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
+/** Tests (and operators embedding the app) shrink or widen limits through `settings.rateLimits`. */
+export type RateLimitOverrides = Partial<Record<RateLimitName, Partial<RateLimitPolicy>>>;
+
+/**
+ * An express-rate-limit Store that counts on the injected clock, so tests move windows with
+ * `clock.advance` (the built-in MemoryStore reads Date.now() and runs timers). With `slide`, each
+ * counted hit up to the limit restarts the window: a lock-out lasts a full window after the hit
+ * that reached the limit. Expired counters are swept as it goes, with no timer.
+ */
+export function createClockedStore(clock: () => Date, options: { slide?: boolean } = {}): Store {
+  const counters = new Map<string, { hits: number; resetAt: number }>();
+  let windowMs = MINUTE;
+  let limit = Number.POSITIVE_INFINITY;
+  let operations = 0;
+  const live = (key: string, now: number) => {
+    const counter = counters.get(key);
+    return counter && counter.resetAt > now ? counter : undefined;
+  };
+  // The library measures RateLimit/Retry-After against Date.now(): report reset times on that clock.
+  const report = (counter: { hits: number; resetAt: number }, now: number): ClientRateLimitInfo => ({
+    totalHits: counter.hits,
+    resetTime: new Date(Date.now() + (counter.resetAt - now)),
+  });
+  return {
+    localKeys: true,
+    init(configured) {
+      windowMs = configured.windowMs;
+      if (typeof configured.limit === 'number') limit = configured.limit;
+    },
+    get(key) {
+      const now = clock().getTime();
+      const counter = live(key, now);
+      return counter && report(counter, now);
+    },
+    increment(key) {
+      const now = clock().getTime();
+      if (++operations % 1000 === 0) {
+        for (const [stale, counter] of counters) if (counter.resetAt <= now) counters.delete(stale);
+      }
+      let counter = live(key, now);
+      if (!counter) {
+        counter = { hits: 0, resetAt: now + windowMs };
+        counters.set(key, counter);
+      }
+      counter.hits += 1;
+      if (options.slide && counter.hits <= limit) counter.resetAt = now + windowMs;
+      return report(counter, now);
+    },
+    decrement(key) {
+      const counter = counters.get(key);
+      if (counter && counter.hits > 0) counter.hits -= 1;
+    },
+    resetKey(key) {
+      counters.delete(key);
+    },
+    resetAll() {
+      counters.clear();
+    },
+  };
+}
+
+type Body = Record<string, unknown> | undefined;
+
+/** The credential of a body, when it has one worth counting (validation answers the rest with 400). */
+const textField = (body: Body, field: string, normalise: (text: string) => string = (text) => text) => {
+  const value = body?.[field];
+  return typeof value === 'string' && value.trim() !== '' && value.length <= 1024
+    ? normalise(value)
+    : undefined;
+};
+const apiKeyOf = (body: Body) => textField(body, 'apiKey');
+const emailOf = (body: Body) => textField(body, 'email', (email) => email.trim().toLowerCase());
+
+/**
+ * Builds the limiters. Each has its own store (the library refuses a shared one), counts on
+ * `deps.clock`, answers 429 through the error middleware (our envelope) and sends the draft-8
+ * `RateLimit`/`RateLimit-Policy` headers plus `Retry-After`. Keys never hold a secret in the clear.
+ */
+export function createRateLimits(
+  deps: Deps,
+  overrides: RateLimitOverrides = deps.settings.rateLimits ?? {},
+): RateLimits {
+  const policy = (name: RateLimitName): RateLimitPolicy => ({
+    ...DEFAULT_RATE_LIMITS[name],
+    ...overrides[name],
+  });
+  const limiter = (
+    name: RateLimitName,
+    refusal: string,
+    options: Partial<Options> = {},
+    storeOptions: { slide?: boolean } = {},
+  ): RateLimitRequestHandler =>
+    rateLimit({
+      ...policy(name),
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      identifier: name,
+      store: createClockedStore(deps.clock, storeOptions),
+      logger: {
+        error: (error, message) => deps.logger.error(message ?? 'rate limiter', { error: String(error) }),
+        warn: (error, message) => deps.logger.warn(message ?? 'rate limiter', { error: String(error) }),
+      },
+      handler: (_request, response, next) => {
+        const seconds = String(response.getHeader('Retry-After') ?? '');
+        next(new ApiError('RATE_LIMITED', `${refusal}; try again in ${seconds} seconds`));
+      },
+      ...options,
+    });
+
+  const perIp = (name: RateLimitName) => limiter(name, 'too many requests from this address');
+
+  /** Counts 401 answers per (credential, IP); a success forgets the count. */
+  const failures = (
+    name: RateLimitName,
+    credentialOf: (body: Body) => string | undefined,
+  ): RequestHandler[] => {
+    const property = 'credentialRateLimit';
+    const counter = limiter(
+      name,
+      'too many failed attempts for this account from this address',
+      {
+        requestPropertyName: property,
+        skip: (request) => credentialOf(request.body) === undefined,
+        keyGenerator: (request) =>
+          `${digest(credentialOf(request.body) ?? '')}|${ipKeyGenerator(request.ip ?? '')}`,
+        skipSuccessfulRequests: true,
+        // "successful" here means "not a failed credential": everything else is uncounted again.
+        requestWasSuccessful: (_request, response) => response.statusCode !== 401,
+      },
+      { slide: true },
+    );
+    const forgetOnSuccess: RequestHandler = (request, response, next) => {
+      response.once('finish', () => {
+        const info = (request as unknown as Record<string, RateLimitInfo | undefined>)[property];
+        if (info && response.statusCode < 300) counter.resetKey(info.key);
+      });
+      next();
+    };
+    return [counter, forgetOnSuccess];
+  };
+
+  const perEmail = limiter('forgotPasswordPerEmail', 'too many password-reset requests for this e-mail', {
+    requestPropertyName: 'emailRateLimit',
+    skip: (request) => emailOf(request.body) === undefined,
+    keyGenerator: (request) => digest(emailOf(request.body) ?? ''),
+    skipFailedRequests: true,
+  });
+
+  return {
+    captcha: [perIp('captcha')],
+    login: [perIp('loginPerIp'), ...failures('loginFailures', apiKeyOf)],
+    panelLogin: [perIp('panelLoginPerIp'), ...failures('panelLoginFailures', emailOf)],
+    forgotPassword: [perIp('forgotPasswordPerIp'), perEmail],
+    resetPassword: [perIp('resetPasswordPerIp')],
+    changePassword: [perIp('changePasswordPerIp')],
+  };
 }

@@ -7,7 +7,9 @@ export function issueMessages(issues: readonly z.core.$ZodIssue[], input: unknow
   for (const issue of issues) {
     const field = issue.path.length > 0 ? issue.path.map(String).join('.') : where;
     if (byField.has(field)) continue;
-    if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) {
+    // An enum (z.enum) reports a missing value as invalid_value, a plain type as invalid_type.
+    const missingValue = issue.code === 'invalid_type' || issue.code === 'invalid_value';
+    if (missingValue && valueAt(input, issue.path) === undefined) {
       byField.set(field, `${field} is required`);
     } else if (issue.code === 'unrecognized_keys') {
       byField.set(field, `${field}: unknown field(s) ${issue.keys.join(', ')}`);

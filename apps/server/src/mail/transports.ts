@@ -4,7 +4,7 @@ import nodemailer from 'nodemailer';
 import type { Logger } from '../logger.ts';
 import type { Mailer } from './mailer.ts';
 
-/** Real SMTP through nodemailer (pooled connections, TLS as the URL says). */
+/** Real SMTP through nodemailer: one connection per message, TLS as the URL says (smtps:// or STARTTLS). */
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl);
   return {

@@ -1,6 +1,52 @@
 import type { Deps } from '../deps.ts';
+import type { LedgerFilter, TransactionType } from '../store/ledger-repo.ts';
+import type { PageRequest } from '../store/paging.ts';
+import type { AuthContext } from './auth-context.ts';
+import { dayBounds } from './day-bounds.ts';
+import { owned } from './ownership.ts';
 
-// Not written yet: filled in by the work on its routes.
-export function createListService(_deps: Deps) {
-  return {};
+/** The filters of `GET /v1/round` and `GET /v1/transaction` (CONTRACT §3), all optional. */
+export interface LedgerQuery {
+  profileId?: string | undefined;
+  userId?: string | undefined;
+  roundId?: string | undefined;
+  type?: TransactionType | undefined;
+  dateStart?: string | undefined;
+  dateEnd?: string | undefined;
 }
+
+/**
+ * The round and transaction lists. A profile, user or round named in a filter must be the
+ * caller's: unknown is 404, another client's is 403 (CONTRACT §1), so a list never reveals nor
+ * silently hides another client's records.
+ */
+export function createListService(deps: Deps) {
+  const { store } = deps;
+
+  function filterFor(auth: AuthContext, query: LedgerQuery): LedgerFilter {
+    const { profileId, userId, roundId } = query;
+    if (profileId !== undefined)
+      owned(store.profiles.findById(profileId), auth.clientId, `profile ${profileId}`);
+    if (userId !== undefined) owned(store.ledger.findPlayerRef(userId), auth.clientId, `user ${userId}`);
+    if (roundId !== undefined) owned(store.ledger.findRoundRef(roundId), auth.clientId, `round ${roundId}`);
+    return {
+      clientId: auth.clientId,
+      profileId: profileId ?? null,
+      playerId: userId ?? null,
+      roundId: roundId ?? null,
+      type: query.type ?? null,
+      ...dayBounds(query),
+    };
+  }
+
+  return {
+    rounds(auth: AuthContext, query: LedgerQuery, page: PageRequest) {
+      return store.ledger.listRounds(filterFor(auth, query), page);
+    },
+    transactions(auth: AuthContext, query: LedgerQuery, page: PageRequest) {
+      return store.ledger.listTransactions(filterFor(auth, query), page);
+    },
+  };
+}
+
+export type ListService = ReturnType<typeof createListService>;

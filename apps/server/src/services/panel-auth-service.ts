@@ -1,6 +1,174 @@
-import type { Deps } from '../deps.ts';
+import { type Deps, isoIn, isoNow } from '../deps.ts';
+import { ApiError } from '../http/api-error.ts';
+import { type MailLang, resetPasswordEmail } from '../mail/templates/reset-password.ts';
+import { type CaptchaVerifier, createOfflineCaptcha } from '../security/captcha.ts';
+import { DUMMY_PASSWORD } from '../security/passwords.ts';
+import { digest, newToken } from '../security/secrets.ts';
+import type { AuthContext } from './auth-context.ts';
+import { type AuthService, createAuthService, type TokenSet } from './auth-service.ts';
 
-// Not written yet: filled in by the work on its routes.
-export function createPanelAuthService(_deps: Deps) {
-  return {};
+export const RESET_TOKEN_TTL_MINUTES = 30;
+
+export const FORGOT_PASSWORD_MESSAGE =
+  'If an account exists for this e-mail, a link to reset the password has been sent.';
+export const RESET_PASSWORD_MESSAGE =
+  'The password has been reset and every session of this account was signed out; log in with the new password.';
+export const CHANGE_PASSWORD_MESSAGE =
+  'The password has been changed and every session of this account was signed out, this one included; log in again.';
+
+const badCaptcha = () =>
+  new ApiError(
+    'VALIDATION_ERROR',
+    'captcha: is wrong, has expired or was already used; get a new one from GET /v1/auth/captcha',
+  );
+const badCredentials = () => new ApiError('UNAUTHORIZED', 'email or password is not valid');
+const badResetToken = () =>
+  new ApiError(
+    'VALIDATION_ERROR',
+    'token: is not valid, has expired or was already used; ask for a new link with forgot-password',
+  );
+
+const isMailLang = (value: string): value is MailLang => value === 'pt' || value === 'en' || value === 'es';
+
+export interface PanelAuthOptions {
+  auth?: AuthService;
+  /** The captcha check; the offline captcha this service issues by default. */
+  captchaVerifier?: CaptchaVerifier;
 }
+
+/**
+ * The web panel's account operations: captcha, e-mail + password login, forgotten and changed
+ * passwords. Answers never tell whether an e-mail has an account, in words or in time.
+ */
+export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {}) {
+  const { store } = deps;
+  const auth = options.auth ?? createAuthService(deps);
+  const captcha = createOfflineCaptcha(deps);
+  const captchaVerifier = options.captchaVerifier ?? captcha;
+  const jobs = new Set<Promise<void>>();
+  let dummyHash: Promise<string> | undefined;
+
+  /** A hash nobody's password matches, made once with the same parameters as real ones. */
+  function dummyPasswordHash(): Promise<string> {
+    dummyHash ??= deps.passwords.hash(DUMMY_PASSWORD);
+    return dummyHash;
+  }
+
+  /** Checks a password against the account's hash, or against a dummy one so both take as long. */
+  async function passwordMatches(passwordHash: string | null | undefined, password: string) {
+    const matches = await deps.passwords.verify(passwordHash ?? (await dummyPasswordHash()), password);
+    return Boolean(passwordHash) && matches;
+  }
+
+  async function checkCaptcha(token: string, ip: string) {
+    if (!(await captchaVerifier.verify(token, ip))) throw badCaptcha();
+  }
+
+  /** Runs `job` after the answer has gone out, so the answer takes the same time either way. */
+  function enqueue(job: () => Promise<void>) {
+    const run: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(job)
+      .catch((error: unknown) =>
+        deps.logger.error('password-reset e-mail failed', {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      )
+      .finally(() => jobs.delete(run));
+    jobs.add(run);
+  }
+
+  async function sendResetLink(email: string, requestedLang: MailLang | undefined) {
+    const client = store.clients.findClientByEmail(email);
+    if (!client) return;
+    const token = newToken(deps.random, 32);
+    store.transaction(() => {
+      store.resets.deleteUnusedResetTokens(client.id);
+      store.resets.insertResetToken({
+        id: deps.newId(),
+        clientId: client.id,
+        tokenHash: digest(token),
+        expireAt: isoIn(deps, RESET_TOKEN_TTL_MINUTES * 60),
+        usedAt: null,
+        createdAt: isoNow(deps),
+      });
+    });
+    const link = new URL(deps.settings.panelUrl);
+    link.searchParams.set('token', token);
+    const lang = requestedLang ?? (isMailLang(client.lang) ? client.lang : 'en');
+    await deps.mailer.send(
+      resetPasswordEmail({
+        to: client.email,
+        lang,
+        name: client.name,
+        link: link.href,
+        minutes: RESET_TOKEN_TTL_MINUTES,
+      }),
+    );
+    deps.logger.info('password-reset e-mail sent', { clientId: client.id, lang });
+  }
+
+  /** Sets a new password and signs every session out, in one transaction. */
+  function replacePassword(clientId: string, passwordHash: string) {
+    store.clients.setPasswordHash(clientId, passwordHash);
+    store.clients.revokeTokenSets(clientId, isoNow(deps));
+    store.resets.deleteUnusedResetTokens(clientId);
+  }
+
+  return {
+    /** A fresh captcha; the route sends `captchaId` and `image` only. */
+    issueCaptcha: () => captcha.issue(),
+
+    async panelLogin(
+      input: { email: string; password: string; captcha: string },
+      ip: string,
+    ): Promise<TokenSet> {
+      await checkCaptcha(input.captcha, ip);
+      const client = store.clients.findClientByEmail(input.email);
+      const matches = await passwordMatches(client?.passwordHash, input.password);
+      if (!client || !matches) throw badCredentials();
+      return auth.issueTokenSet(client.id);
+    },
+
+    /** Checks the captcha, then queues the e-mail (if the account exists) and returns at once. */
+    async forgotPassword(
+      input: { email: string; captcha: string; lang?: MailLang | undefined },
+      ip: string,
+    ): Promise<string> {
+      await checkCaptcha(input.captcha, ip);
+      enqueue(() => sendResetLink(input.email, input.lang));
+      return FORGOT_PASSWORD_MESSAGE;
+    },
+
+    async resetPassword(input: { token: string; newPassword: string }): Promise<string> {
+      const tokenHash = digest(input.token);
+      if (!store.resets.findLiveResetToken(tokenHash, isoNow(deps))) throw badResetToken();
+      const passwordHash = await deps.passwords.hash(input.newPassword);
+      store.transaction(() => {
+        const used = store.resets.useResetToken(tokenHash, isoNow(deps));
+        if (!used) throw badResetToken(); // used by a concurrent request meanwhile
+        replacePassword(used.clientId, passwordHash);
+      });
+      return RESET_PASSWORD_MESSAGE;
+    },
+
+    async changePassword(
+      context: AuthContext,
+      input: { currentPassword: string; newPassword: string },
+    ): Promise<string> {
+      const client = store.clients.findClientById(context.clientId);
+      if (!(await passwordMatches(client?.passwordHash, input.currentPassword))) {
+        throw new ApiError('UNAUTHORIZED', 'currentPassword is not correct');
+      }
+      const passwordHash = await deps.passwords.hash(input.newPassword);
+      store.transaction(() => replacePassword(context.clientId, passwordHash));
+      return CHANGE_PASSWORD_MESSAGE;
+    },
+
+    /** Resolves once every queued e-mail has been handed over (tests, shutdown). */
+    async settled(): Promise<void> {
+      while (jobs.size > 0) await Promise.all([...jobs]);
+    },
+  };
+}
+
+export type PanelAuthService = ReturnType<typeof createPanelAuthService>;

@@ -1,6 +1,80 @@
-import type { Deps } from '../deps.ts';
+import { type Deps, isoIn, isoNow } from '../deps.ts';
+import { digest, newToken } from '../security/secrets.ts';
+import type { Page, PageRequest } from '../store/paging.ts';
+import type { CredentialType, PlayerRecord } from '../store/players-repo.ts';
+import type { ProfileRecord } from '../store/profiles-repo.ts';
+import type { AuthContext } from './auth-context.ts';
+import { referencedProfile } from './game-service.ts';
 
-// Not written yet: filled in by the work on its routes.
-export function createPlayerService(_deps: Deps) {
-  return {};
+/** A userToken lives 2 hours (spec: "stored for about 2 hours"; CONTRACT §3), whatever TOKEN_TTL says. */
+export const USER_TOKEN_TTL_SECONDS = 2 * 60 * 60;
+
+const USER_TOKEN_PREFIX = 'usr_';
+
+export interface PlayerLogin {
+  player: PlayerRecord;
+  /** Whether this call created the player. */
+  created: boolean;
+  userToken: string;
+  expireAt: string;
 }
+
+/** Players: logged in (and created on first sight) by the integrator, listed per profile. */
+export function createPlayerService(deps: Deps) {
+  const { store } = deps;
+
+  return {
+    /** Logs the player in, creating it on first sight, and issues a fresh userToken (kept only as a digest). */
+    logIn(
+      auth: AuthContext,
+      input: { profileId: string; credential: string; credentialType: CredentialType },
+    ): PlayerLogin {
+      return store.transaction(() => {
+        const profile = referencedProfile(deps, auth.clientId, input.profileId);
+        const now = isoNow(deps);
+        let player = store.players.findByCredential(profile.id, input.credentialType, input.credential);
+        const created = player === undefined;
+        if (!player) {
+          player = {
+            id: deps.newId(),
+            clientId: profile.clientId,
+            profileId: profile.id,
+            credential: input.credential,
+            credentialType: input.credentialType,
+            balanceMinor: 0,
+            betWins: 0,
+            totalBets: 0,
+            createdAt: now,
+          };
+          store.players.insert(player);
+        }
+        const userToken = newToken(deps.random, 32, USER_TOKEN_PREFIX);
+        const expireAt = isoIn(deps, USER_TOKEN_TTL_SECONDS);
+        store.players.insertUserToken({
+          tokenHash: digest(userToken),
+          playerId: player.id,
+          expireAt,
+          createdAt: now,
+        });
+        return { player, created, userToken, expireAt };
+      });
+    },
+
+    list(
+      auth: AuthContext,
+      profileId: string,
+      page: PageRequest,
+      search?: string,
+    ): { profile: ProfileRecord; page: Page<PlayerRecord> } {
+      const profile = referencedProfile(deps, auth.clientId, profileId);
+      return { profile, page: store.players.listByProfile(profile.id, page, search) };
+    },
+
+    /** The player behind a live userToken, or undefined when it is unknown or has expired. */
+    resolveUserToken(userToken: string): PlayerRecord | undefined {
+      return store.players.findByLiveUserToken(digest(userToken), isoNow(deps));
+    },
+  };
+}
+
+export type PlayerService = ReturnType<typeof createPlayerService>;

@@ -1,6 +1,160 @@
-import type { Deps } from '../deps.ts';
+import type { GameModel } from '@raspa/core';
+import { type Deps, isoIn, isoNow } from '../deps.ts';
+import { ApiError } from '../http/api-error.ts';
+import { digest, newToken } from '../security/secrets.ts';
+import type { GameRecord } from '../store/games-repo.ts';
+import type { PlayerRecord } from '../store/players-repo.ts';
+import type { ProfileRecord } from '../store/profiles-repo.ts';
+import type { GameSessionRecord } from '../store/sessions-repo.ts';
+import type { AuthContext } from './auth-context.ts';
+import { referenced, referencedProfile } from './game-service.ts';
 
-// Not written yet: filled in by the work on its routes.
-export function createSessionService(_deps: Deps) {
-  return {};
+/** A session lives 2 hours, like the userToken it starts from. */
+export const SESSION_TTL_SECONDS = 2 * 60 * 60;
+
+const SESSION_TOKEN_PREFIX = 'ses_';
+
+/** The game is named by id, or by profile and model for the profile's active version. */
+export interface SessionInput {
+  userToken: string;
+  gameId?: string | undefined;
+  profileId?: string | undefined;
+  gameModel?: GameModel | undefined;
+  lang?: string | undefined;
+  returnUrl?: string | undefined;
 }
+
+export interface SessionStarted {
+  session: GameSessionRecord;
+  gameUrl: string;
+  expireAt: string;
+}
+
+/** What the player's page works with once its token is checked. */
+export interface LiveSession {
+  session: GameSessionRecord;
+  player: PlayerRecord;
+  game: GameRecord;
+  profile: ProfileRecord;
+}
+
+/** Player sessions: a one-session token the gameUrl carries (CONTRACT §3: no third-party cookies in a frame). */
+export function createSessionService(deps: Deps) {
+  const { store } = deps;
+
+  const inactive = (detail: string) =>
+    new ApiError('CONFLICT', `an inactive game cannot start a session: ${detail}`);
+
+  function playerOf(auth: AuthContext, userToken: string): PlayerRecord {
+    const player = store.players.findByLiveUserToken(digest(userToken), isoNow(deps));
+    if (!player) {
+      throw new ApiError(
+        'UNAUTHORIZED',
+        'userToken is unknown or has expired; log the player in again with POST /v1/user/auth',
+      );
+    }
+    if (player.clientId !== auth.clientId) {
+      throw new ApiError('FORBIDDEN', 'the player of this userToken belongs to another API client');
+    }
+    return player;
+  }
+
+  function gameById(auth: AuthContext, player: PlayerRecord, input: SessionInput & { gameId: string }) {
+    const game = referenced(
+      store.games.findById(input.gameId),
+      auth.clientId,
+      'gameId',
+      `game ${input.gameId}`,
+    );
+    if (game.profileId !== player.profileId) {
+      throw new ApiError('VALIDATION_ERROR', `gameId: game ${game.id} is not a game of the player's profile`);
+    }
+    if (input.profileId !== undefined && input.profileId !== game.profileId) {
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `profileId: game ${game.id} is not a game of profile ${input.profileId}`,
+      );
+    }
+    if (input.gameModel !== undefined && input.gameModel !== game.gameModel) {
+      throw new ApiError('VALIDATION_ERROR', `gameModel: game ${game.id} is a ${game.gameModel} game`);
+    }
+    return game;
+  }
+
+  function activeGame(auth: AuthContext, player: PlayerRecord, profileId: string, gameModel: GameModel) {
+    const profile = referencedProfile(deps, auth.clientId, profileId);
+    if (profile.id !== player.profileId) {
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `profileId: the player of this userToken is not a player of profile ${profileId}`,
+      );
+    }
+    const game = store.games.findActive(profile.id, gameModel);
+    if (game) return game;
+    if (store.games.lastVersion(profile.id, gameModel) > 0)
+      throw inactive(`no ${gameModel} version of profile ${profileId} is active`);
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `gameModel: profile ${profileId} has no ${gameModel} game; create one with POST /v1/game`,
+    );
+  }
+
+  function gameFor(auth: AuthContext, player: PlayerRecord, input: SessionInput): GameRecord {
+    if (input.gameId !== undefined) {
+      const game = gameById(auth, player, { ...input, gameId: input.gameId });
+      if (!game.active) throw inactive(`game ${game.id} (version ${game.version}) is inactive`);
+      return game;
+    }
+    if (input.profileId === undefined || input.gameModel === undefined) {
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        'gameId is required, or profileId and gameModel for the active version',
+      );
+    }
+    return activeGame(auth, player, input.profileId, input.gameModel);
+  }
+
+  return {
+    /** Starts a session of a live player on an active game of the player's profile. */
+    start(auth: AuthContext, input: SessionInput): SessionStarted {
+      return store.transaction(() => {
+        const player = playerOf(auth, input.userToken);
+        const game = gameFor(auth, player, input);
+        const sessionToken = newToken(deps.random, 32, SESSION_TOKEN_PREFIX);
+        const session: GameSessionRecord = {
+          id: deps.newId(),
+          clientId: player.clientId,
+          profileId: player.profileId,
+          playerId: player.id,
+          gameId: game.id,
+          tokenHash: digest(sessionToken),
+          lang: input.lang ?? game.lang,
+          returnUrl: input.returnUrl ?? null,
+          expireAt: isoIn(deps, SESSION_TTL_SECONDS),
+          createdAt: isoNow(deps),
+        };
+        store.sessions.insert(session);
+        const gameUrl = `${deps.settings.publicUrl}/play/${encodeURIComponent(session.id)}?token=${encodeURIComponent(sessionToken)}`;
+        return { session, gameUrl, expireAt: session.expireAt };
+      });
+    },
+
+    /**
+     * The live session of a gameUrl token with its player, game and profile, or undefined when the
+     * token is unknown or the session has expired. Whether the game is still active is the caller's
+     * question (a deactivated game may still need to close a round in flight).
+     */
+    resolveSessionToken(sessionToken: string): LiveSession | undefined {
+      const session = store.sessions.findLiveByTokenHash(digest(sessionToken), isoNow(deps));
+      if (!session) return undefined;
+      const player = store.players.findById(session.playerId);
+      const game = store.games.findById(session.gameId);
+      const profile = store.profiles.findById(session.profileId);
+      // Foreign keys guarantee all three; a gap would be a corrupt database, not a bad token.
+      if (!player || !game || !profile) throw new Error(`session ${session.id} refers to missing records`);
+      return { session, player, game, profile };
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,6 +1,100 @@
-import type { Deps } from '../deps.ts';
+import { type Deps, isoNow } from '../deps.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { PageRequest } from '../store/paging.ts';
+import type { DeliveryStatus, WebhookEvent, WebhookRecord } from '../store/webhooks-repo.ts';
+import type { AuthContext } from './auth-context.ts';
+import { dayBounds } from './day-bounds.ts';
+import { owned } from './ownership.ts';
+import { checkWebhookUrl, type HostLookup, systemLookup } from './webhook-url-policy.ts';
 
-// Not written yet: filled in by the work on its routes.
-export function createWebhookService(_deps: Deps) {
-  return {};
+export interface WebhookInput {
+  url: string;
+  eventTriggers: WebhookEvent[];
+  signatureToken: string;
 }
+
+export interface DeliveryQuery {
+  status?: DeliveryStatus | undefined;
+  dateStart?: string | undefined;
+  dateEnd?: string | undefined;
+}
+
+/** A webhook as its owner sees it: the signatureToken opened. */
+export interface WebhookWithToken extends WebhookRecord {
+  signatureToken: string;
+}
+
+/**
+ * The webhook registry (CONTRACT §7). Sending is the dispatcher's job; this registers, lists,
+ * reads the delivery log and removes. `lookup` resolves host names for the URL policy.
+ */
+export function createWebhookService(deps: Deps, options: { lookup?: HostLookup } = {}) {
+  const { store } = deps;
+  const lookup = options.lookup ?? systemLookup;
+
+  /** A live webhook of the caller: unknown or deleted is 404, another client's 403. */
+  function liveOwned(auth: AuthContext, webhookId: string): WebhookRecord {
+    const found = store.webhooks.findById(webhookId);
+    return owned(found?.deletedAt === null ? found : undefined, auth.clientId, `webhook ${webhookId}`);
+  }
+
+  return {
+    async register(auth: AuthContext, input: WebhookInput): Promise<WebhookRecord> {
+      const url = new URL(input.url).href;
+      // Read at call time: the setting may change while the server runs (tests, admin).
+      if (!deps.settings.allowPrivateWebhooks) {
+        const verdict = await checkWebhookUrl(url, lookup);
+        if (!verdict.ok) throw new ApiError('VALIDATION_ERROR', `url: ${verdict.reason}`);
+      }
+      return store.transaction(() => {
+        const existing = store.webhooks.findLiveByUrl(auth.clientId, url);
+        if (existing) {
+          throw new ApiError(
+            'CONFLICT',
+            `a webhook for ${url} is already registered (webhookId ${existing.id})`,
+          );
+        }
+        const webhook: WebhookRecord = {
+          id: deps.newId(),
+          clientId: auth.clientId,
+          url,
+          eventTriggers: input.eventTriggers,
+          tokenSealed: deps.secrets.seal(input.signatureToken),
+          status: 'active',
+          createdAt: isoNow(deps),
+          lastTriggered: null,
+          successCount: 0,
+          failureCount: 0,
+          deletedAt: null,
+        };
+        store.webhooks.insert(webhook);
+        return webhook;
+      });
+    },
+
+    list(auth: AuthContext): WebhookWithToken[] {
+      return store.webhooks
+        .listLiveByClient(auth.clientId)
+        .map((webhook) => ({ ...webhook, signatureToken: deps.secrets.open(webhook.tokenSealed) }));
+    },
+
+    deliveries(auth: AuthContext, webhookId: string, query: DeliveryQuery, page: PageRequest) {
+      liveOwned(auth, webhookId);
+      return store.webhooks.listDeliveries(
+        webhookId,
+        { status: query.status ?? null, ...dayBounds(query) },
+        page,
+      );
+    },
+
+    /** Soft delete: it stops receiving events and leaves the list; its delivery log is kept for audit. */
+    remove(auth: AuthContext, webhookId: string): void {
+      store.transaction(() => {
+        liveOwned(auth, webhookId);
+        store.webhooks.softDelete(webhookId, isoNow(deps));
+      });
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;

@@ -1,9 +1,98 @@
 import type { Db } from './database.ts';
+import type { Page, PageRequest } from './paging.ts';
 
-// Not written yet: filled in by the work on its routes.
-// biome-ignore lint/suspicious/noEmptyInterface: placeholder until its routes land
-export interface PlayersRepo {}
+export const CREDENTIAL_TYPES = ['email', 'username', 'phone', 'external'] as const;
+export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
 
-export function createPlayersRepo(_db: Db): PlayersRepo {
-  return {};
+/** A player of one profile, known by the integrator's credential; one per (profile, type, credential). */
+export interface PlayerRecord {
+  id: string;
+  clientId: string;
+  profileId: string;
+  credential: string;
+  credentialType: CredentialType;
+  /** The last balance the wallet reported, in minor units of the profile's currency. */
+  balanceMinor: number;
+  betWins: number;
+  totalBets: number;
+  createdAt: string;
+}
+
+export interface UserTokenRecord {
+  tokenHash: string;
+  playerId: string;
+  expireAt: string;
+  createdAt: string;
+}
+
+export interface PlayersRepo {
+  insert(player: PlayerRecord): void;
+  findById(id: string): PlayerRecord | undefined;
+  findByCredential(
+    profileId: string,
+    credentialType: CredentialType,
+    credential: string,
+  ): PlayerRecord | undefined;
+  /** A profile's players by creation; `search` keeps those whose credential contains it, ignoring case. */
+  listByProfile(profileId: string, page: PageRequest, search?: string): Page<PlayerRecord>;
+  insertUserToken(token: UserTokenRecord): void;
+  /** The player behind a userToken that has not expired at `now`. */
+  findByLiveUserToken(tokenHash: string, now: string): PlayerRecord | undefined;
+}
+
+const COLUMNS = `p.id, p.client_id AS clientId, p.profile_id AS profileId, p.credential,
+  p.credential_type AS credentialType, p.balance_minor AS balanceMinor, p.bet_wins AS betWins,
+  p.total_bets AS totalBets, p.created_at AS createdAt`;
+
+/** `%`, `_` and the escape character itself match literally. */
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** SQLite's lower() and LIKE fold ASCII only; players' names are often not ASCII (João, ÑANDÚ). */
+const FOLD = 'raspa_fold';
+
+export function createPlayersRepo(db: Db): PlayersRepo {
+  db.function(FOLD, { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  const insert = db.prepare(`INSERT INTO players (id, client_id, profile_id, credential, credential_type,
+    balance_minor, bet_wins, total_bets, created_at) VALUES (@id, @clientId, @profileId, @credential,
+    @credentialType, @balanceMinor, @betWins, @totalBets, @createdAt)`);
+  const byId = db.prepare<[string], PlayerRecord>(`SELECT ${COLUMNS} FROM players p WHERE p.id = ?`);
+  const byCredential = db.prepare<[string, string, string], PlayerRecord>(
+    `SELECT ${COLUMNS} FROM players p WHERE p.profile_id = ? AND p.credential_type = ? AND p.credential = ?`,
+  );
+  const matching = `p.profile_id = @profileId AND (@pattern IS NULL OR ${FOLD}(p.credential) LIKE @pattern ESCAPE '\\')`;
+  const list = db.prepare<
+    [{ profileId: string; pattern: string | null; limit: number; offset: number }],
+    PlayerRecord
+  >(
+    `SELECT ${COLUMNS} FROM players p WHERE ${matching} ORDER BY p.created_at, p.id LIMIT @limit OFFSET @offset`,
+  );
+  const count = db.prepare<[{ profileId: string; pattern: string | null }], { n: number }>(
+    `SELECT count(*) AS n FROM players p WHERE ${matching}`,
+  );
+  const insertToken = db.prepare(
+    'INSERT INTO user_tokens (token_hash, player_id, expire_at, created_at) VALUES (@tokenHash, @playerId, @expireAt, @createdAt)',
+  );
+  const byToken = db.prepare<[string, string], PlayerRecord>(
+    `SELECT ${COLUMNS} FROM user_tokens t JOIN players p ON p.id = t.player_id
+     WHERE t.token_hash = ? AND t.expire_at > ?`,
+  );
+  return {
+    insert: (player) => void insert.run(player),
+    findById: (id) => byId.get(id),
+    findByCredential: (profileId, credentialType, credential) =>
+      byCredential.get(profileId, credentialType, credential),
+    listByProfile: (profileId, page, search) => {
+      const filter = { profileId, pattern: search ? likeContains(search.toLowerCase()) : null };
+      return {
+        items: list.all({ ...filter, limit: page.pageSize, offset: (page.pageIndex - 1) * page.pageSize }),
+        totalCount: count.get(filter)?.n ?? 0,
+      };
+    },
+    insertUserToken: (token) => void insertToken.run(token),
+    findByLiveUserToken: (tokenHash, now) => byToken.get(tokenHash, now),
+  };
 }

@@ -1,9 +1,40 @@
 import type { Db } from './database.ts';
 
-// Not written yet: filled in by the work on its routes.
-// biome-ignore lint/suspicious/noEmptyInterface: placeholder until its routes land
-export interface SessionsRepo {}
+/** A player's session on one game version; its token is kept only as a digest. */
+export interface GameSessionRecord {
+  id: string;
+  clientId: string;
+  profileId: string;
+  playerId: string;
+  gameId: string;
+  tokenHash: string;
+  lang: string;
+  returnUrl: string | null;
+  expireAt: string;
+  createdAt: string;
+}
 
-export function createSessionsRepo(_db: Db): SessionsRepo {
-  return {};
+export interface SessionsRepo {
+  insert(session: GameSessionRecord): void;
+  findById(id: string): GameSessionRecord | undefined;
+  /** The session of a token that has not expired at `now`. */
+  findLiveByTokenHash(tokenHash: string, now: string): GameSessionRecord | undefined;
+}
+
+const COLUMNS = `id, client_id AS clientId, profile_id AS profileId, player_id AS playerId, game_id AS gameId,
+  token_hash AS tokenHash, lang, return_url AS returnUrl, expire_at AS expireAt, created_at AS createdAt`;
+
+export function createSessionsRepo(db: Db): SessionsRepo {
+  const insert = db.prepare(`INSERT INTO game_sessions (id, client_id, profile_id, player_id, game_id,
+    token_hash, lang, return_url, expire_at, created_at) VALUES (@id, @clientId, @profileId, @playerId,
+    @gameId, @tokenHash, @lang, @returnUrl, @expireAt, @createdAt)`);
+  const byId = db.prepare<[string], GameSessionRecord>(`SELECT ${COLUMNS} FROM game_sessions WHERE id = ?`);
+  const byToken = db.prepare<[string, string], GameSessionRecord>(
+    `SELECT ${COLUMNS} FROM game_sessions WHERE token_hash = ? AND expire_at > ?`,
+  );
+  return {
+    insert: (session) => void insert.run(session),
+    findById: (id) => byId.get(id),
+    findLiveByTokenHash: (tokenHash, now) => byToken.get(tokenHash, now),
+  };
 }

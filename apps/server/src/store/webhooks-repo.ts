@@ -1,9 +1,243 @@
-import type { Db } from './database.ts';
+import { type Db, immediate } from './database.ts';
+import type { Page, PageRequest } from './paging.ts';
+import { statementCache } from './statement-cache.ts';
 
-// Not written yet: filled in by the work on its routes.
-// biome-ignore lint/suspicious/noEmptyInterface: placeholder until its routes land
-export interface WebhooksRepo {}
+export const WEBHOOK_EVENTS = ['open-round', 'close-round'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-export function createWebhooksRepo(_db: Db): WebhooksRepo {
-  return {};
+export type WebhookStatus = 'active' | 'disabled';
+/** success; pending = failed and a retry is scheduled; failed = failed and no retry is coming. */
+export type DeliveryStatus = 'success' | 'failed' | 'pending';
+
+export interface WebhookRecord {
+  id: string;
+  clientId: string;
+  /** As `new URL(url).href` writes it, so two spellings of one address count as the same. */
+  url: string;
+  eventTriggers: WebhookEvent[];
+  /** The integrator's signatureToken, sealed with the server key (the list shows it back). */
+  tokenSealed: string;
+  status: WebhookStatus;
+  createdAt: string;
+  lastTriggered: string | null;
+  successCount: number;
+  failureCount: number;
+  /** Soft delete: the webhook leaves the API, its delivery log stays for audit. */
+  deletedAt: string | null;
+}
+
+/** One delivery attempt, as the log keeps it. */
+export interface DeliveryRecord {
+  id: string;
+  webhookId: string;
+  /** The event's id: the same on every retry (the `webhook-id` header receivers deduplicate on). */
+  eventId: string;
+  eventType: WebhookEvent;
+  payload: unknown;
+  /** null when no answer came back (time-out, refused connection, DNS failure). */
+  responseCode: number | null;
+  responseBody: string;
+  success: boolean;
+  status: DeliveryStatus;
+  /** Milliseconds from sending the request to the end of the answer (or the failure). */
+  durationMs: number;
+  timestamp: string;
+  /** How many earlier attempts this event had at this webhook: 0 for the first. */
+  retryCount: number;
+  errorMessage: string | null;
+}
+
+/** What the dispatcher knows after one attempt; the repo works out status and retryCount. */
+export interface DeliveryAttempt {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: WebhookEvent;
+  payload: unknown;
+  responseCode: number | null;
+  responseBody: string;
+  success: boolean;
+  durationMs: number;
+  timestamp: string;
+  errorMessage: string | null;
+  /** For a failure: whether another attempt is scheduled (the row is then `pending`). */
+  willRetry: boolean;
+}
+
+export interface DeliveryFilter {
+  status: DeliveryStatus | null;
+  /** Inclusive lower bound of `timestamp` (ISO). */
+  from: string | null;
+  /** Exclusive upper bound of `timestamp` (ISO). */
+  before: string | null;
+}
+
+export interface DeliveryPage extends Page<DeliveryRecord> {
+  /** Successful attempts among the filtered rows. */
+  successCount: number;
+  /** Failed attempts among the filtered rows, those waiting for a retry included. */
+  failureCount: number;
+}
+
+export interface WebhooksRepo {
+  insert(webhook: WebhookRecord): void;
+  /** A webhook, deleted or not. */
+  findById(id: string): WebhookRecord | undefined;
+  findLiveByUrl(clientId: string, url: string): WebhookRecord | undefined;
+  /** The client's webhooks that are not deleted, oldest first. */
+  listLiveByClient(clientId: string): WebhookRecord[];
+  /** Marks it deleted; false if it was not live. */
+  softDelete(id: string, at: string): boolean;
+  setStatus(id: string, status: WebhookStatus): void;
+  /** Writes a log row as given, counters untouched: attempts go through recordAttempt. */
+  insertDelivery(delivery: DeliveryRecord): void;
+  /**
+   * Logs one attempt and, in the same transaction, closes the event's earlier pending row,
+   * bumps the webhook's success or failure counter and its lastTriggered, so they always agree
+   * with the log (CONTRACT §7).
+   */
+  recordAttempt(attempt: DeliveryAttempt): DeliveryRecord;
+  listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): DeliveryPage;
+}
+
+interface WebhookRow extends Omit<WebhookRecord, 'eventTriggers'> {
+  eventTriggers: string;
+}
+
+interface DeliveryRow extends Omit<DeliveryRecord, 'payload' | 'success'> {
+  payload: string;
+  success: 0 | 1;
+}
+
+const WEBHOOK_COLUMNS = `id, client_id AS clientId, url, event_triggers AS eventTriggers, token_enc AS tokenSealed,
+  status, created_at AS createdAt, last_triggered AS lastTriggered, success_count AS successCount,
+  failure_count AS failureCount, deleted_at AS deletedAt`;
+
+const DELIVERY_COLUMNS = `id, webhook_id AS webhookId, event_id AS eventId, event_type AS eventType, payload,
+  response_code AS responseCode, response_body AS responseBody, success, status, duration_ms AS durationMs,
+  timestamp, retry_count AS retryCount, error_message AS errorMessage`;
+
+const webhookFromRow = (row: WebhookRow): WebhookRecord => ({
+  ...row,
+  eventTriggers: JSON.parse(row.eventTriggers),
+});
+
+const deliveryFromRow = (row: DeliveryRow): DeliveryRecord => ({
+  ...row,
+  payload: JSON.parse(row.payload),
+  success: row.success === 1,
+});
+
+/** The log list's WHERE: fixed SQL text per combination of filters, the values as parameters. */
+function deliveryWhere(webhookId: string, filter: DeliveryFilter) {
+  const clauses = ['webhook_id = @webhookId'];
+  const params: Record<string, string> = { webhookId };
+  if (filter.status !== null) {
+    clauses.push('status = @status');
+    params.status = filter.status;
+  }
+  if (filter.from !== null) {
+    clauses.push('timestamp >= @from');
+    params.from = filter.from;
+  }
+  if (filter.before !== null) {
+    clauses.push('timestamp < @before');
+    params.before = filter.before;
+  }
+  return { sql: clauses.join(' AND '), params };
+}
+
+export function createWebhooksRepo(db: Db): WebhooksRepo {
+  const statement = statementCache(db);
+  const insert = db.prepare(`INSERT INTO webhooks (id, client_id, url, event_triggers, token_enc, status,
+    created_at, last_triggered, success_count, failure_count, deleted_at) VALUES (@id, @clientId, @url,
+    @eventTriggers, @tokenSealed, @status, @createdAt, @lastTriggered, @successCount, @failureCount, @deletedAt)`);
+  const byId = db.prepare<[string], WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`);
+  const liveByUrl = db.prepare<[string, string], WebhookRow>(
+    `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE client_id = ? AND url = ? AND deleted_at IS NULL`,
+  );
+  const liveByClient = db.prepare<[string], WebhookRow>(
+    `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE client_id = ? AND deleted_at IS NULL ORDER BY created_at, id`,
+  );
+  const softDelete = db.prepare<[string, string]>(
+    'UPDATE webhooks SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL',
+  );
+  const setStatus = db.prepare<[string, string]>('UPDATE webhooks SET status = ? WHERE id = ?');
+  const insertDelivery =
+    db.prepare(`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload,
+    response_code, response_body, success, status, duration_ms, timestamp, retry_count, error_message) VALUES
+    (@id, @webhookId, @eventId, @eventType, @payload, @responseCode, @responseBody, @success, @status, @durationMs,
+    @timestamp, @retryCount, @errorMessage)`);
+  const earlierAttempts = db.prepare<[string, string], { n: number }>(
+    'SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ? AND event_id = ?',
+  );
+  const closePending = db.prepare<[string, string]>(
+    `UPDATE webhook_deliveries SET status = 'failed' WHERE webhook_id = ? AND event_id = ? AND status = 'pending'`,
+  );
+  const countAttempt = db.prepare<{ id: string; success: number; failure: number; timestamp: string }>(
+    `UPDATE webhooks SET success_count = success_count + @success, failure_count = failure_count + @failure,
+      last_triggered = CASE WHEN last_triggered IS NULL OR last_triggered < @timestamp THEN @timestamp
+        ELSE last_triggered END
+      WHERE id = @id`,
+  );
+
+  const writeDelivery = (delivery: DeliveryRecord) =>
+    void insertDelivery.run({
+      ...delivery,
+      payload: JSON.stringify(delivery.payload),
+      success: delivery.success ? 1 : 0,
+    });
+
+  return {
+    insert: (webhook) =>
+      void insert.run({ ...webhook, eventTriggers: JSON.stringify(webhook.eventTriggers) }),
+    findById: (id) => {
+      const row = byId.get(id);
+      return row && webhookFromRow(row);
+    },
+    findLiveByUrl: (clientId, url) => {
+      const row = liveByUrl.get(clientId, url);
+      return row && webhookFromRow(row);
+    },
+    listLiveByClient: (clientId) => liveByClient.all(clientId).map(webhookFromRow),
+    softDelete: (id, at) => softDelete.run(at, id).changes === 1,
+    setStatus: (id, status) => void setStatus.run(status, id),
+    insertDelivery: writeDelivery,
+    recordAttempt: (attempt) =>
+      immediate(db, () => {
+        const { willRetry, ...fields } = attempt;
+        const delivery: DeliveryRecord = {
+          ...fields,
+          status: attempt.success ? 'success' : willRetry ? 'pending' : 'failed',
+          retryCount: earlierAttempts.get(attempt.webhookId, attempt.eventId)?.n ?? 0,
+        };
+        closePending.run(attempt.webhookId, attempt.eventId);
+        writeDelivery(delivery);
+        const counted = countAttempt.run({
+          id: attempt.webhookId,
+          success: attempt.success ? 1 : 0,
+          failure: attempt.success ? 0 : 1,
+          timestamp: attempt.timestamp,
+        });
+        if (counted.changes !== 1) throw new Error(`webhook ${attempt.webhookId} does not exist`);
+        return delivery;
+      }),
+    listDeliveries: (webhookId, filter, page) => {
+      const where = deliveryWhere(webhookId, filter);
+      const rows = statement<DeliveryRow>(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where.sql}
+         ORDER BY timestamp DESC, id DESC LIMIT @limit OFFSET @offset`,
+      ).all({ ...where.params, limit: page.pageSize, offset: (page.pageIndex - 1) * page.pageSize });
+      const counts = statement<{ total: number; succeeded: number | null; failed: number | null }>(
+        `SELECT count(*) AS total, sum(success) AS succeeded, sum(1 - success) AS failed
+         FROM webhook_deliveries WHERE ${where.sql}`,
+      ).get(where.params);
+      return {
+        items: rows.map(deliveryFromRow),
+        totalCount: counts?.total ?? 0,
+        successCount: counts?.succeeded ?? 0,
+        failureCount: counts?.failed ?? 0,
+      };
+    },
+  };
 }

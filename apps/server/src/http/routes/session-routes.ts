@@ -1,7 +1,73 @@
-import type { RouteDefinition } from '../route.ts';
+import { z } from 'zod';
+import { ok } from '../envelope.ts';
+import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
+import { httpUrl, id, isoTime, lang, successStatus } from '../schemas/common.ts';
+import { gameModel } from './game-routes.ts';
 
-// Not written yet: filled in by the work on these operations.
-export function sessionRoutes(_kit: RouteKit): RouteDefinition[] {
-  return [];
+const sessionBody = z
+  .object({
+    userToken: z
+      .string('must be a string')
+      .min(1, 'must not be empty')
+      .max(200, 'must be at most 200 characters')
+      .meta({ description: 'From POST /v1/user/auth' }),
+    gameId: id.optional().meta({ description: 'The game version to play' }),
+    profileId: id.optional().meta({ description: 'With gameModel, instead of gameId: the active version' }),
+    gameModel: gameModel.optional(),
+    lang: lang.optional().meta({ description: "The page's language; default the game's lang" }),
+    returnUrl: httpUrl
+      .max(2000, 'must be at most 2000 characters')
+      .optional()
+      .meta({ description: 'Where the page sends the player back to' }),
+  })
+  .superRefine((body, context) => {
+    if (body.gameId !== undefined) return;
+    for (const field of ['profileId', 'gameModel'] as const) {
+      if (body[field] === undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message:
+            'is required when gameId is not given (the profile’s active version of gameModel is played)',
+        });
+      }
+    }
+  })
+  .meta({
+    id: 'SessionCreate',
+    description: 'Name the game by gameId, or by profileId and gameModel for the active version.',
+  });
+
+const sessionSchema = z
+  .object({
+    sessionId: z.string(),
+    gameUrl: z.string().meta({
+      description: 'The player’s page; it carries a one-session token, so give it to that player only',
+    }),
+    expireAt: isoTime.meta({ description: 'The session lives 2 hours' }),
+  })
+  .meta({ id: 'Session' });
+
+export function sessionRoutes({ services }: RouteKit): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/game/session',
+      tag: 'Sessions',
+      summary: 'Start a game session for a player and get its gameUrl',
+      description:
+        'The userToken must be live (else 401) and its player a player of one of your profiles (else 403); ' +
+        'the game must be of the player’s profile (400) and active (409). An unknown gameId or profileId ' +
+        'is a 400, another API client’s a 403.',
+      auth: 'signed',
+      body: sessionBody,
+      success: { status: 201, schema: z.object({ status: successStatus, data: sessionSchema }) },
+      errors: [400, 401, 403, 409, 500],
+      handle: ({ auth, body }) => {
+        const started = services.sessions.start(auth, body);
+        return ok({ sessionId: started.session.id, gameUrl: started.gameUrl, expireAt: started.expireAt });
+      },
+    }),
+  ];
 }

@@ -1,7 +1,197 @@
-import type { RouteDefinition } from '../route.ts';
+import { z } from 'zod';
+import type { WebhookWithToken } from '../../services/webhook-service.ts';
+import { type DeliveryRecord, WEBHOOK_EVENTS } from '../../store/webhooks-repo.ts';
+import { ok, okPage, okStatus } from '../envelope.ts';
+import { pageQuery } from '../paging-schema.ts';
+import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
+import { httpUrl, id, isoTime, statusBody, successStatus } from '../schemas/common.ts';
+import { checkDateOrder, dateRangeFields } from '../schemas/date-range.ts';
+import { roundSchema } from '../schemas/round.ts';
 
-// Not written yet: filled in by the work on these operations.
-export function webhookRoutes(_kit: RouteKit): RouteDefinition[] {
-  return [];
+const webhookEvent = z.enum(WEBHOOK_EVENTS, 'must be open-round or close-round').meta({ id: 'WebhookEvent' });
+const deliveryStatus = z.enum(['success', 'failed', 'pending'], 'must be success, failed or pending');
+
+const registerBody = z
+  .object({
+    url: httpUrl.max(2048, 'must be at most 2048 characters').meta({
+      description:
+        'Destination; http(s) only. Private, loopback and link-local addresses are refused unless the server allows them.',
+    }),
+    eventTriggers: z
+      .array(webhookEvent, 'must be a list of events')
+      .min(1, 'must list at least one event')
+      .refine((events) => new Set(events).size === events.length, 'must not list an event twice'),
+    signatureToken: z
+      .uuid('must be a UUID, e.g. 9b2f3c4d-1e5a-4b6c-8d7e-0f1a2b3c4d5e')
+      .meta({ description: 'UUID the service signs each delivery with' }),
+  })
+  .meta({ id: 'WebhookCreate' });
+
+export const webhookSchema = z
+  .object({
+    id: z.string(),
+    url: z.string().meta({ description: 'As the service normalised it (new URL(url).href)' }),
+    eventTriggers: z.array(webhookEvent),
+    signatureToken: z.string().meta({ description: 'The UUID given at registration' }),
+    status: z.enum(['active', 'disabled']).meta({
+      description: 'disabled after a 410 Gone answer or 5 days of failing deliveries',
+    }),
+    createdAt: isoTime,
+    lastTriggered: isoTime
+      .nullable()
+      .meta({ description: 'Time of the last delivery attempt; null when never' }),
+    failureCount: z.number().int().meta({ description: 'Failed delivery attempts (as in its log)' }),
+    successCount: z.number().int().meta({ description: 'Successful delivery attempts (as in its log)' }),
+  })
+  .meta({ id: 'Webhook' });
+
+export const deliveryLogSchema = z
+  .object({
+    id: z.string(),
+    webhookId: z.string(),
+    eventType: webhookEvent,
+    payload: roundSchema,
+    responseCode: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'HTTP status of the answer; null when none came (time-out, network error)' }),
+    responseBody: z.string().meta({ description: 'Start of the answer’s body; empty when none came' }),
+    success: z.boolean().meta({ description: 'true for a 2xx answer within the time-out' }),
+    duration: z.number().int().meta({ description: 'Milliseconds from sending to the end of the answer' }),
+    timestamp: isoTime,
+    retryCount: z.number().int().meta({ description: 'Earlier attempts of the same event: 0 for the first' }),
+    errorMessage: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookDeliveryLog' });
+
+const deliveryPagination = z
+  .object({
+    pageIndex: z.number().int(),
+    pageSize: z.number().int(),
+    totalCount: z.number().int().meta({ description: 'Attempts matching the filters' }),
+    successCount: z.number().int().meta({ description: 'Successful attempts matching the filters' }),
+    failureCount: z.number().int().meta({
+      description: 'Failed attempts matching the filters, those waiting for a retry (pending) included',
+    }),
+  })
+  .meta({ id: 'DeliveryPagination' });
+
+const deliveryQuery = pageQuery
+  .extend({
+    status: deliveryStatus.optional().meta({
+      description: 'success; failed: failed, no retry coming; pending: failed, retry scheduled',
+    }),
+    ...dateRangeFields,
+  })
+  .superRefine(checkDateOrder);
+
+const webhookParams = z.object({ webhookId: id });
+
+function webhookView(webhook: WebhookWithToken): z.infer<typeof webhookSchema> {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    eventTriggers: webhook.eventTriggers,
+    signatureToken: webhook.signatureToken,
+    status: webhook.status,
+    createdAt: webhook.createdAt,
+    lastTriggered: webhook.lastTriggered,
+    failureCount: webhook.failureCount,
+    successCount: webhook.successCount,
+  };
+}
+
+function deliveryView(delivery: DeliveryRecord): z.input<typeof deliveryLogSchema> {
+  return {
+    id: delivery.id,
+    webhookId: delivery.webhookId,
+    eventType: delivery.eventType,
+    payload: delivery.payload as z.input<typeof roundSchema>,
+    responseCode: delivery.responseCode,
+    responseBody: delivery.responseBody,
+    success: delivery.success,
+    duration: delivery.durationMs,
+    timestamp: delivery.timestamp,
+    retryCount: delivery.retryCount,
+    errorMessage: delivery.errorMessage,
+  };
+}
+
+export function webhookRoutes({ services }: RouteKit): RouteDefinition[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/webhook',
+      tag: 'Webhooks',
+      summary: 'Register a webhook',
+      description: 'One live webhook per URL and API client: the same URL again is a 409.',
+      auth: 'signed',
+      body: registerBody,
+      success: {
+        status: 201,
+        schema: z.object({ status: successStatus, data: z.object({ webhookId: z.string() }) }),
+      },
+      errors: [400, 401, 409, 500],
+      handle: async ({ auth, body }) => ok({ webhookId: (await services.webhooks.register(auth, body)).id }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/webhook',
+      tag: 'Webhooks',
+      summary: 'List the webhooks of the API client',
+      auth: 'bearer',
+      success: { status: 200, schema: z.object({ status: successStatus, data: z.array(webhookSchema) }) },
+      errors: [401, 500],
+      handle: ({ auth }) => ok(services.webhooks.list(auth).map(webhookView)),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/webhook/:webhookId',
+      tag: 'Webhooks',
+      summary: 'List the delivery log of one webhook',
+      description:
+        'One row per delivery attempt, newest first. dateStart and dateEnd are whole UTC days, both included. ' +
+        'A webhook of another API client is a 403 (CONTRACT §1); an unknown or deleted one a 404.',
+      auth: 'bearer',
+      params: webhookParams,
+      query: deliveryQuery,
+      success: {
+        status: 200,
+        schema: z.object({
+          status: successStatus,
+          data: z.array(deliveryLogSchema),
+          pagination: deliveryPagination,
+        }),
+      },
+      errors: [400, 401, 403, 404, 500],
+      handle: ({ auth, params, query }) => {
+        const { pageIndex, pageSize, ...filters } = query;
+        const page = services.webhooks.deliveries(auth, params.webhookId, filters, { pageIndex, pageSize });
+        return okPage(page.items.map(deliveryView), {
+          pageIndex,
+          pageSize,
+          totalCount: page.totalCount,
+          successCount: page.successCount,
+          failureCount: page.failureCount,
+        });
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/webhook/:webhookId',
+      tag: 'Webhooks',
+      summary: 'Remove a webhook',
+      description: 'It stops receiving events and leaves the list; its delivery log is kept for audit.',
+      auth: 'bearer',
+      params: webhookParams,
+      success: { status: 200, schema: statusBody },
+      errors: [400, 401, 403, 404, 500],
+      handle: ({ auth, params }) => {
+        services.webhooks.remove(auth, params.webhookId);
+        return okStatus();
+      },
+    }),
+  ];
 }

@@ -1,0 +1,114 @@
+import { toMajor } from '@raspa/core';
+import { z } from 'zod';
+import { type RoundDetail, TRANSACTION_TYPES, type TransactionRecord } from '../../store/ledger-repo.ts';
+import { isoTime } from './common.ts';
+
+/**
+ * The spec's Round payload and Transaction object, defined once: the round and transaction lists
+ * and the webhook events (and their delivery log) all show these shapes.
+ */
+
+export const transactionType = z
+  .enum(TRANSACTION_TYPES, 'must be bet, prize, rollback or deposit')
+  .meta({ id: 'TransactionType' });
+
+const money = (description: string) => z.number().meta({ description: `${description}, in major units` });
+
+export const transactionSchema = z
+  .object({
+    _id: z.string(),
+    amount: money('Negative for a bet, positive for a prize, a rollback or a deposit'),
+    type: transactionType,
+    currency: z.string().meta({ description: 'ISO 4217' }),
+    balanceBefore: money('The balance the wallet reported before it (null until it has answered)').nullable(),
+    balanceAfter: money('The balance the wallet reported after it (null until it has answered)').nullable(),
+    status: z
+      .string()
+      .meta({ description: '`completed` once the wallet has confirmed it; `pending` until then' }),
+  })
+  .meta({ id: 'Transaction' });
+
+export const roundUserSchema = z
+  .object({
+    _id: z.string(),
+    credential: z.string().meta({ description: 'The player’s login credential' }),
+    credentialType: z.enum(['email', 'username', 'phone', 'external']),
+    balance: money('The last balance the wallet reported (profile currency)'),
+    betWins: z.number().int(),
+    totalBets: z.number().int(),
+  })
+  .meta({ id: 'RoundUser' });
+
+export const roundSchema = z
+  .object({
+    _id: z.string(),
+    user: roundUserSchema,
+    prize: money('Prize of the round (0 when it won nothing)'),
+    paidPrice: money('Amount paid for the round'),
+    status: z.string().meta({ description: '`open` until the card is fully revealed, then `closed`' }),
+    transactions: z.array(transactionSchema).meta({ description: 'Oldest first: the bet, then the prize' }),
+    createdAt: isoTime,
+    endAt: isoTime.nullable().meta({ description: 'When the round closed; null while open' }),
+  })
+  .meta({ id: 'Round' });
+
+export const transactionListItem = transactionSchema
+  .extend({ roundId: z.string(), userId: z.string(), profileId: z.string(), createdAt: isoTime })
+  .meta({ id: 'TransactionListItem' });
+
+export const roundListItem = roundSchema
+  .extend({ profileId: z.string(), gameId: z.string() })
+  .meta({ id: 'RoundListItem' });
+
+export type TransactionView = z.infer<typeof transactionSchema>;
+export type RoundView = z.infer<typeof roundSchema>;
+
+const majorOrNull = (minor: number | null, currency: string) =>
+  minor === null ? null : toMajor(minor, currency);
+
+export function transactionView(transaction: TransactionRecord): TransactionView {
+  return {
+    _id: transaction.id,
+    amount: toMajor(transaction.amountMinor, transaction.currency),
+    type: transaction.type,
+    currency: transaction.currency,
+    balanceBefore: majorOrNull(transaction.balanceBeforeMinor, transaction.currency),
+    balanceAfter: majorOrNull(transaction.balanceAfterMinor, transaction.currency),
+    status: transaction.status,
+  };
+}
+
+export function roundView(round: RoundDetail): RoundView {
+  const { player } = round;
+  return {
+    _id: round.id,
+    user: {
+      _id: player.id,
+      credential: player.credential,
+      credentialType: player.credentialType,
+      balance: toMajor(player.balanceMinor, player.balanceCurrency),
+      betWins: player.betWins,
+      totalBets: player.totalBets,
+    },
+    prize: toMajor(round.prizeMinor, round.currency),
+    paidPrice: toMajor(round.paidMinor, round.currency),
+    status: round.status,
+    transactions: round.transactions.map(transactionView),
+    createdAt: round.createdAt,
+    endAt: round.endAt,
+  };
+}
+
+export function transactionListView(transaction: TransactionRecord): z.infer<typeof transactionListItem> {
+  return {
+    ...transactionView(transaction),
+    roundId: transaction.roundId,
+    userId: transaction.playerId,
+    profileId: transaction.profileId,
+    createdAt: transaction.createdAt,
+  };
+}
+
+export function roundListView(round: RoundDetail): z.infer<typeof roundListItem> {
+  return { ...roundView(round), profileId: round.profileId, gameId: round.gameId };
+}

@@ -1,0 +1,916 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../src/http/api-error.ts';
+import { createWebhookService } from '../src/services/webhook-service.ts';
+import {
+  type AddressKind,
+  checkWebhookUrl,
+  classifyAddress,
+  type HostLookup,
+} from '../src/services/webhook-url-policy.ts';
+import type { DeliveryAttempt, WebhookRecord } from '../src/store/webhooks-repo.ts';
+import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+
+let server: TestServer;
+let mine: TokenSet;
+let mineId: string;
+let theirs: TokenSet;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const a = await server.newClient('Casa A');
+  mine = a.tokens;
+  mineId = a.clientId;
+  theirs = (await server.newClient('Casa B')).tokens;
+});
+afterAll(() => server.close());
+
+const TOKEN = '9b2f3c4d-1e5a-4b6c-8d7e-0f1a2b3c4d5e';
+const PUBLIC_ONLY = 'and this server only delivers webhooks to public addresses';
+let urls = 0;
+const freshUrl = () => `https://hooks.example/raspa/${++urls}`;
+const hook = (url = freshUrl()) => ({
+  url,
+  eventTriggers: ['open-round', 'close-round'],
+  signatureToken: TOKEN,
+});
+
+const register = (body: unknown, token: TokenSet = mine) =>
+  server.call('POST', '/v1/webhook', { token, body });
+const listWebhooks = async (token: TokenSet = mine) =>
+  (await server.call('GET', '/v1/webhook', { token })).body.data as { id: string; url: string }[];
+async function registered(token: TokenSet = mine, url = freshUrl()): Promise<string> {
+  const answer = await register(hook(url), token);
+  expect(answer.status).toBe(201);
+  return answer.body.data.webhookId;
+}
+
+/** A round as a close-round event carries it. */
+const ROUND_PAYLOAD = {
+  _id: 'round-1',
+  user: {
+    _id: 'user-1',
+    credential: 'ana@example.test',
+    credentialType: 'email',
+    balance: 1012.5,
+    betWins: 1,
+    totalBets: 1,
+  },
+  prize: 25,
+  paidPrice: 12.5,
+  status: 'closed',
+  transactions: [
+    {
+      _id: 'tx-1',
+      amount: -12.5,
+      type: 'bet',
+      currency: 'BRL',
+      balanceBefore: 1000,
+      balanceAfter: 987.5,
+      status: 'completed',
+    },
+    {
+      _id: 'tx-2',
+      amount: 25,
+      type: 'prize',
+      currency: 'BRL',
+      balanceBefore: 987.5,
+      balanceAfter: 1012.5,
+      status: 'completed',
+    },
+  ],
+  createdAt: '2026-02-28T00:00:00.000Z',
+  endAt: '2026-02-28T00:00:02.000Z',
+};
+
+function attempt(
+  webhookId: string,
+  fields: Partial<DeliveryAttempt> & Pick<DeliveryAttempt, 'eventId' | 'timestamp'>,
+): DeliveryAttempt {
+  return {
+    id: server.deps.newId(),
+    webhookId,
+    eventType: 'close-round',
+    payload: ROUND_PAYLOAD,
+    responseCode: 200,
+    responseBody: 'ok',
+    success: true,
+    durationMs: 120,
+    errorMessage: null,
+    willRetry: false,
+    ...fields,
+  };
+}
+
+describe('webhook URL policy', () => {
+  it.each<[string, AddressKind | undefined]>([
+    ['8.8.8.8', 'public'],
+    ['1.1.1.1', 'public'],
+    ['9.255.255.255', 'public'],
+    ['11.0.0.0', 'public'],
+    ['100.63.255.255', 'public'],
+    ['100.128.0.0', 'public'],
+    ['126.255.255.255', 'public'],
+    ['128.0.0.0', 'public'],
+    ['169.253.255.255', 'public'],
+    ['172.15.255.255', 'public'],
+    ['172.32.0.0', 'public'],
+    ['192.167.255.255', 'public'],
+    ['192.169.0.0', 'public'],
+    ['223.255.255.255', 'public'],
+    ['0.0.0.0', 'unspecified'],
+    ['0.1.2.3', 'unspecified'],
+    ['10.0.0.0', 'private'],
+    ['10.255.255.255', 'private'],
+    ['100.64.0.0', 'cgnat'],
+    ['100.127.255.255', 'cgnat'],
+    ['127.0.0.1', 'loopback'],
+    ['127.255.255.254', 'loopback'],
+    ['169.254.169.254', 'link-local'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.255', 'private'],
+    ['192.168.0.1', 'private'],
+    ['192.168.255.255', 'private'],
+    ['192.0.0.8', 'reserved'],
+    ['192.0.2.1', 'documentation'],
+    ['198.18.0.1', 'reserved'],
+    ['198.19.255.255', 'reserved'],
+    ['198.51.100.7', 'documentation'],
+    ['203.0.113.9', 'documentation'],
+    ['224.0.0.1', 'multicast'],
+    ['239.255.255.255', 'multicast'],
+    ['240.0.0.1', 'reserved'],
+    ['255.255.255.255', 'reserved'],
+    ['2606:4700:4700::1111', 'public'],
+    ['2a00:1450:4001:80b::200e', 'public'],
+    ['[2606:4700:4700::1111]', 'public'],
+    ['::', 'unspecified'],
+    ['0:0:0:0:0:0:0:0', 'unspecified'],
+    ['::1', 'loopback'],
+    ['[::1]', 'loopback'],
+    ['0:0:0:0:0:0:0:1', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['::FFFF:7F00:0001', 'loopback'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['::ffff:a9fe:a9fe', 'link-local'],
+    ['::ffff:100.64.0.1', 'cgnat'],
+    ['::ffff:0.0.0.0', 'unspecified'],
+    ['::ffff:8.8.8.8', 'public'],
+    ['::ffff:0:a00:1', 'private'],
+    ['::127.0.0.1', 'loopback'],
+    ['::8.8.8.8', 'public'],
+    ['64:ff9b::10.0.0.1', 'private'],
+    ['64:ff9b::8.8.8.8', 'public'],
+    ['64:ff9b:1::8.8.8.8', 'private'],
+    ['2002:7f00:1::', 'loopback'],
+    ['2002:c0a8:101::1', 'private'],
+    ['2002:808:808::1', 'public'],
+    ['fe80::1', 'link-local'],
+    ['fe80::1%eth0', 'link-local'],
+    ['febf:ffff::1', 'link-local'],
+    ['fc00::1', 'unique-local'],
+    ['fd12:3456:789a::1', 'unique-local'],
+    ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'unique-local'],
+    ['fec0::1', 'private'],
+    ['ff02::1', 'multicast'],
+    ['2001:db8::1', 'documentation'],
+    ['3fff::1', 'documentation'],
+    ['2001::1', 'reserved'],
+    ['2001:2::1', 'reserved'],
+    ['100::1', 'reserved'],
+    ['4000::1', 'reserved'],
+    ['::2', 'unspecified'], // IPv4-compatible ::0.0.0.2
+    ['5f00::1', 'reserved'],
+    ['example.com', undefined],
+    ['localhost', undefined],
+    ['1.2.3', undefined],
+    ['01.2.3.4', undefined],
+    ['256.1.1.1', undefined],
+    ['', undefined],
+  ])('classifies %s as %s', (address, kind) => {
+    expect(classifyAddress(address)).toBe(kind);
+  });
+
+  const noDns: HostLookup = () => {
+    throw new Error('an IP literal must not be looked up');
+  };
+
+  it.each([
+    ['http://127.0.0.1:8080/hook', '127.0.0.1 is a loopback address'],
+    ['http://2130706433/', '127.0.0.1 is a loopback address'],
+    ['http://0x7f000001/', '127.0.0.1 is a loopback address'],
+    ['http://0177.0.0.1/', '127.0.0.1 is a loopback address'],
+    ['http://0x7f.1/', '127.0.0.1 is a loopback address'],
+    ['http://127.1/', '127.0.0.1 is a loopback address'],
+    ['http://167772161/', '10.0.0.1 is a private address'],
+    ['http://0/', '0.0.0.0 is the unspecified address'],
+    ['http://100.64.1.1/', '100.64.1.1 is a carrier-grade NAT (shared) address'],
+    ['http://169.254.169.254/latest/meta-data', '169.254.169.254 is a link-local address'],
+    ['http://[::1]:3000/', '[::1] is a loopback address'],
+    ['http://[::]/', '[::] is the unspecified address'],
+    ['http://[::ffff:127.0.0.1]/', '[::ffff:7f00:1] is a loopback address'],
+    ['http://[0:0:0:0:0:ffff:a9fe:a9fe]/', '[::ffff:a9fe:a9fe] is a link-local address'],
+    ['http://[fd00::5]/', '[fd00::5] is a unique-local IPv6 address'],
+    ['http://[fe80::1]/', '[fe80::1] is a link-local address'],
+    ['http://localhost:4000/hook', 'localhost is a loopback address'],
+    ['http://LOCALHOST./', 'localhost is a loopback address'],
+    ['http://api.localhost/', 'api.localhost is a loopback address'],
+  ])('refuses %s without asking DNS', async (url, reason) => {
+    expect(await checkWebhookUrl(url, noDns)).toEqual({ ok: false, reason: `${reason}, ${PUBLIC_ONLY}` });
+  });
+
+  it.each([
+    'https://8.8.8.8/hook',
+    'http://1.1.1.1:8080/',
+    'https://[2606:4700:4700::1111]/x',
+    'http://[::ffff:8.8.8.8]/',
+  ])('accepts the public address %s', async (url) => {
+    expect(await checkWebhookUrl(url, noDns)).toEqual({ ok: true });
+  });
+
+  it.each(['ftp://8.8.8.8/', 'not a url', 'javascript:alert(1)', 'file:///etc/passwd'])(
+    'refuses %s as not http(s)',
+    async (url) => {
+      expect(await checkWebhookUrl(url, noDns)).toEqual({ ok: false, reason: 'must be an http(s) URL' });
+    },
+  );
+
+  const resolvesTo =
+    (...addresses: string[]): HostLookup =>
+    async () =>
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+
+  it('resolves a host name and accepts it when every address is public', async () => {
+    const asked: string[] = [];
+    const lookup: HostLookup = async (host) => {
+      asked.push(host);
+      return [
+        { address: '93.184.215.14', family: 4 },
+        { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 },
+      ];
+    };
+    expect(await checkWebhookUrl('https://Hooks.Example./raspa', lookup)).toEqual({ ok: true });
+    expect(asked).toEqual(['hooks.example']);
+  });
+
+  it.each([
+    [resolvesTo('10.1.2.3'), 'hooks.example resolves to 10.1.2.3, a private address'],
+    [resolvesTo('93.184.215.14', '127.0.0.1'), 'hooks.example resolves to 127.0.0.1, a loopback address'],
+    [resolvesTo('::1'), 'hooks.example resolves to ::1, a loopback address'],
+    [resolvesTo('::ffff:192.168.0.10'), 'hooks.example resolves to ::ffff:192.168.0.10, a private address'],
+    [resolvesTo('fd00::1'), 'hooks.example resolves to fd00::1, a unique-local IPv6 address'],
+    [resolvesTo('not-an-address'), 'hooks.example resolves to not-an-address, a reserved address'],
+  ])('refuses a host name that resolves to a non-public address (%#)', async (lookup, reason) => {
+    expect(await checkWebhookUrl('https://hooks.example/x', lookup)).toEqual({
+      ok: false,
+      reason: `${reason}, ${PUBLIC_ONLY}`,
+    });
+  });
+
+  it('refuses a host name that cannot be resolved', async () => {
+    const failing: HostLookup = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+    };
+    const reason = 'the host nowhere.example could not be resolved';
+    expect(await checkWebhookUrl('https://nowhere.example/', failing)).toEqual({ ok: false, reason });
+    expect(await checkWebhookUrl('https://nowhere.example/', resolvesTo())).toEqual({ ok: false, reason });
+  });
+
+  it('never accepts a non-public IPv4 address however it is written (property)', async () => {
+    const privateV4 = fc.oneof(
+      fc.tuple(fc.constant(10), fc.nat(255), fc.nat(255), fc.nat(255)),
+      fc.tuple(fc.constant(127), fc.nat(255), fc.nat(255), fc.nat(255)),
+      fc.tuple(fc.constant(192), fc.constant(168), fc.nat(255), fc.nat(255)),
+      fc.tuple(fc.constant(172), fc.integer({ min: 16, max: 31 }), fc.nat(255), fc.nat(255)),
+      fc.tuple(fc.constant(169), fc.constant(254), fc.nat(255), fc.nat(255)),
+      fc.tuple(fc.constant(100), fc.integer({ min: 64, max: 127 }), fc.nat(255), fc.nat(255)),
+    );
+    await fc.assert(
+      fc.asyncProperty(privateV4, fc.nat(4), async (octets, form) => {
+        const value = octets.reduce((sum, octet) => sum * 256 + octet, 0);
+        const hex = value.toString(16).padStart(8, '0');
+        const host = [
+          octets.join('.'),
+          String(value),
+          `0x${hex}`,
+          octets.map((octet) => `0${octet.toString(8)}`).join('.'),
+          `[::ffff:${hex.slice(0, 4)}:${hex.slice(4)}]`,
+        ][form];
+        const verdict = await checkWebhookUrl(`http://${host}/hook`, noDns);
+        expect(verdict.ok).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('webhooks repository: the delivery log and the counters agree', () => {
+  const newWebhook = (): WebhookRecord => {
+    const webhook: WebhookRecord = {
+      id: server.deps.newId(),
+      clientId: mineId,
+      url: `https://repo.example/${server.deps.newId()}`,
+      eventTriggers: ['close-round'],
+      tokenSealed: server.deps.secrets.seal(TOKEN),
+      status: 'active',
+      createdAt: '2026-03-01T12:00:00.000Z',
+      lastTriggered: null,
+      successCount: 0,
+      failureCount: 0,
+      deletedAt: null,
+    };
+    server.deps.store.webhooks.insert(webhook);
+    return webhook;
+  };
+  const repo = () => server.deps.store.webhooks;
+  const allLog = (webhookId: string) =>
+    repo().listDeliveries(
+      webhookId,
+      { status: null, from: null, before: null },
+      { pageIndex: 1, pageSize: 100 },
+    );
+
+  it('records retries: pending until the next attempt, retryCount counting the earlier ones', () => {
+    const { id } = newWebhook();
+    const first = repo().recordAttempt(
+      attempt(id, {
+        eventId: 'e1',
+        timestamp: '2026-03-01T10:00:00.000Z',
+        success: false,
+        responseCode: null,
+        responseBody: '',
+        errorMessage: 'timed out after 15 s',
+        willRetry: true,
+      }),
+    );
+    expect(first).toMatchObject({ status: 'pending', retryCount: 0, success: false });
+    const second = repo().recordAttempt(
+      attempt(id, {
+        eventId: 'e1',
+        timestamp: '2026-03-01T10:00:05.000Z',
+        success: false,
+        responseCode: 503,
+        willRetry: true,
+      }),
+    );
+    expect(second).toMatchObject({ status: 'pending', retryCount: 1 });
+    const third = repo().recordAttempt(attempt(id, { eventId: 'e1', timestamp: '2026-03-01T10:05:05.000Z' }));
+    expect(third).toMatchObject({ status: 'success', retryCount: 2, success: true });
+    const other = repo().recordAttempt(
+      attempt(id, {
+        eventId: 'e2',
+        timestamp: '2026-03-01T10:06:00.000Z',
+        success: false,
+        responseCode: 410,
+        willRetry: false,
+      }),
+    );
+    expect(other).toMatchObject({ status: 'failed', retryCount: 0 });
+    const log = allLog(id);
+    expect(log.items.map((row) => [row.eventId, row.status, row.retryCount])).toEqual([
+      ['e2', 'failed', 0],
+      ['e1', 'success', 2],
+      ['e1', 'failed', 1],
+      ['e1', 'failed', 0],
+    ]);
+    expect(log.items[3]).toMatchObject({
+      responseCode: null,
+      responseBody: '',
+      errorMessage: 'timed out after 15 s',
+      payload: ROUND_PAYLOAD,
+    });
+    expect(repo().findById(id)).toMatchObject({
+      successCount: 1,
+      failureCount: 3,
+      lastTriggered: '2026-03-01T10:06:00.000Z',
+    });
+    expect(log).toMatchObject({ totalCount: 4, successCount: 1, failureCount: 3 });
+  });
+
+  it('keeps lastTriggered at the latest attempt even when an earlier one is recorded late', () => {
+    const { id } = newWebhook();
+    repo().recordAttempt(attempt(id, { eventId: 'a', timestamp: '2026-03-01T10:00:00.000Z' }));
+    repo().recordAttempt(attempt(id, { eventId: 'b', timestamp: '2026-03-01T09:00:00.000Z' }));
+    expect(repo().findById(id)?.lastTriggered).toBe('2026-03-01T10:00:00.000Z');
+  });
+
+  it('is one transaction: a failing insert leaves counters and earlier rows untouched', () => {
+    const { id } = newWebhook();
+    const pending = repo().recordAttempt(
+      attempt(id, { eventId: 'e', timestamp: '2026-03-01T10:00:00.000Z', success: false, willRetry: true }),
+    );
+    const clash = attempt(id, { id: pending.id, eventId: 'e', timestamp: '2026-03-01T10:00:05.000Z' });
+    expect(() => repo().recordAttempt(clash)).toThrow();
+    expect(repo().findById(id)).toMatchObject({
+      successCount: 0,
+      failureCount: 1,
+      lastTriggered: '2026-03-01T10:00:00.000Z',
+    });
+    expect(allLog(id).items).toMatchObject([{ id: pending.id, status: 'pending' }]);
+    expect(() =>
+      repo().recordAttempt(
+        attempt('no-such-webhook', { eventId: 'e', timestamp: '2026-03-01T10:00:00.000Z' }),
+      ),
+    ).toThrow();
+  });
+
+  it('insertDelivery writes the row as given and leaves the counters alone', () => {
+    const { id } = newWebhook();
+    const row = {
+      ...attempt(id, { eventId: 'x', timestamp: '2026-03-01T11:00:00.000Z' }),
+      status: 'success' as const,
+      retryCount: 0,
+    };
+    const { willRetry: _, ...delivery } = row;
+    repo().insertDelivery(delivery);
+    expect(allLog(id).items).toEqual([delivery]);
+    expect(repo().findById(id)).toMatchObject({ successCount: 0, failureCount: 0, lastTriggered: null });
+  });
+
+  it('agrees with its log after any sequence of attempts (property)', () => {
+    const step = fc.record({
+      event: fc.constantFrom('e1', 'e2', 'e3'),
+      success: fc.boolean(),
+      willRetry: fc.boolean(),
+      seconds: fc.nat(86_400),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 25 }), (steps) => {
+        const { id } = newWebhook();
+        for (const s of steps) {
+          repo().recordAttempt(
+            attempt(id, {
+              eventId: s.event,
+              success: s.success,
+              willRetry: s.willRetry,
+              timestamp: new Date(Date.UTC(2026, 2, 1) + s.seconds * 1000).toISOString(),
+            }),
+          );
+        }
+        const log = allLog(id);
+        const webhook = repo().findById(id);
+        expect(webhook?.successCount).toBe(log.items.filter((row) => row.success).length);
+        expect(webhook?.failureCount).toBe(log.items.filter((row) => !row.success).length);
+        expect(log.successCount + log.failureCount).toBe(log.totalCount);
+        expect(log.totalCount).toBe(steps.length);
+        const latest =
+          log.items
+            .map((row) => row.timestamp)
+            .sort()
+            .at(-1) ?? null;
+        expect(webhook?.lastTriggered).toBe(latest);
+        for (const event of ['e1', 'e2', 'e3']) {
+          const rows = log.items.filter((row) => row.eventId === event);
+          expect(rows.map((row) => row.retryCount).sort((x, y) => x - y)).toEqual(
+            rows.map((_, index) => index),
+          );
+          expect(rows.filter((row) => row.status === 'pending').length).toBeLessThanOrEqual(1);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('setStatus disables a webhook', async () => {
+    const id = await registered();
+    repo().setStatus(id, 'disabled');
+    expect((await listWebhooks()).find((webhook) => webhook.id === id)).toMatchObject({ status: 'disabled' });
+  });
+});
+
+describe('POST /v1/webhook', () => {
+  it('registers a webhook, keeps the token sealed and lists it with exactly the spec’s fields', async () => {
+    server.clock.advance(1000);
+    const url = freshUrl();
+    const answer = await register(hook(url));
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({ status: 'success', data: { webhookId: expect.any(String) } });
+    const id = answer.body.data.webhookId;
+    expect((await listWebhooks()).find((webhook) => webhook.id === id)).toEqual({
+      id,
+      url,
+      eventTriggers: ['open-round', 'close-round'],
+      signatureToken: TOKEN,
+      status: 'active',
+      createdAt: server.clock().toISOString(),
+      lastTriggered: null,
+      failureCount: 0,
+      successCount: 0,
+    });
+    const stored = server.deps.store.webhooks.findById(id);
+    expect(stored?.tokenSealed).not.toContain(TOKEN);
+    expect(server.deps.secrets.open(stored?.tokenSealed ?? '')).toBe(TOKEN);
+  });
+
+  it('keeps the URL as new URL writes it and one event list as given', async () => {
+    const answer = await register({
+      url: 'HTTPS://Norm.Example:443',
+      eventTriggers: ['close-round'],
+      signatureToken: TOKEN,
+    });
+    expect(answer.status).toBe(201);
+    expect((await listWebhooks()).find((webhook) => webhook.id === answer.body.data.webhookId)).toMatchObject(
+      {
+        url: 'https://norm.example/',
+        eventTriggers: ['close-round'],
+      },
+    );
+  });
+
+  it.each([
+    [{ ...hook(), url: undefined }, ['url is required']],
+    [{ ...hook(), url: 'ftp://hooks.example/x' }, ['url: must be an http(s) URL']],
+    [{ ...hook(), url: 'hooks.example/x' }, ['url: must be an http(s) URL']],
+    [{ ...hook(), url: 42 }, ['url: must be an http(s) URL']],
+    [
+      { ...hook(), url: `https://hooks.example/${'x'.repeat(2048)}` },
+      ['url: must be at most 2048 characters'],
+    ],
+    [{ ...hook(), eventTriggers: undefined }, ['eventTriggers is required']],
+    [{ ...hook(), eventTriggers: 'open-round' }, ['eventTriggers: must be a list of events']],
+    [{ ...hook(), eventTriggers: [] }, ['eventTriggers: must list at least one event']],
+    [
+      { ...hook(), eventTriggers: ['open-round', 'win'] },
+      ['eventTriggers.1: must be open-round or close-round'],
+    ],
+    [
+      { ...hook(), eventTriggers: ['close-round', 'close-round'] },
+      ['eventTriggers: must not list an event twice'],
+    ],
+    [{ ...hook(), signatureToken: undefined }, ['signatureToken is required']],
+    [
+      { ...hook(), signatureToken: 'not-a-uuid' },
+      ['signatureToken: must be a UUID, e.g. 9b2f3c4d-1e5a-4b6c-8d7e-0f1a2b3c4d5e'],
+    ],
+    [{}, ['url is required', 'eventTriggers is required', 'signatureToken is required']],
+  ])('refuses %o and changes nothing', async (body, messages) => {
+    const before = (await listWebhooks()).length;
+    expect(await register(body)).toMatchObject({
+      status: 400,
+      body: { status: 'error', code: 'VALIDATION_ERROR', messages },
+    });
+    expect((await listWebhooks()).length).toBe(before);
+  });
+
+  it('answers 409 for a URL the client already has, also spelled differently; another client may use it', async () => {
+    const url = freshUrl();
+    const id = await registered(mine, url);
+    const before = (await listWebhooks()).length;
+    expect(await register(hook(url))).toEqual({
+      status: 409,
+      body: {
+        status: 'error',
+        code: 'CONFLICT',
+        messages: [`a webhook for ${url} is already registered (webhookId ${id})`],
+      },
+      headers: expect.anything(),
+    });
+    expect(
+      await register(hook(url.replace('https://hooks.example', 'HTTPS://HOOKS.EXAMPLE:443'))),
+    ).toMatchObject({ status: 409 });
+    expect((await listWebhooks()).length).toBe(before);
+    expect(await register(hook(url), theirs)).toMatchObject({ status: 201 });
+  });
+
+  it('lets a deleted webhook’s URL be registered again', async () => {
+    const url = freshUrl();
+    const id = await registered(mine, url);
+    await server.call('DELETE', `/v1/webhook/${id}`, { token: mine });
+    const again = await register(hook(url));
+    expect(again.status).toBe(201);
+    expect(again.body.data.webhookId).not.toBe(id);
+  });
+
+  it('needs a token and a valid signature, and changes nothing without them', async () => {
+    const before = (await listWebhooks()).length;
+    expect(await server.call('POST', '/v1/webhook', { body: hook() })).toMatchObject({
+      status: 401,
+      body: { code: 'UNAUTHORIZED' },
+    });
+    expect(
+      await server.call('POST', '/v1/webhook', { token: mine, body: hook(), sign: false }),
+    ).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_SIGNATURE' },
+    });
+    expect(
+      await server.call('POST', '/v1/webhook', { token: mine, body: hook(), sign: '0'.repeat(128) }),
+    ).toMatchObject({
+      status: 401,
+      body: { code: 'INVALID_SIGNATURE' },
+    });
+    expect((await listWebhooks()).length).toBe(before);
+  });
+
+  it('accepts private addresses by default (local receivers) and refuses them when the setting is off', async () => {
+    expect(await register(hook('http://127.0.0.1:4000/hook'))).toMatchObject({ status: 201 });
+    server.deps.settings.allowPrivateWebhooks = false;
+    try {
+      const before = (await listWebhooks()).length;
+      for (const [url, reason] of [
+        ['http://127.0.0.1:4001/hook', '127.0.0.1 is a loopback address'],
+        ['http://2130706433/hook', '127.0.0.1 is a loopback address'],
+        ['http://192.168.0.10/hook', '192.168.0.10 is a private address'],
+        ['http://[::ffff:10.0.0.1]/hook', '[::ffff:a00:1] is a private address'],
+        ['http://localhost:4000/x', 'localhost is a loopback address'],
+      ] as const) {
+        expect(await register(hook(url))).toMatchObject({
+          status: 400,
+          body: { status: 'error', code: 'VALIDATION_ERROR', messages: [`url: ${reason}, ${PUBLIC_ONLY}`] },
+        });
+      }
+      expect((await listWebhooks()).length).toBe(before);
+      expect(await register(hook('https://8.8.8.8/hook'))).toMatchObject({ status: 201 });
+    } finally {
+      server.deps.settings.allowPrivateWebhooks = true;
+    }
+  });
+
+  it('resolves host names with the injected lookup when private addresses are refused', async () => {
+    const auth = { clientId: mineId, tokenSetId: 'test', signatureToken: 'test' };
+    const lookup: HostLookup = async (host) => [
+      { address: host === 'inside.example' ? '10.0.0.7' : '93.184.215.14', family: 4 },
+    ];
+    const service = createWebhookService(server.deps, { lookup });
+    server.deps.settings.allowPrivateWebhooks = false;
+    try {
+      const refused = service.register(auth, {
+        url: 'https://inside.example/hook',
+        eventTriggers: ['open-round'],
+        signatureToken: TOKEN,
+      });
+      await expect(refused).rejects.toBeInstanceOf(ApiError);
+      await expect(refused).rejects.toMatchObject({
+        code: 'VALIDATION_ERROR',
+        messages: [`url: inside.example resolves to 10.0.0.7, a private address, ${PUBLIC_ONLY}`],
+      });
+      const accepted = await service.register(auth, {
+        url: 'https://outside.example/hook',
+        eventTriggers: ['open-round'],
+        signatureToken: TOKEN,
+      });
+      expect(accepted).toMatchObject({ url: 'https://outside.example/hook', status: 'active' });
+    } finally {
+      server.deps.settings.allowPrivateWebhooks = true;
+    }
+  });
+});
+
+describe('GET /v1/webhook', () => {
+  it('lists only the caller’s live webhooks, oldest first', async () => {
+    const fresh = await server.newClient('Fresh');
+    expect(await server.call('GET', '/v1/webhook', { token: fresh.tokens })).toEqual({
+      status: 200,
+      body: { status: 'success', data: [] },
+      headers: expect.anything(),
+    });
+    const first = await registered(fresh.tokens);
+    server.clock.advance(1);
+    const second = await registered(fresh.tokens);
+    const third = await registered(fresh.tokens);
+    await server.call('DELETE', `/v1/webhook/${second}`, { token: fresh.tokens });
+    expect((await listWebhooks(fresh.tokens)).map((webhook) => webhook.id)).toEqual([first, third]);
+    expect((await listWebhooks()).map((webhook) => webhook.id)).not.toContain(first);
+  });
+
+  it('needs a token', async () => {
+    expect(await server.call('GET', '/v1/webhook')).toMatchObject({
+      status: 401,
+      body: { code: 'UNAUTHORIZED' },
+    });
+  });
+});
+
+describe('GET /v1/webhook/{webhookId}: the delivery log', () => {
+  let webhookId: string;
+  const at: Record<string, string> = {};
+
+  beforeAll(async () => {
+    webhookId = await registered();
+    const record = (
+      name: string,
+      fields: Partial<DeliveryAttempt> & Pick<DeliveryAttempt, 'eventId' | 'timestamp'>,
+    ) => {
+      at[name] = server.deps.store.webhooks.recordAttempt(attempt(webhookId, fields)).id;
+    };
+    record('e1', {
+      eventId: 'ev-1',
+      eventType: 'open-round',
+      timestamp: '2026-02-27T23:59:59.999Z',
+      success: false,
+      responseCode: null,
+      responseBody: '',
+      durationMs: 15_000,
+      errorMessage: 'no answer within 15 s',
+      willRetry: true,
+    });
+    record('e1retry', { eventId: 'ev-1', eventType: 'open-round', timestamp: '2026-02-28T00:00:00.000Z' });
+    record('e2', {
+      eventId: 'ev-2',
+      timestamp: '2026-02-28T23:59:59.999Z',
+      success: false,
+      responseCode: 500,
+      responseBody: 'oops',
+      errorMessage: 'HTTP 500',
+      willRetry: true,
+    });
+    record('e3', {
+      eventId: 'ev-3',
+      eventType: 'open-round',
+      timestamp: '2026-03-01T00:00:00.000Z',
+      responseCode: 204,
+      responseBody: '',
+    });
+    record('e4', {
+      eventId: 'ev-4',
+      timestamp: '2026-03-01T10:00:00.000Z',
+      success: false,
+      responseCode: 410,
+      responseBody: 'gone',
+      errorMessage: 'HTTP 410',
+      willRetry: false,
+    });
+  });
+
+  const logs = (query = '', token: TokenSet = mine, id = webhookId) =>
+    server.call('GET', `/v1/webhook/${id}${query}`, { token });
+  const logIds = (answer: { body: { data: { id: string }[] } }) => answer.body.data.map((row) => row.id);
+
+  it('lists every attempt newest first with exactly the spec’s fields, counts agreeing with the webhook', async () => {
+    const answer = await logs();
+    expect(answer.status).toBe(200);
+    expect(logIds(answer)).toEqual(['e4', 'e3', 'e2', 'e1retry', 'e1'].map((name) => at[name]));
+    expect(answer.body.pagination).toEqual({
+      pageIndex: 1,
+      pageSize: 20,
+      totalCount: 5,
+      successCount: 2,
+      failureCount: 3,
+    });
+    expect(answer.body.data[4]).toEqual({
+      id: at.e1,
+      webhookId,
+      eventType: 'open-round',
+      payload: ROUND_PAYLOAD,
+      responseCode: null,
+      responseBody: '',
+      success: false,
+      duration: 15_000,
+      timestamp: '2026-02-27T23:59:59.999Z',
+      retryCount: 0,
+      errorMessage: 'no answer within 15 s',
+    });
+    expect(answer.body.data[3]).toMatchObject({
+      responseCode: 200,
+      responseBody: 'ok',
+      success: true,
+      duration: 120,
+      retryCount: 1,
+      errorMessage: null,
+    });
+    expect((await listWebhooks()).find((webhook) => webhook.id === webhookId)).toMatchObject({
+      successCount: 2,
+      failureCount: 3,
+      lastTriggered: '2026-03-01T10:00:00.000Z',
+    });
+  });
+
+  it.each([
+    ['?status=success', ['e3', 'e1retry'], { totalCount: 2, successCount: 2, failureCount: 0 }],
+    ['?status=failed', ['e4', 'e1'], { totalCount: 2, successCount: 0, failureCount: 2 }],
+    ['?status=pending', ['e2'], { totalCount: 1, successCount: 0, failureCount: 1 }],
+    ['?dateStart=2026-03-01', ['e4', 'e3'], { totalCount: 2, successCount: 1, failureCount: 1 }],
+    ['?dateEnd=2026-02-28', ['e2', 'e1retry', 'e1'], { totalCount: 3, successCount: 1, failureCount: 2 }],
+    [
+      '?dateStart=2026-02-28&dateEnd=2026-02-28',
+      ['e2', 'e1retry'],
+      { totalCount: 2, successCount: 1, failureCount: 1 },
+    ],
+    ['?dateStart=2026-02-27&dateEnd=2026-02-27', ['e1'], { totalCount: 1, successCount: 0, failureCount: 1 }],
+    ['?dateStart=2026-03-02', [], { totalCount: 0, successCount: 0, failureCount: 0 }],
+    [
+      '?status=success&dateStart=2026-02-28&dateEnd=2026-02-28',
+      ['e1retry'],
+      { totalCount: 1, successCount: 1, failureCount: 0 },
+    ],
+  ])('filters %s, counting over the filtered rows', async (query, names, counts) => {
+    const answer = await logs(query);
+    expect(answer.status).toBe(200);
+    expect(logIds(answer)).toEqual(names.map((name) => at[name]));
+    expect(answer.body.pagination).toEqual({ pageIndex: 1, pageSize: 20, ...counts });
+  });
+
+  it('pages with pageSize 1 and 100, and past the last page', async () => {
+    const seen: string[] = [];
+    for (let pageIndex = 1; pageIndex <= 5; pageIndex++) {
+      const page = await logs(`?pageSize=1&pageIndex=${pageIndex}`);
+      expect(page.body.pagination).toEqual({
+        pageIndex,
+        pageSize: 1,
+        totalCount: 5,
+        successCount: 2,
+        failureCount: 3,
+      });
+      seen.push(...logIds(page));
+    }
+    expect(seen).toEqual(['e4', 'e3', 'e2', 'e1retry', 'e1'].map((name) => at[name]));
+    expect(logIds(await logs('?pageSize=100'))).toEqual(seen);
+    expect((await logs('?pageSize=2&pageIndex=3')).body.data).toHaveLength(1);
+    expect((await logs('?pageSize=1&pageIndex=6')).body).toEqual({
+      status: 'success',
+      data: [],
+      pagination: { pageIndex: 6, pageSize: 1, totalCount: 5, successCount: 2, failureCount: 3 },
+    });
+  });
+
+  it.each([
+    ['?status=ok', ['status: must be success, failed or pending']],
+    ['?dateStart=2026-02-30', ['dateStart: must be a date as YYYY-MM-DD']],
+    ['?dateEnd=28-02-2026', ['dateEnd: must be a date as YYYY-MM-DD']],
+    ['?dateStart=2026-03-01&dateEnd=2026-02-28', ['dateStart: must not be after dateEnd']],
+    ['?pageSize=0', ['pageSize: must be between 1 and 100']],
+    ['?pageSize=101', ['pageSize: must be between 1 and 100']],
+    ['?pageIndex=0', ['pageIndex: must be 1 or more']],
+    [
+      '?pageSize=500&status=all',
+      ['pageSize: must be between 1 and 100', 'status: must be success, failed or pending'],
+    ],
+  ])('refuses %s', async (query, messages) => {
+    expect(await logs(query)).toMatchObject({
+      status: 400,
+      body: { status: 'error', code: 'VALIDATION_ERROR', messages },
+    });
+  });
+
+  it('answers 403 for another client’s webhook, 404 for an unknown one, 401 without a token', async () => {
+    expect(await logs('', theirs)).toMatchObject({
+      status: 403,
+      body: {
+        status: 'error',
+        code: 'FORBIDDEN',
+        messages: [`webhook ${webhookId} belongs to another API client`],
+      },
+    });
+    expect(await logs('', mine, 'nope')).toMatchObject({
+      status: 404,
+      body: { status: 'error', code: 'NOT_FOUND', messages: ['webhook nope was not found'] },
+    });
+    expect(await server.call('GET', `/v1/webhook/${webhookId}`)).toMatchObject({
+      status: 401,
+      body: { code: 'UNAUTHORIZED' },
+    });
+  });
+});
+
+describe('DELETE /v1/webhook/{webhookId}', () => {
+  it('soft-deletes: gone from the list and the log route, its log kept for audit', async () => {
+    const id = await registered();
+    server.deps.store.webhooks.recordAttempt(
+      attempt(id, { eventId: 'kept', timestamp: '2026-03-01T11:00:00.000Z' }),
+    );
+    server.clock.advance(5000);
+    const answer = await server.call('DELETE', `/v1/webhook/${id}`, { token: mine });
+    expect(answer).toMatchObject({ status: 200, body: { status: 'success' } });
+    expect(answer.body).toEqual({ status: 'success' });
+    expect((await listWebhooks()).map((webhook) => webhook.id)).not.toContain(id);
+    expect(await server.call('GET', `/v1/webhook/${id}`, { token: mine })).toMatchObject({ status: 404 });
+    expect(server.deps.store.webhooks.findById(id)).toMatchObject({
+      deletedAt: server.clock().toISOString(),
+      successCount: 1,
+    });
+    const kept = server.deps.store.webhooks.listDeliveries(
+      id,
+      { status: null, from: null, before: null },
+      { pageIndex: 1, pageSize: 10 },
+    );
+    expect(kept.totalCount).toBe(1);
+    expect(await server.call('DELETE', `/v1/webhook/${id}`, { token: mine })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND', messages: [`webhook ${id} was not found`] },
+    });
+  });
+
+  it('answers 403 for another client’s webhook and leaves it in place', async () => {
+    const id = await registered();
+    expect(await server.call('DELETE', `/v1/webhook/${id}`, { token: theirs })).toMatchObject({
+      status: 403,
+      body: { status: 'error', code: 'FORBIDDEN', messages: [`webhook ${id} belongs to another API client`] },
+    });
+    expect((await listWebhooks()).map((webhook) => webhook.id)).toContain(id);
+    expect(server.deps.store.webhooks.findById(id)?.deletedAt).toBeNull();
+  });
+
+  it('answers 404 for an unknown webhook and 401 without a token', async () => {
+    expect(await server.call('DELETE', '/v1/webhook/nope', { token: mine })).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND', messages: ['webhook nope was not found'] },
+    });
+    const id = await registered();
+    expect(await server.call('DELETE', `/v1/webhook/${id}`)).toMatchObject({
+      status: 401,
+      body: { code: 'UNAUTHORIZED' },
+    });
+    expect((await listWebhooks()).map((webhook) => webhook.id)).toContain(id);
+  });
+});
