@@ -2,16 +2,19 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
+/** Seconds in "7200", "45s", "30m", "2h" or "1d". */
+export function durationSeconds(text: string): number {
+  const value = Number.parseInt(text, 10);
+  const unit = text.trim().slice(-1);
+  const scale = unit === 'm' ? 60 : unit === 'h' ? 3600 : unit === 'd' ? 86_400 : 1;
+  return value * scale;
+}
+
 /** Reads a duration: seconds ("7200") or a number with a unit ("2h", "30m", "45s"). */
 const duration = z
   .string()
   .regex(/^\d+\s*[smhd]?$/, 'must be seconds or a number with s, m, h or d, e.g. 2h')
-  .transform((text) => {
-    const value = Number.parseInt(text, 10);
-    const unit = text.trim().slice(-1);
-    const scale = unit === 'm' ? 60 : unit === 'h' ? 3600 : unit === 'd' ? 86_400 : 1;
-    return value * scale;
-  })
+  .transform(durationSeconds)
   .refine((seconds) => seconds >= 60, 'must be at least 60 seconds');
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
@@ -37,6 +40,18 @@ const envSchema = z.object({
   ALLOW_PRIVATE_WEBHOOKS: flag.default(true),
   /** Express `trust proxy`: set it (e.g. `1` or `loopback`) behind a reverse proxy so rate limits see client IPs. */
   TRUST_PROXY: z.string().optional(),
+  /** Time-out of one call to an operator's wallet, in milliseconds (CONTRACT §6). */
+  WALLET_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** A round with no action for this long closes by itself. */
+  ROUND_IDLE_TIMEOUT: duration.default(300),
+  /** Webhook retry delays, comma-separated durations (CONTRACT §7). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(
+      /^\s*\d+\s*[smhd]?\s*(,\s*\d+\s*[smhd]?\s*)*$/,
+      'must be durations separated by commas, e.g. 5s,5m,30m',
+    )
+    .default('5s,5m,30m,2h,5h,10h,10h'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -12,10 +12,31 @@ export interface Settings {
   /** Where password-reset links point (the panel's reset page). */
   panelUrl: string;
   allowPrivateWebhooks: boolean;
+  /** Timings of the play loop; tests shorten them. */
+  play?: PlaySettings;
   /** Express `trust proxy` value, when behind a reverse proxy. */
   trustProxy?: string | number | boolean;
   /** Changes to the /auth rate limits (http/rate-limits.ts); tests shrink or widen them. */
   rateLimits?: RateLimitOverrides;
+}
+
+export interface PlaySettings {
+  /** Time-out of one wallet call (CONTRACT §6: 5 s). */
+  walletTimeoutMs?: number;
+  /** A round with no action for this long closes by itself (5 minutes). */
+  roundIdleMs?: number;
+  /** Delays between wallet retries. */
+  walletRetryDelaysMs?: number[];
+  /** How long a prize is retried before its round is flagged for reconciliation (24 h). */
+  prizeGiveUpMs?: number;
+  /** How long an unanswered call is left to its sender before the retrier takes it over. */
+  walletInFlightMs?: number;
+  /** Delays between webhook retries (CONTRACT §7). */
+  webhookScheduleMs?: number[];
+  /** Time-out of one webhook delivery (15 s). */
+  webhookTimeoutMs?: number;
+  /** How often the loop looks for due retries and idle rounds. */
+  tickMs?: number;
 }
 
 /**

@@ -3,12 +3,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type App, createApp } from './app.ts';
-import type { Config } from './config.ts';
+import { type Config, durationSeconds } from './config.ts';
 import type { Deps } from './deps.ts';
 import { createIdGenerator } from './ids.ts';
 import { createLogger } from './logger.ts';
 import { createOutboxMailer, createSmtpMailer } from './mail/transports.ts';
 import { loadServerKey } from './main-support.ts';
+import { startPlayTicker } from './play/play-ticker.ts';
+import { attachPlaySockets } from './realtime/play-socket.ts';
 import { argon2idHasher } from './security/passwords.ts';
 import { createSecretBox } from './security/secrets.ts';
 import { openDatabase } from './store/database.ts';
@@ -38,6 +40,13 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
       tokenTtlSeconds: config.TOKEN_TTL,
       panelUrl: config.PANEL_URL ?? `${config.PUBLIC_URL}/reset-password`,
       allowPrivateWebhooks: config.ALLOW_PRIVATE_WEBHOOKS,
+      play: {
+        walletTimeoutMs: config.WALLET_TIMEOUT_MS,
+        roundIdleMs: config.ROUND_IDLE_TIMEOUT * 1000,
+        webhookScheduleMs: config.WEBHOOK_RETRY_SCHEDULE.split(',').map(
+          (step) => durationSeconds(step) * 1000,
+        ),
+      },
       ...(config.TRUST_PROXY !== undefined && { trustProxy: proxySetting(config.TRUST_PROXY) }),
     },
   };
@@ -50,26 +59,41 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Listens on host:port (0 = any free port) and answers until close(). */
+/**
+ * Listens on host:port (0 = any free port) and runs the play loop: the Socket.IO play protocol,
+ * the retries and time-outs, and webhook delivery. close() stops taking rounds, finishes those in
+ * flight and stops in order, leaving the store open for the caller to close.
+ */
 export async function startServer(deps: Deps, host: string, port: number): Promise<RunningServer> {
   const app = createApp(deps);
   const server = createServer(app.express);
   server.keepAliveTimeout = 65_000;
+  const { services } = app;
+  const sockets = attachPlaySockets(server, {
+    play: services.play,
+    sessions: services.sessions,
+    logger: deps.logger,
+  });
+  services.notifier.attach(sockets.notifier);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  const ticker = startPlayTicker(services.play, deps.logger, deps.settings.play?.tickMs);
+  services.webhookDelivery.dispatcher.start();
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   return {
     app,
     server,
     url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
+    async close() {
+      await services.play.stop();
+      await ticker.stop();
+      await services.webhookDelivery.dispatcher.stop();
+      server.closeIdleConnections();
+      await sockets.close(); // closes the HTTP server too
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, readConfig } from '../src/config.ts';
-import type { Deps } from '../src/deps.ts';
+import type { Deps, PlaySettings } from '../src/deps.ts';
 import { silentLogger } from '../src/logger.ts';
 import { buildDeps, type RunningServer, startServer } from '../src/server.ts';
 
@@ -116,7 +116,7 @@ let clients = 0;
 
 /** A real server on 127.0.0.1 and an ephemeral port, over a real SQLite file in a fresh directory. */
 export async function startTestServer(
-  options: { env?: Record<string, string>; deps?: Partial<Deps> } = {},
+  options: { env?: Record<string, string>; deps?: Partial<Deps>; play?: PlaySettings } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'raspa-test-'));
   const configured = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...options.env });
@@ -124,6 +124,7 @@ export async function startTestServer(
   const config = configured.config;
   const clock = createTestClock();
   const deps = buildDeps(config, { clock, logger: silentLogger, ...options.deps });
+  deps.settings.play = { ...deps.settings.play, ...options.play };
   const running = await startServer(deps, '127.0.0.1', 0);
   deps.settings.publicUrl = running.url;
   const call = apiCaller(running.url);

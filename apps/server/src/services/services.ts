@@ -1,4 +1,8 @@
 import type { Deps } from '../deps.ts';
+import { createPlayService, type PlayNotifier } from '../play/play-service.ts';
+import { DEFAULT_WALLET_RETRY } from '../play/retry-schedule.ts';
+import { createWalletDirectory } from '../wallet/wallet-directory.ts';
+import { createWebhookDelivery } from '../webhooks/webhook-delivery.ts';
 import { createAuthService } from './auth-service.ts';
 import { createGameService } from './game-service.ts';
 import { createListService } from './list-service.ts';
@@ -10,7 +14,34 @@ import { createWebhookService } from './webhook-service.ts';
 
 /** The services the routes call; none of them knows about HTTP. */
 export function createServices(deps: Deps) {
+  const play = deps.settings.play ?? {};
+  const webhooks = createWebhookDelivery(deps, {
+    ...(play.webhookScheduleMs && { schedule: play.webhookScheduleMs }),
+    ...(play.webhookTimeoutMs && { timeoutMs: play.webhookTimeoutMs }),
+  });
+  // The realtime layer attaches to the HTTP server after the services exist; events wait for it.
+  const notifier = createNotifierRelay();
+  const wallets = createWalletDirectory({
+    store: deps.store,
+    secrets: deps.secrets,
+    logger: deps.logger,
+    clock: deps.clock,
+    ...(play.walletTimeoutMs && { timeoutMs: play.walletTimeoutMs }),
+  });
   return {
+    notifier,
+    webhookDelivery: webhooks,
+    play: createPlayService(deps, {
+      wallets,
+      events: webhooks.outbox,
+      notifier,
+      retry: {
+        delaysMs: play.walletRetryDelaysMs ?? DEFAULT_WALLET_RETRY.delaysMs,
+        prizeGiveUpMs: play.prizeGiveUpMs ?? DEFAULT_WALLET_RETRY.prizeGiveUpMs,
+        inFlightMs: play.walletInFlightMs ?? DEFAULT_WALLET_RETRY.inFlightMs,
+      },
+      ...(play.roundIdleMs && { roundIdleMs: play.roundIdleMs }),
+    }),
     auth: createAuthService(deps),
     panel: createPanelAuthService(deps),
     profiles: createProfileService(deps),
@@ -23,3 +54,15 @@ export function createServices(deps: Deps) {
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** A PlayNotifier that forwards to whichever target is attached later (none: events are dropped). */
+function createNotifierRelay(): PlayNotifier & { attach(target: PlayNotifier): void } {
+  let target: PlayNotifier | undefined;
+  return {
+    attach: (next) => {
+      target = next;
+    },
+    balance: (playerId, balance) => target?.balance(playerId, balance),
+    round: (playerId, round) => target?.round(playerId, round),
+  };
+}

@@ -1,10 +1,14 @@
 import { type ClientsRepo, createClientsRepo } from './clients-repo.ts';
 import { type Db, immediate } from './database.ts';
+import { createDemoWalletRepo, type DemoWalletRepo } from './demo-wallet-repo.ts';
 import { createGamesRepo, type GamesRepo } from './games-repo.ts';
 import { createLedgerRepo, type LedgerRepo } from './ledger-repo.ts';
+import { createOutboxRepo, type OutboxRepo } from './outbox-repo.ts';
 import { createPlayersRepo, type PlayersRepo } from './players-repo.ts';
+import { createPoolsRepo, type PoolsRepo } from './pools-repo.ts';
 import { createProfilesRepo, type ProfilesRepo } from './profiles-repo.ts';
 import { createResetsRepo, type ResetsRepo } from './resets-repo.ts';
+import { createRoundsRepo, type RoundsRepo } from './rounds-repo.ts';
 import { createSessionsRepo, type SessionsRepo } from './sessions-repo.ts';
 import { createWebhooksRepo, type WebhooksRepo } from './webhooks-repo.ts';
 
@@ -21,6 +25,10 @@ export interface Store {
   ledger: LedgerRepo;
   webhooks: WebhooksRepo;
   resets: ResetsRepo;
+  outbox: OutboxRepo;
+  pools: PoolsRepo;
+  rounds: RoundsRepo;
+  demoWallet: DemoWalletRepo;
   /** Runs `work` as one write transaction (SQLite: BEGIN IMMEDIATE). */
   transaction<T>(work: () => T): T;
   close(): void;
@@ -36,6 +44,10 @@ export function createSqliteStore(db: Db): Store {
     ledger: createLedgerRepo(db),
     webhooks: createWebhooksRepo(db),
     resets: createResetsRepo(db),
+    outbox: createOutboxRepo(db),
+    pools: createPoolsRepo(db),
+    rounds: createRoundsRepo(db),
+    demoWallet: createDemoWalletRepo(db),
     transaction: (work) => immediate(db, work),
     close: () => db.close(),
   };

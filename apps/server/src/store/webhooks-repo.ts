@@ -98,6 +98,8 @@ export interface WebhooksRepo {
    */
   recordAttempt(attempt: DeliveryAttempt): DeliveryRecord;
   listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): DeliveryPage;
+  /** Time of its first failed attempt since its last success; null when its last attempt succeeded (or none). */
+  failingSince(webhookId: string): string | null;
 }
 
 interface WebhookRow extends Omit<WebhookRecord, 'eventTriggers'> {
@@ -181,6 +183,11 @@ export function createWebhooksRepo(db: Db): WebhooksRepo {
       WHERE id = @id`,
   );
 
+  const failingSince = db.prepare<[string, string], { since: string | null }>(
+    `SELECT min(timestamp) AS since FROM webhook_deliveries WHERE webhook_id = ? AND success = 0
+      AND timestamp > coalesce((SELECT max(timestamp) FROM webhook_deliveries WHERE webhook_id = ? AND success = 1), '')`,
+  );
+
   const writeDelivery = (delivery: DeliveryRecord) =>
     void insertDelivery.run({
       ...delivery,
@@ -239,5 +246,6 @@ export function createWebhooksRepo(db: Db): WebhooksRepo {
         failureCount: counts?.failed ?? 0,
       };
     },
+    failingSince: (webhookId) => failingSince.get(webhookId, webhookId)?.since ?? null,
   };
 }

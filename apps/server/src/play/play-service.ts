@@ -1,0 +1,605 @@
+import {
+  type Card,
+  decodeCard,
+  layoutCard,
+  type PlayErrorCode,
+  type PlayRound,
+  type PlayState,
+  type Rng,
+} from '@raspa/core';
+import { type Deps, isoNow } from '../deps.ts';
+import { roundView } from '../http/schemas/round.ts';
+import type { GameRecord } from '../store/games-repo.ts';
+import type { PlayerRecord } from '../store/players-repo.ts';
+import type { ProfileRecord } from '../store/profiles-repo.ts';
+import type { LedgerTransaction, RoundRecord } from '../store/rounds-repo.ts';
+import type { GameSessionRecord } from '../store/sessions-repo.ts';
+import type { Wallet, WalletAnswer, WalletDirectory, WalletMovement } from '../wallet/wallet.ts';
+import { createPoolDrawer } from './pool-drawer.ts';
+import { DEFAULT_WALLET_RETRY, retryDelay, type WalletRetryPolicy } from './retry-schedule.ts';
+
+export type PlayResult<T> = { ok: true; data: T } | { ok: false; code: PlayErrorCode };
+
+/** How the service tells connected pages what changed (the realtime layer implements it). */
+export interface PlayNotifier {
+  balance(playerId: string, balanceMinor: number): void;
+  round(playerId: string, round: PlayRound): void;
+}
+
+/** Queues a webhook event; called inside the round's transaction (the outbox). */
+export interface RoundEventQueue {
+  enqueue(event: {
+    clientId: string;
+    roundId: string;
+    eventType: 'open-round' | 'close-round';
+    payload: unknown;
+  }): void;
+}
+
+export interface PlayOptions {
+  wallets: WalletDirectory;
+  events: RoundEventQueue;
+  notifier?: PlayNotifier;
+  retry?: WalletRetryPolicy;
+  /** A round with no action for this long closes by itself (CONTRACT §8); default 5 minutes. */
+  roundIdleMs?: number;
+}
+
+interface PlayContext {
+  session: GameSessionRecord;
+  player: PlayerRecord;
+  game: GameRecord;
+  profile: ProfileRecord;
+  wallet: Wallet;
+}
+
+const silentNotifier: PlayNotifier = { balance: () => {}, round: () => {} };
+const fail = <T>(code: PlayErrorCode): PlayResult<T> => ({ ok: false, code });
+
+/** Layout randomness (cosmetic: the outcome comes from the pool) from the injected random source. */
+function rngFrom(random: Deps['random']): Rng {
+  return () => random(4).readUInt32BE(0) / 4_294_967_296;
+}
+
+/**
+ * The play loop (CONTRACT §5–§7): a buy debits the ticket price through the operator's wallet, then
+ * draws the next ticket and opens the round; the reveal (or an idle time-out) closes it and credits
+ * the prize. Every wallet call is committed as a pending transaction before it is sent, so a crash
+ * at any point is settled by `settleDue`: a bet without an answer is rolled back, a prize is retried
+ * until paid. The round, its transactions and its webhook events change together in one transaction.
+ */
+export function createPlayService(deps: Deps, options: PlayOptions) {
+  const { store } = deps;
+  const retry = options.retry ?? DEFAULT_WALLET_RETRY;
+  const roundIdleMs = options.roundIdleMs ?? 5 * 60_000;
+  const notifier = options.notifier ?? silentNotifier;
+  const drawer = createPoolDrawer(deps);
+  const rng = rngFrom(deps.random);
+  const inFlight = new Set<Promise<unknown>>();
+  const busyTransactions = new Set<string>();
+  let stopping = false;
+
+  const nowIso = () => isoNow(deps);
+  const later = (ms: number) => new Date(deps.clock().getTime() + ms).toISOString();
+
+  /** Tracks work that must finish before a clean stop. */
+  function track<T>(work: Promise<T>): Promise<T> {
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work)).catch(() => {});
+    return work;
+  }
+
+  function context(sessionId: string): PlayResult<PlayContext> {
+    const session = store.sessions.findById(sessionId);
+    if (!session || session.expireAt <= nowIso()) return fail('SESSION_EXPIRED');
+    const player = store.players.findById(session.playerId);
+    const game = store.games.findById(session.gameId);
+    const profile = store.profiles.findById(session.profileId);
+    if (!player || !game || !profile) return fail('SESSION_EXPIRED');
+    return {
+      ok: true,
+      data: { session, player, game, profile, wallet: options.wallets.forProfile(profile) },
+    };
+  }
+
+  function movement(transaction: LedgerTransaction, round: RoundRecord): WalletMovement {
+    const player = store.players.findById(round.playerId);
+    const game = store.games.findById(round.gameId);
+    if (!player || !game) throw new Error(`round ${round.id} refers to missing records`);
+    return {
+      transactionId: transaction.id,
+      roundId: round.id,
+      sessionId: round.sessionId,
+      userId: player.id,
+      credential: player.credential,
+      currency: round.currency,
+      amountMinor: Math.abs(transaction.amountMinor),
+      gameId: game.id,
+      gameModel: game.gameModel,
+    };
+  }
+
+  function walletOf(round: RoundRecord): Wallet {
+    const profile = store.profiles.findById(round.profileId);
+    if (!profile) throw new Error(`round ${round.id} has no profile`);
+    return options.wallets.forProfile(profile);
+  }
+
+  function playRound(round: RoundRecord): PlayRound | null {
+    if (!round.cardJson || round.level === null) return null;
+    return {
+      roundId: round.id,
+      status: round.status,
+      card: JSON.parse(round.cardJson),
+      level: round.level,
+      prize: round.prizeMinor,
+      price: round.paidMinor,
+      createdAt: round.createdAt,
+      endAt: round.endAt,
+      prizePending: round.status === 'closing',
+    };
+  }
+
+  /** The spec's Round payload, as it stands inside the current transaction. */
+  function queueEvent(round: RoundRecord, eventType: 'open-round' | 'close-round'): void {
+    const page = store.ledger.listRounds(
+      {
+        clientId: round.clientId,
+        profileId: null,
+        playerId: null,
+        roundId: round.id,
+        type: null,
+        from: null,
+        before: null,
+      },
+      { pageIndex: 1, pageSize: 1 },
+    );
+    const detail = page.items[0];
+    if (!detail) throw new Error(`round ${round.id} vanished inside its transaction`);
+    options.events.enqueue({
+      clientId: round.clientId,
+      roundId: round.id,
+      eventType,
+      payload: roundView(detail),
+    });
+  }
+
+  function mustRound(id: string): RoundRecord {
+    const round = store.rounds.findRound(id);
+    if (!round) throw new Error(`round ${id} not found`);
+    return round;
+  }
+
+  // ---- bets ----
+
+  function openRound(
+    round: RoundRecord,
+    bet: LedgerTransaction,
+    game: GameRecord,
+    balanceMinor: number,
+  ): RoundRecord {
+    const draw = drawer.draw(game);
+    const card = layoutCard(game.gameModel, game.ladder, draw.level, rng);
+    const prize = draw.level > 0 ? (game.ladder.levels[draw.level - 1]?.prize ?? 0) : 0;
+    const now = nowIso();
+    store.rounds.updateRound(round.id, {
+      status: 'open',
+      poolId: draw.poolId,
+      drawIndex: draw.drawIndex,
+      level: draw.level,
+      cardJson: JSON.stringify(card),
+      prizeMinor: prize,
+      lastActionAt: now,
+    });
+    store.rounds.updateTransaction(bet.id, {
+      status: 'completed',
+      balanceAfterMinor: balanceMinor,
+      balanceBeforeMinor: balanceMinor + round.paidMinor,
+      completedAt: now,
+      nextAttemptAt: null,
+    });
+    store.rounds.updatePlayer(round.playerId, balanceMinor, 1, 0);
+    const opened = mustRound(round.id);
+    queueEvent(opened, 'open-round');
+    return opened;
+  }
+
+  /** A bet without a definite answer: void the round and roll the bet back (retried until definite). */
+  function voidBet(round: RoundRecord, bet: LedgerTransaction, reason: string): LedgerTransaction {
+    const now = nowIso();
+    store.rounds.updateRound(round.id, { status: 'voided', endAt: now, lastActionAt: now });
+    store.rounds.updateTransaction(bet.id, { status: 'failed', lastError: reason, nextAttemptAt: null });
+    const rollback: LedgerTransaction = {
+      id: deps.newId(),
+      roundId: round.id,
+      clientId: round.clientId,
+      profileId: round.profileId,
+      playerId: round.playerId,
+      type: 'rollback',
+      amountMinor: round.paidMinor,
+      currency: round.currency,
+      balanceBeforeMinor: null,
+      balanceAfterMinor: null,
+      status: 'pending',
+      createdAt: now,
+      originalTransactionId: bet.id,
+      attempts: 0,
+      nextAttemptAt: now,
+      lastError: null,
+      completedAt: null,
+    };
+    store.rounds.insertTransaction(rollback);
+    return rollback;
+  }
+
+  async function buy(sessionId: string): Promise<PlayResult<{ round: PlayRound; balance: number }>> {
+    if (stopping) return fail('SERVICE_STOPPING');
+    const found = context(sessionId);
+    if (!found.ok) return found;
+    const { player, game, session, wallet } = found.data;
+    const now = nowIso();
+    const roundId = deps.newId();
+    const betId = deps.newId();
+    const started = store.transaction((): PlayResult<{ round: RoundRecord; bet: LedgerTransaction }> => {
+      const current = store.games.findById(game.id);
+      if (!current?.active) return fail('GAME_INACTIVE');
+      if (store.rounds.findLiveRound(player.id)) return fail('ROUND_IN_PROGRESS');
+      const round: RoundRecord = {
+        id: roundId,
+        clientId: game.clientId,
+        profileId: game.profileId,
+        gameId: game.id,
+        playerId: player.id,
+        sessionId: session.id,
+        status: 'pending',
+        currency: game.currency,
+        paidMinor: game.betMinor,
+        prizeMinor: 0,
+        createdAt: now,
+        endAt: null,
+        poolId: null,
+        drawIndex: null,
+        level: null,
+        cardJson: null,
+        lastActionAt: now,
+        reconciliation: false,
+      };
+      const bet: LedgerTransaction = {
+        id: betId,
+        roundId,
+        clientId: game.clientId,
+        profileId: game.profileId,
+        playerId: player.id,
+        type: 'bet',
+        amountMinor: -game.betMinor,
+        currency: game.currency,
+        balanceBeforeMinor: null,
+        balanceAfterMinor: null,
+        status: 'pending',
+        createdAt: now,
+        originalTransactionId: null,
+        attempts: 1,
+        nextAttemptAt: later(retry.inFlightMs),
+        lastError: null,
+        completedAt: null,
+      };
+      store.rounds.insertRound(round);
+      store.rounds.insertTransaction(bet);
+      return { ok: true, data: { round, bet } };
+    });
+    if (!started.ok) return started;
+    const { round, bet } = started.data;
+    busyTransactions.add(bet.id);
+    try {
+      const answer = await track(wallet.bet(movement(bet, round)));
+      return settleBet(round.id, bet.id, game, answer);
+    } finally {
+      busyTransactions.delete(bet.id);
+    }
+  }
+
+  function settleBet(
+    roundId: string,
+    betId: string,
+    game: GameRecord,
+    answer: WalletAnswer,
+  ): PlayResult<{ round: PlayRound; balance: number }> {
+    let rollbackQueued = false;
+    const result = store.transaction((): PlayResult<{ round: PlayRound; balance: number }> => {
+      const round = mustRound(roundId);
+      const bet = store.rounds.findTransaction(betId);
+      // The retrier already gave up on this bet and is rolling it back.
+      if (round.status !== 'pending' || bet?.status !== 'pending') return fail('WALLET_UNAVAILABLE');
+      if (answer.kind === 'ok') {
+        const opened = openRound(round, bet, game, answer.balanceMinor);
+        const view = playRound(opened);
+        if (!view) throw new Error(`round ${roundId} opened without a card`);
+        return { ok: true, data: { round: view, balance: answer.balanceMinor } };
+      }
+      if (answer.kind === 'declined') {
+        const now = nowIso();
+        store.rounds.updateRound(round.id, { status: 'declined', endAt: now, lastActionAt: now });
+        store.rounds.updateTransaction(bet.id, {
+          status: 'declined',
+          lastError: answer.code,
+          nextAttemptAt: null,
+        });
+        return fail(answer.code === 'INSUFFICIENT_FUNDS' ? 'INSUFFICIENT_FUNDS' : 'WALLET_DECLINED');
+      }
+      voidBet(round, bet, answer.reason);
+      rollbackQueued = true;
+      return fail('WALLET_UNAVAILABLE');
+    });
+    if (result.ok) {
+      deps.logger.info('round opened', { roundId, level: result.data.round.level });
+      notifier.balance(mustRound(roundId).playerId, result.data.balance);
+    } else {
+      deps.logger.info('bet refused', {
+        roundId,
+        code: result.code,
+        ...(answer.kind !== 'ok' && { wallet: answer.kind }),
+      });
+    }
+    if (rollbackQueued) void settleDue();
+    return result;
+  }
+
+  // ---- reveals and prizes ----
+
+  async function closeRound(roundId: string): Promise<RoundRecord> {
+    const step = store.transaction(() => {
+      const round = mustRound(roundId);
+      if (round.status !== 'open') return { round, prize: undefined };
+      const now = nowIso();
+      if (round.prizeMinor === 0) {
+        store.rounds.updateRound(round.id, { status: 'closed', endAt: now, lastActionAt: now });
+        const closed = mustRound(round.id);
+        queueEvent(closed, 'close-round');
+        return { round: closed, prize: undefined };
+      }
+      const prize: LedgerTransaction = {
+        id: deps.newId(),
+        roundId: round.id,
+        clientId: round.clientId,
+        profileId: round.profileId,
+        playerId: round.playerId,
+        type: 'prize',
+        amountMinor: round.prizeMinor,
+        currency: round.currency,
+        balanceBeforeMinor: null,
+        balanceAfterMinor: null,
+        status: 'pending',
+        createdAt: now,
+        originalTransactionId: null,
+        attempts: 0,
+        nextAttemptAt: now,
+        lastError: null,
+        completedAt: null,
+      };
+      store.rounds.insertTransaction(prize);
+      store.rounds.updateRound(round.id, { status: 'closing', lastActionAt: now });
+      return { round: mustRound(round.id), prize };
+    });
+    if (step.prize) await attempt(step.prize.id);
+    const round = mustRound(roundId);
+    const view = playRound(round);
+    if (view) notifier.round(round.playerId, view);
+    return round;
+  }
+
+  async function reveal(
+    sessionId: string,
+    roundId: string,
+  ): Promise<PlayResult<{ round: PlayRound; balance: number | null }>> {
+    const found = context(sessionId);
+    if (!found.ok) return found;
+    const round = store.rounds.findRound(roundId);
+    if (!round || round.playerId !== found.data.player.id || !round.cardJson) return fail('ROUND_NOT_FOUND');
+    const closed = await track(closeRound(roundId));
+    const view = playRound(closed);
+    if (!view) return fail('ROUND_NOT_FOUND');
+    const player = store.players.findById(closed.playerId);
+    return { ok: true, data: { round: view, balance: player?.balanceMinor ?? null } };
+  }
+
+  // ---- wallet calls without a definite answer yet ----
+
+  /** Claims a pending call (so no one else sends it meanwhile), sends it and records the answer. */
+  async function attempt(transactionId: string): Promise<void> {
+    if (busyTransactions.has(transactionId)) return;
+    busyTransactions.add(transactionId);
+    try {
+      const claimed = store.transaction(() => {
+        let transaction = store.rounds.findTransaction(transactionId);
+        if (transaction?.status !== 'pending') return undefined;
+        const round = mustRound(transaction.roundId);
+        // A bet still pending here lost its answer (time-out or crash): it is rolled back instead.
+        if (transaction.type === 'bet') {
+          transaction = voidBet(round, transaction, transaction.lastError ?? 'no answer from the wallet');
+        }
+        const attempts = transaction.attempts + 1;
+        store.rounds.updateTransaction(transaction.id, { attempts, nextAttemptAt: later(retry.inFlightMs) });
+        return { transaction: { ...transaction, attempts }, round };
+      });
+      if (!claimed) return;
+      const { transaction, round } = claimed;
+      const wallet = walletOf(round);
+      const call = movement(transaction, round);
+      const answer =
+        transaction.type === 'prize'
+          ? await wallet.prize(call)
+          : await wallet.rollback({
+              ...call,
+              originalTransactionId: transaction.originalTransactionId ?? '',
+            });
+      record(transaction, answer);
+    } finally {
+      busyTransactions.delete(transactionId);
+    }
+  }
+
+  function record(transaction: LedgerTransaction, answer: WalletAnswer): void {
+    const now = nowIso();
+    let balance: number | undefined;
+    store.transaction(() => {
+      const round = mustRound(transaction.roundId);
+      if (answer.kind === 'ok') {
+        balance = answer.balanceMinor;
+        store.rounds.updateTransaction(transaction.id, {
+          status: 'completed',
+          balanceAfterMinor: answer.balanceMinor,
+          balanceBeforeMinor: answer.balanceMinor - transaction.amountMinor,
+          completedAt: now,
+          nextAttemptAt: null,
+          lastError: null,
+        });
+        if (transaction.type === 'prize') {
+          store.rounds.updateRound(round.id, { status: 'closed', endAt: now });
+          store.rounds.updatePlayer(round.playerId, answer.balanceMinor, 0, 1);
+          queueEvent(mustRound(round.id), 'close-round');
+        } else {
+          store.rounds.updatePlayer(round.playerId, answer.balanceMinor, 0, 0);
+        }
+        return;
+      }
+      const reason = answer.kind === 'declined' ? `declined: ${answer.code}` : answer.reason;
+      if (transaction.type === 'rollback' && answer.kind === 'declined') {
+        // A definite no to a rollback: nothing more to try; a person must look at it.
+        store.rounds.updateTransaction(transaction.id, {
+          status: 'declined',
+          lastError: reason,
+          nextAttemptAt: null,
+        });
+        store.rounds.updateRound(round.id, { reconciliation: true });
+        return;
+      }
+      const givingUp =
+        transaction.type === 'prize' &&
+        deps.clock().getTime() - Date.parse(transaction.createdAt) >= retry.prizeGiveUpMs;
+      if (givingUp) {
+        store.rounds.updateTransaction(transaction.id, {
+          status: 'failed',
+          lastError: reason,
+          nextAttemptAt: null,
+        });
+        store.rounds.updateRound(round.id, { status: 'closed', endAt: now, reconciliation: true });
+        queueEvent(mustRound(round.id), 'close-round');
+        return;
+      }
+      store.rounds.updateTransaction(transaction.id, {
+        lastError: reason,
+        nextAttemptAt: later(retryDelay(retry, transaction.attempts)),
+      });
+    });
+    deps.logger[answer.kind === 'ok' ? 'info' : 'warn'](`wallet ${transaction.type}`, {
+      transactionId: transaction.id,
+      roundId: transaction.roundId,
+      answer: answer.kind,
+      attempt: transaction.attempts,
+    });
+    if (balance !== undefined) {
+      notifier.balance(transaction.playerId, balance);
+      const view = playRound(mustRound(transaction.roundId));
+      if (view) notifier.round(transaction.playerId, view);
+    }
+  }
+
+  let settling: Promise<number> | undefined;
+
+  async function settleAllDue(): Promise<number> {
+    let count = 0;
+    for (;;) {
+      const due = store.rounds.dueTransactions(nowIso(), 50).filter((t) => !busyTransactions.has(t.id));
+      if (due.length === 0) return count;
+      await Promise.all(due.map((transaction) => attempt(transaction.id)));
+      count += due.length;
+    }
+  }
+
+  /** Sends every pending wallet call whose time has come (after a restart too). Returns how many. */
+  function settleDue(): Promise<number> {
+    // Cleared from a callback, never from inside the run, which may finish synchronously.
+    settling ??= track(settleAllDue()).finally(() => {
+      settling = undefined;
+    });
+    return settling;
+  }
+
+  /** Closes rounds left open with no action for `roundIdleMs` (the prize is paid either way). */
+  async function closeIdleRounds(): Promise<number> {
+    const idle = store.rounds.idleOpenRounds(later(-roundIdleMs), 100);
+    for (const round of idle) await track(closeRound(round.id));
+    return idle.length;
+  }
+
+  return {
+    buy,
+    reveal,
+    settleDue,
+    closeIdleRounds,
+
+    /**
+     * At start: calls left pending by the previous process are not in flight any more, so they are
+     * settled at once (bets rolled back, prizes and rollbacks sent again with the same transactionId).
+     */
+    recover(): Promise<number> {
+      const released = store.rounds.releasePending(nowIso());
+      if (released > 0)
+        deps.logger.warn('settling wallet calls left pending by the last run', { count: released });
+      return settleDue();
+    },
+
+    async state(sessionId: string): Promise<PlayResult<PlayState>> {
+      const found = context(sessionId);
+      if (!found.ok) return found;
+      const { session, player, game, profile, wallet } = found.data;
+      let balance: number | null = player.balanceMinor;
+      const answer = await wallet.balance({
+        sessionId: session.id,
+        userId: player.id,
+        credential: player.credential,
+        currency: game.currency,
+      });
+      if (answer.kind === 'ok') {
+        balance = answer.balanceMinor;
+        store.rounds.updatePlayer(player.id, balance, 0, 0);
+      } else if (player.totalBets === 0) {
+        balance = null;
+      }
+      const live = store.rounds.findLiveRound(player.id);
+      return {
+        ok: true,
+        data: {
+          sessionId: session.id,
+          lang: session.lang as PlayState['lang'],
+          returnUrl: session.returnUrl,
+          expireAt: session.expireAt,
+          allowedOrigins: profile.allowedOrigins,
+          player: { id: player.id, balance },
+          game: {
+            id: game.id,
+            gameModel: game.gameModel,
+            currency: game.currency,
+            price: game.betMinor,
+            sampling: game.sampling,
+            levels: game.ladder.levels.map(({ level, winners, prize }) => ({ level, winners, prize })),
+          },
+          openRound: live ? playRound(live) : null,
+        },
+      };
+    },
+
+    /** The level a stored card shows, read by its rule (for checks and the fairness verifier). */
+    readLevel(round: RoundRecord, game: GameRecord): number {
+      return decodeCard(JSON.parse(round.cardJson ?? 'null') as Card, game.ladder).level;
+    },
+
+    /** Stops taking new rounds and waits for the calls in flight. */
+    async stop(): Promise<void> {
+      stopping = true;
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+export type PlayService = ReturnType<typeof createPlayService>;

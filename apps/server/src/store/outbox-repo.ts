@@ -1,0 +1,116 @@
+import type { Db } from './database.ts';
+import type { WebhookEvent } from './webhooks-repo.ts';
+
+/**
+ * The webhook outbox (CONTRACT §7): one row per (event, subscribed webhook), written in the
+ * round's transaction and sent in `seq` order per webhook by the dispatcher.
+ *
+ * queued → delivered (a 2xx came back) | failed (gave up) | dropped (the webhook was disabled or
+ * deleted before it could be sent).
+ */
+export type OutboxStatus = 'queued' | 'delivered' | 'failed' | 'dropped';
+
+export interface OutboxEvent {
+  /** Insertion order: the order a webhook receives its events in. */
+  seq: number;
+  /** The event id: the `webhook-id` header, the same on every retry. */
+  id: string;
+  webhookId: string;
+  roundId: string;
+  eventType: WebhookEvent;
+  /** The round as the event carries it. */
+  payload: unknown;
+  status: OutboxStatus;
+  /** Attempts made so far. */
+  attempts: number;
+  nextAttemptAt: string;
+  /** When its first attempt failed; null while none has. */
+  firstFailureAt: string | null;
+  createdAt: string;
+}
+
+export type NewOutboxEvent = Omit<OutboxEvent, 'seq' | 'status' | 'attempts' | 'firstFailureAt'>;
+
+/** The oldest queued event of one webhook: the only one of that webhook that may be sent now. */
+export interface OutboxHead {
+  webhookId: string;
+  eventId: string;
+  nextAttemptAt: string;
+}
+
+export interface OutboxRepo {
+  /** True while a transaction is open on the connection (enqueue must run inside the round's). */
+  inTransaction(): boolean;
+  insert(event: NewOutboxEvent): void;
+  findById(id: string): OutboxEvent | undefined;
+  /** One head per webhook that has queued events, due or not. */
+  heads(): OutboxHead[];
+  /** The oldest queued event of a webhook. */
+  headOf(webhookId: string): OutboxEvent | undefined;
+  markDelivered(id: string, attempts: number): void;
+  scheduleRetry(id: string, retry: { attempts: number; nextAttemptAt: string; firstFailureAt: string }): void;
+  markFailed(id: string, failure: { attempts: number; firstFailureAt: string }): void;
+  /** Drops every queued event of a webhook; returns how many. */
+  dropQueued(webhookId: string): number;
+}
+
+interface OutboxRow extends Omit<OutboxEvent, 'payload'> {
+  payload: string;
+}
+
+const COLUMNS = `seq, id, webhook_id AS webhookId, round_id AS roundId, event_type AS eventType, payload, status,
+  attempts, next_attempt_at AS nextAttemptAt, first_failure_at AS firstFailureAt, created_at AS createdAt`;
+
+const fromRow = (row: OutboxRow): OutboxEvent => ({ ...row, payload: JSON.parse(row.payload) });
+
+export function createOutboxRepo(db: Db): OutboxRepo {
+  const insert =
+    db.prepare(`INSERT INTO webhook_events (id, webhook_id, round_id, event_type, payload, status,
+    attempts, next_attempt_at, first_failure_at, created_at) VALUES (@id, @webhookId, @roundId, @eventType,
+    @payload, 'queued', 0, @nextAttemptAt, NULL, @createdAt)`);
+  const byId = db.prepare<[string], OutboxRow>(`SELECT ${COLUMNS} FROM webhook_events WHERE id = ?`);
+  // Walks the (small) webhooks table and seeks each one's oldest queued event on the
+  // (webhook_id, status, seq) index, so delivered history never gets scanned.
+  const heads = db.prepare<[], OutboxHead>(`SELECT e.webhook_id AS webhookId, e.id AS eventId,
+      e.next_attempt_at AS nextAttemptAt
+    FROM webhooks w JOIN webhook_events e ON e.seq = (SELECT min(q.seq) FROM webhook_events q
+      WHERE q.webhook_id = w.id AND q.status = 'queued')
+    ORDER BY e.next_attempt_at, e.seq`);
+  const headOf = db.prepare<[string], OutboxRow>(`SELECT ${COLUMNS} FROM webhook_events
+    WHERE webhook_id = ? AND status = 'queued' ORDER BY seq LIMIT 1`);
+  const markDelivered = db.prepare<[number, string]>(
+    `UPDATE webhook_events SET status = 'delivered', attempts = ? WHERE id = ? AND status = 'queued'`,
+  );
+  const scheduleRetry = db.prepare<{
+    id: string;
+    attempts: number;
+    nextAttemptAt: string;
+    firstFailureAt: string;
+  }>(`UPDATE webhook_events SET attempts = @attempts, next_attempt_at = @nextAttemptAt,
+    first_failure_at = @firstFailureAt WHERE id = @id AND status = 'queued'`);
+  const markFailed = db.prepare<{ id: string; attempts: number; firstFailureAt: string }>(
+    `UPDATE webhook_events SET status = 'failed', attempts = @attempts, first_failure_at = @firstFailureAt
+     WHERE id = @id AND status = 'queued'`,
+  );
+  const dropQueued = db.prepare<[string]>(
+    `UPDATE webhook_events SET status = 'dropped' WHERE webhook_id = ? AND status = 'queued'`,
+  );
+
+  return {
+    inTransaction: () => db.inTransaction,
+    insert: (event) => void insert.run({ ...event, payload: JSON.stringify(event.payload) }),
+    findById: (id) => {
+      const row = byId.get(id);
+      return row && fromRow(row);
+    },
+    heads: () => heads.all(),
+    headOf: (webhookId) => {
+      const row = headOf.get(webhookId);
+      return row && fromRow(row);
+    },
+    markDelivered: (id, attempts) => void markDelivered.run(attempts, id),
+    scheduleRetry: (id, retry) => void scheduleRetry.run({ id, ...retry }),
+    markFailed: (id, failure) => void markFailed.run({ id, ...failure }),
+    dropQueued: (webhookId) => dropQueued.run(webhookId).changes,
+  };
+}

@@ -1,0 +1,198 @@
+import type { Db } from './database.ts';
+import type { TransactionType } from './ledger-repo.ts';
+
+export type RoundStatus = 'pending' | 'open' | 'closing' | 'closed' | 'declined' | 'voided';
+export type TransactionStatus = 'pending' | 'completed' | 'declined' | 'failed';
+
+/** A round as the play loop writes it (the lists read it through the ledger repo). */
+export interface RoundRecord {
+  id: string;
+  clientId: string;
+  profileId: string;
+  gameId: string;
+  playerId: string;
+  sessionId: string;
+  status: RoundStatus;
+  currency: string;
+  paidMinor: number;
+  prizeMinor: number;
+  createdAt: string;
+  endAt: string | null;
+  poolId: string | null;
+  drawIndex: number | null;
+  level: number | null;
+  /** The card as JSON (CardOfModel), once the ticket is drawn. */
+  cardJson: string | null;
+  lastActionAt: string;
+  /** Set when a prize or rollback could not be settled automatically. */
+  reconciliation: boolean;
+}
+
+/** A wallet movement; it is also the wallet call that carries it (its id is the transactionId). */
+export interface LedgerTransaction {
+  id: string;
+  roundId: string;
+  clientId: string;
+  profileId: string;
+  playerId: string;
+  type: TransactionType;
+  amountMinor: number;
+  currency: string;
+  balanceBeforeMinor: number | null;
+  balanceAfterMinor: number | null;
+  status: TransactionStatus;
+  createdAt: string;
+  originalTransactionId: string | null;
+  attempts: number;
+  /** When the retrier may pick it up (an in-flight call holds it off until its time-out has passed). */
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  completedAt: string | null;
+}
+
+export interface RoundsRepo {
+  insertRound(round: RoundRecord): void;
+  findRound(id: string): RoundRecord | undefined;
+  /** The player's round that waits on the wallet or is in play. */
+  findLiveRound(playerId: string): RoundRecord | undefined;
+  updateRound(id: string, change: Partial<Omit<RoundRecord, 'id'>>): void;
+  insertTransaction(transaction: LedgerTransaction): void;
+  findTransaction(id: string): LedgerTransaction | undefined;
+  transactionsOfRound(roundId: string): LedgerTransaction[];
+  updateTransaction(id: string, change: Partial<Omit<LedgerTransaction, 'id'>>): void;
+  /** Pending wallet calls whose time has come, oldest first. */
+  dueTransactions(now: string, limit: number): LedgerTransaction[];
+  /** Open rounds whose last action was before `before`. */
+  idleOpenRounds(before: string, limit: number): RoundRecord[];
+  /** Makes every pending wallet call due now: after a restart none of them is in flight. */
+  releasePending(now: string): number;
+  /** Records the wallet's balance and the player's counters. */
+  updatePlayer(playerId: string, balanceMinor: number, betsAdded: number, winsAdded: number): void;
+}
+
+const ROUND_FIELDS: Record<keyof RoundRecord, string> = {
+  id: 'id',
+  clientId: 'client_id',
+  profileId: 'profile_id',
+  gameId: 'game_id',
+  playerId: 'player_id',
+  sessionId: 'session_id',
+  status: 'status',
+  currency: 'currency',
+  paidMinor: 'paid_minor',
+  prizeMinor: 'prize_minor',
+  createdAt: 'created_at',
+  endAt: 'end_at',
+  poolId: 'pool_id',
+  drawIndex: 'draw_index',
+  level: 'level',
+  cardJson: 'card_json',
+  lastActionAt: 'last_action_at',
+  reconciliation: 'reconciliation',
+};
+
+const TRANSACTION_FIELDS: Record<keyof LedgerTransaction, string> = {
+  id: 'id',
+  roundId: 'round_id',
+  clientId: 'client_id',
+  profileId: 'profile_id',
+  playerId: 'player_id',
+  type: 'type',
+  amountMinor: 'amount_minor',
+  currency: 'currency',
+  balanceBeforeMinor: 'balance_before_minor',
+  balanceAfterMinor: 'balance_after_minor',
+  status: 'status',
+  createdAt: 'created_at',
+  originalTransactionId: 'original_transaction_id',
+  attempts: 'attempts',
+  nextAttemptAt: 'next_attempt_at',
+  lastError: 'last_error',
+  completedAt: 'completed_at',
+};
+
+const select = (fields: Record<string, string>) =>
+  Object.entries(fields)
+    .map(([key, column]) => `${column} AS ${key}`)
+    .join(', ');
+
+type RoundRow = Omit<RoundRecord, 'reconciliation'> & { reconciliation: 0 | 1 };
+const roundFromRow = (row: RoundRow): RoundRecord => ({ ...row, reconciliation: row.reconciliation === 1 });
+const toSql = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
+
+export function createRoundsRepo(db: Db): RoundsRepo {
+  const roundColumns = select(ROUND_FIELDS);
+  const transactionColumns = select(TRANSACTION_FIELDS);
+  const insertRound = db.prepare(
+    `INSERT INTO rounds (${Object.values(ROUND_FIELDS).join(', ')}) VALUES (${Object.keys(ROUND_FIELDS)
+      .map((key) => `@${key}`)
+      .join(', ')})`,
+  );
+  const insertTransaction = db.prepare(
+    `INSERT INTO transactions (${Object.values(TRANSACTION_FIELDS).join(', ')}) VALUES (${Object.keys(
+      TRANSACTION_FIELDS,
+    )
+      .map((key) => `@${key}`)
+      .join(', ')})`,
+  );
+  const round = db.prepare<[string], RoundRow>(`SELECT ${roundColumns} FROM rounds WHERE id = ?`);
+  const live = db.prepare<[string], RoundRow>(
+    `SELECT ${roundColumns} FROM rounds WHERE player_id = ? AND status IN ('pending', 'open', 'closing')`,
+  );
+  const transaction = db.prepare<[string], LedgerTransaction>(
+    `SELECT ${transactionColumns} FROM transactions WHERE id = ?`,
+  );
+  const ofRound = db.prepare<[string], LedgerTransaction>(
+    `SELECT ${transactionColumns} FROM transactions WHERE round_id = ? ORDER BY created_at, id`,
+  );
+  const due = db.prepare<[string, number], LedgerTransaction>(
+    `SELECT ${transactionColumns} FROM transactions WHERE status = 'pending' AND next_attempt_at <= ?
+     ORDER BY next_attempt_at, id LIMIT ?`,
+  );
+  const idle = db.prepare<[string, number], RoundRow>(
+    `SELECT ${roundColumns} FROM rounds WHERE status = 'open' AND last_action_at < ? ORDER BY last_action_at LIMIT ?`,
+  );
+  const player = db.prepare(
+    'UPDATE players SET balance_minor = ?, total_bets = total_bets + ?, bet_wins = bet_wins + ? WHERE id = ?',
+  );
+  const release = db.prepare("UPDATE transactions SET next_attempt_at = ? WHERE status = 'pending'");
+  const updates = new Map<string, ReturnType<Db['prepare']>>();
+  const update = (
+    table: string,
+    fields: Record<string, string>,
+    id: string,
+    change: Record<string, unknown>,
+  ) => {
+    const keys = Object.keys(change).filter((key) => key in fields && change[key] !== undefined);
+    if (keys.length === 0) return;
+    const sql = `UPDATE ${table} SET ${keys.map((key) => `${fields[key]} = @${key}`).join(', ')} WHERE id = @id`;
+    let statement = updates.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      updates.set(sql, statement);
+    }
+    statement.run({ ...Object.fromEntries(keys.map((key) => [key, toSql(change[key])])), id });
+  };
+  return {
+    insertRound: (record) =>
+      void insertRound.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 }),
+    findRound: (id) => {
+      const row = round.get(id);
+      return row && roundFromRow(row);
+    },
+    findLiveRound: (playerId) => {
+      const row = live.get(playerId);
+      return row && roundFromRow(row);
+    },
+    updateRound: (id, change) => update('rounds', ROUND_FIELDS, id, change),
+    insertTransaction: (record) => void insertTransaction.run(record),
+    findTransaction: (id) => transaction.get(id),
+    transactionsOfRound: (roundId) => ofRound.all(roundId),
+    updateTransaction: (id, change) => update('transactions', TRANSACTION_FIELDS, id, change),
+    dueTransactions: (now, limit) => due.all(now, limit),
+    idleOpenRounds: (before, limit) => idle.all(before, limit).map(roundFromRow),
+    releasePending: (now) => release.run(now).changes,
+    updatePlayer: (playerId, balanceMinor, betsAdded, winsAdded) =>
+      void player.run(balanceMinor, betsAdded, winsAdded, playerId),
+  };
+}

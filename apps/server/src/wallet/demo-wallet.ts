@@ -1,0 +1,141 @@
+import { currencyExponent } from '@raspa/core';
+import type { Logger } from '../logger.ts';
+import type { DemoWalletCallKind, DemoWalletCallRecord } from '../store/demo-wallet-repo.ts';
+import type { Store } from '../store/store.ts';
+import type { Wallet, WalletAnswer, WalletMovement, WalletPlayer, WalletRollback } from './wallet.ts';
+
+/** Every demo player starts with this many major units of the profile's currency. */
+export const DEMO_STARTING_BALANCE_MAJOR = 1000;
+
+export interface DemoWalletDeps {
+  clock: () => Date;
+  logger: Logger;
+}
+
+/**
+ * The built-in wallet of demo profiles, in the service's own database. It keeps the rules an
+ * operator's wallet must keep (CONTRACT §6), so demo play behaves like real play: a bet debits or
+ * is declined with INSUFFICIENT_FUNDS, a prize credits, a rollback re-credits an applied bet once,
+ * a rollback of an unknown transaction succeeds, and a repeated transactionId gets its first answer
+ * verbatim. Each call is one BEGIN IMMEDIATE transaction; declines use the HTTP status an operator
+ * would send.
+ */
+export function createDemoWallet(store: Store, deps: DemoWalletDeps): Wallet {
+  const repo = store.demoWallet;
+
+  /** The player's balance, opening the account with the starting balance on first use. */
+  function openBalance(player: WalletPlayer): number {
+    const balance = repo.findBalance(player.userId);
+    if (balance !== undefined) return balance;
+    const start = DEMO_STARTING_BALANCE_MAJOR * 10 ** currencyExponent(player.currency);
+    repo.insertAccount(player.userId, start);
+    return start;
+  }
+
+  /** Runs one call atomically: a repeat of its transactionId replays the recorded answer. */
+  function record(
+    movement: WalletMovement,
+    kind: DemoWalletCallKind,
+    decide: () => WalletAnswer,
+  ): WalletAnswer {
+    const first = repo.findCall(movement.transactionId);
+    if (first) return JSON.parse(first.answer) as WalletAnswer;
+    // A malformed call is refused without being recorded, as an HTTP wallet answers a 400.
+    const invalid = invalidMovement(movement);
+    if (invalid) return invalid;
+    const answer = decide();
+    repo.insertCall(callRecord(movement.transactionId, movement.userId, kind, movement.amountMinor, answer));
+    return answer;
+  }
+
+  function callRecord(
+    transactionId: string,
+    playerId: string,
+    kind: DemoWalletCallKind,
+    amountMinor: number,
+    answer: WalletAnswer,
+  ): DemoWalletCallRecord {
+    return {
+      transactionId,
+      playerId,
+      kind,
+      amountMinor,
+      answer: JSON.stringify(answer),
+      createdAt: deps.clock().toISOString(),
+    };
+  }
+
+  function bet(movement: WalletMovement): WalletAnswer {
+    return record(movement, 'bet', () => {
+      const balance = openBalance(movement);
+      if (balance < movement.amountMinor) {
+        return declined('INSUFFICIENT_FUNDS', 'The balance is lower than the bet.', 402);
+      }
+      repo.setBalance(movement.userId, balance - movement.amountMinor);
+      return { kind: 'ok', balanceMinor: balance - movement.amountMinor };
+    });
+  }
+
+  function prize(movement: WalletMovement): WalletAnswer {
+    return record(movement, 'prize', () => {
+      const balance = openBalance(movement) + movement.amountMinor;
+      repo.setBalance(movement.userId, balance);
+      return { kind: 'ok', balanceMinor: balance };
+    });
+  }
+
+  function rollback(movement: WalletRollback): WalletAnswer {
+    return record(movement, 'rollback', () => {
+      const balance = openBalance(movement);
+      const original = repo.findCall(movement.originalTransactionId);
+      if (!original) {
+        // Never seen: nothing to give back, and a bet arriving later with that id must not debit.
+        const refusal = declined('TRANSACTION_ROLLED_BACK', 'This transaction was rolled back.', 409);
+        repo.insertCall(callRecord(movement.originalTransactionId, movement.userId, 'voided', 0, refusal));
+        return { kind: 'ok', balanceMinor: balance };
+      }
+      if (original.playerId !== movement.userId) {
+        return declined('TRANSACTION_MISMATCH', 'The original transaction is another player’s.', 409);
+      }
+      if (original.kind === 'prize' || original.kind === 'rollback') {
+        return declined('NOT_A_BET', 'Only a bet can be rolled back.', 409);
+      }
+      const applied = (JSON.parse(original.answer) as WalletAnswer).kind === 'ok';
+      if (original.kind !== 'bet' || !applied) return { kind: 'ok', balanceMinor: balance };
+      repo.setCallKind(original.transactionId, 'bet-rolled-back');
+      repo.setBalance(movement.userId, balance + original.amountMinor);
+      return { kind: 'ok', balanceMinor: balance + original.amountMinor };
+    });
+  }
+
+  /** Runs a call in its own write transaction; a failure is an unknown answer, never a throw. */
+  function run(call: string, work: () => WalletAnswer): Promise<WalletAnswer> {
+    try {
+      return Promise.resolve(store.transaction(work));
+    } catch (error) {
+      deps.logger.error('demo wallet call failed', { call, error: String(error) });
+      return Promise.resolve({ kind: 'unknown', reason: `demo wallet failure: ${String(error)}` });
+    }
+  }
+
+  return {
+    balance: (player) => run('balance', () => ({ kind: 'ok', balanceMinor: openBalance(player) })),
+    bet: (movement) => run('bet', () => bet(movement)),
+    prize: (movement) => run('prize', () => prize(movement)),
+    rollback: (movement) => run('rollback', () => rollback(movement)),
+  };
+}
+
+function invalidMovement(movement: WalletMovement): WalletAnswer | undefined {
+  if (!Number.isSafeInteger(movement.amountMinor) || movement.amountMinor <= 0) {
+    return declined('INVALID_AMOUNT', 'The amount must be a positive number of minor units.', 400);
+  }
+  if ('originalTransactionId' in movement && movement.originalTransactionId === movement.transactionId) {
+    return declined('INVALID_REQUEST', 'A rollback needs a transactionId of its own.', 400);
+  }
+  return undefined;
+}
+
+function declined(code: string, message: string, httpStatus: number): WalletAnswer {
+  return { kind: 'declined', code, message, httpStatus };
+}

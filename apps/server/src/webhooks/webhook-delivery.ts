@@ -1,0 +1,28 @@
+import {
+  createWebhookDispatcher,
+  type DispatcherDeps,
+  type DispatcherOptions,
+  type WebhookDispatcher,
+} from './webhook-dispatcher.ts';
+import { createWebhookOutbox, type WebhookOutbox } from './webhook-outbox.ts';
+
+export interface WebhookDelivery {
+  /** For the play service: queue events inside the round's transaction. */
+  outbox: WebhookOutbox;
+  /** For the process: start() after listening, await stop() before closing the store. */
+  dispatcher: WebhookDispatcher;
+}
+
+/** The outbox and its dispatcher, wired so a queued event is sent as soon as its round commits. */
+export function createWebhookDelivery(
+  deps: DispatcherDeps,
+  options: DispatcherOptions = {},
+): WebhookDelivery {
+  const dispatcher = createWebhookDispatcher(deps, options);
+  const outbox = createWebhookOutbox(deps.store, {
+    newId: deps.newId,
+    clock: deps.clock,
+    nudge: dispatcher.nudge,
+  });
+  return { outbox, dispatcher };
+}

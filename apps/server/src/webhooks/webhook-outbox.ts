@@ -1,0 +1,56 @@
+import type { Deps } from '../deps.ts';
+import type { Store } from '../store/store.ts';
+import type { WebhookEvent } from '../store/webhooks-repo.ts';
+
+export interface RoundEvent {
+  /** The API client whose webhooks get it. */
+  clientId: string;
+  roundId: string;
+  eventType: WebhookEvent;
+  /** The round as the event carries it (http/schemas/round.ts `roundView`). */
+  payload: unknown;
+}
+
+export interface WebhookOutbox {
+  /**
+   * Queues the event for every active webhook of the client subscribed to it; returns the event
+   * ids (one per webhook). MUST run inside the round's `store.transaction`, so an event exists
+   * exactly when its round does, a crash included.
+   */
+  enqueue(event: RoundEvent): string[];
+}
+
+export interface OutboxDeps extends Pick<Deps, 'newId' | 'clock'> {
+  /** Called once the transaction has had the chance to commit: the dispatcher's `nudge`. */
+  nudge?: () => void;
+}
+
+export function createWebhookOutbox(store: Store, deps: OutboxDeps): WebhookOutbox {
+  return {
+    enqueue({ clientId, roundId, eventType, payload }) {
+      if (!store.outbox.inTransaction()) {
+        throw new Error('webhook events must be queued inside the round’s store.transaction');
+      }
+      const now = deps.clock().toISOString();
+      const ids: string[] = [];
+      for (const webhook of store.webhooks.listLiveByClient(clientId)) {
+        if (webhook.status !== 'active' || !webhook.eventTriggers.includes(eventType)) continue;
+        const id = deps.newId();
+        store.outbox.insert({
+          id,
+          webhookId: webhook.id,
+          roundId,
+          eventType,
+          payload,
+          nextAttemptAt: now,
+          createdAt: now,
+        });
+        ids.push(id);
+      }
+      // better-sqlite3 transactions are synchronous: by the time this runs the caller's
+      // transaction has committed (or rolled back, and the dispatcher then finds nothing).
+      if (ids.length > 0 && deps.nudge) setImmediate(deps.nudge);
+      return ids;
+    },
+  };
+}

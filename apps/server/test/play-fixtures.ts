@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { Ack } from '@raspa/core';
+import { io, type Socket } from 'socket.io-client';
+import type { TestServer, TokenSet } from './harness.ts';
+import type { TestOperator } from './test-operator.ts';
+
+export interface GameSetup {
+  tokens: TokenSet;
+  profileId: string;
+  gameId: string;
+  webhookId: string;
+}
+
+/** An operator profile wired to the test operator's wallet and webhook receiver, with one active game. */
+export async function setUpOperatorGame(
+  server: TestServer,
+  operator: TestOperator,
+  game: { prizedPercent?: number; sampling?: number; betPrice?: number; gameModel?: string } = {},
+): Promise<GameSetup> {
+  const { tokens } = await server.newClient();
+  const profile = await server.call('POST', '/v1/profile', {
+    token: tokens,
+    body: {
+      name: 'Test casino',
+      type: 'operator',
+      currency: 'BRL',
+      walletUrl: operator.walletUrl,
+      walletSignatureToken: operator.walletSecret,
+    },
+  });
+  const profileId = profile.body.data.profileId;
+  const webhook = await server.call('POST', '/v1/webhook', {
+    token: tokens,
+    body: {
+      url: operator.webhookUrl,
+      eventTriggers: ['open-round', 'close-round'],
+      signatureToken: randomUUID(),
+    },
+  });
+  const created = await server.call('POST', '/v1/game', {
+    token: tokens,
+    body: {
+      profileId,
+      gameModel: game.gameModel ?? 'oxe-ganhei',
+      lang: 'en',
+      currency: 'BRL',
+      rtp: 0.9,
+      sampling: game.sampling ?? 100_001,
+      prizedPercent: game.prizedPercent ?? 0.5,
+      betPrice: game.betPrice ?? 2,
+      simulation: false,
+      replacePreviousVersion: true,
+    },
+  });
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  return { tokens, profileId, gameId: created.body.data.id, webhookId: webhook.body.data.webhookId };
+}
+
+/** A player with a session on the game; returns the session token of its gameUrl. */
+export async function newSession(server: TestServer, setup: GameSetup, credential: string): Promise<string> {
+  const user = await server.call('POST', '/v1/user/auth', {
+    token: setup.tokens,
+    body: { profileId: setup.profileId, credential, credentialType: 'username' },
+  });
+  const session = await server.call('POST', '/v1/game/session', {
+    token: setup.tokens,
+    body: { userToken: user.body.data.userToken, gameId: setup.gameId },
+  });
+  if (session.status !== 201) throw new Error(JSON.stringify(session.body));
+  return new URL(session.body.data.gameUrl).searchParams.get('token') ?? '';
+}
+
+export interface Player {
+  socket: Socket;
+  ask<T = any>(event: string, payload?: unknown): Promise<Ack<T>>;
+  close(): void;
+}
+
+/** A real Socket.IO client on the play namespace. */
+export async function connectPlayer(url: string, token: string): Promise<Player> {
+  const socket = io(`${url}/play`, {
+    auth: { token },
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  return {
+    socket,
+    ask: (event, payload) =>
+      new Promise((resolve) => {
+        if (payload === undefined) socket.emit(event, resolve);
+        else socket.emit(event, payload, resolve);
+      }),
+    close: () => socket.close(),
+  };
+}
+
+/** Waits until `check` holds (polling), or fails after `ms`. */
+export async function eventually<T>(check: () => T | undefined | false, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  createOperator,
+  type OperatorOptions,
+  type OperatorServer,
+} from '../../../examples/operator/operator.mjs';
+
+const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const CHECKER = fileURLToPath(new URL('../src/wallet-check.ts', import.meta.url));
+const SECRET = 'conformance-secret-1234';
+
+const running: OperatorServer[] = [];
+afterAll(async () => {
+  await Promise.all(
+    running.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    ),
+  );
+});
+
+async function operatorAt(options: OperatorOptions = {}) {
+  const server = createOperator({ walletSecret: SECRET, log: () => {}, ...options });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  running.push(server);
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/wallet` };
+}
+
+/** Runs `pnpm wallet-check` as a real child process (the operator answers from this process). */
+function walletCheck(args: string[]): Promise<{ code: number | null; lines: string[]; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [CHECKER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, lines: stdout.split('\n'), stderr }));
+  });
+}
+
+const results = (lines: string[]) => lines.filter((line) => /^(PASS|FAIL) {2}/.test(line));
+const failures = (lines: string[]) => results(lines).filter((line) => line.startsWith('FAIL'));
+
+describe.concurrent('pnpm wallet-check', () => {
+  it('passes every check against the example operator and exits 0', async () => {
+    const { url } = await operatorAt();
+    const { code, lines, stderr } = await walletCheck(['--url', url, '--secret', SECRET]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(results(lines)).toHaveLength(11);
+    expect(failures(lines)).toEqual([]);
+    expect(lines).toContain('All 11 checks passed.');
+    expect(lines.join('\n')).toContain('run this against a test account');
+    expect(lines).toContain(
+      'PASS  [moves money] a signed bet debits the amount (bet 1.25 BRL: 1000.00 BRL → 998.75 BRL)',
+    );
+    expect(lines).toContain(
+      'PASS  [moves money] amounts of one minor unit (0.01 BRL) are exact (1000.00 BRL → 999.99 BRL → 1000.00 BRL)',
+    );
+  });
+
+  it('passes in a currency without decimals, and leaves the balance where it started', async () => {
+    const { url, server } = await operatorAt();
+    const { code, lines } = await walletCheck([
+      '--url',
+      `${url}/`,
+      '--secret',
+      SECRET,
+      '--currency',
+      'JPY',
+      '--credential',
+      'qa-7',
+    ]);
+    expect(failures(lines)).toEqual([]);
+    expect(code).toBe(0);
+    expect(server.operator.balanceOf('qa-7', 'JPY')).toBe(1000);
+  });
+
+  it('fails the repeat checks of a wallet that is not idempotent, and exits 1', async () => {
+    // Its rollbacks still re-credit a bet once, so the repeated rollback holds.
+    const { url } = await operatorAt({ breaks: ['idempotency'] });
+    const { code, lines } = await walletCheck(['--url', url, '--secret', SECRET]);
+    expect(code).toBe(1);
+    expect(failures(lines).map((line) => line.split(':')[0])).toEqual([
+      'FAIL  [moves money] a repeated bet (same transactionId) gets the first answer and does not debit twice',
+      'FAIL  [moves money] a repeated prize gets the first answer and does not credit twice',
+    ]);
+    expect(lines).toContain('2 of 11 checks FAILED.');
+  });
+
+  it('fails the signature check of a wallet that does not verify x-signed-request, and exits 1', async () => {
+    const { url } = await operatorAt({ breaks: ['signature'] });
+    const { code, lines } = await walletCheck(['--url', url, '--secret', SECRET]);
+    expect(code).toBe(1);
+    expect(failures(lines)).toEqual([
+      'FAIL  a bet with a wrong or missing x-signed-request is refused and moves no money: a wrong signature got HTTP 200, expected a refusal (401)',
+    ]);
+  });
+
+  it('exits 2 with the usage on bad arguments', async () => {
+    const { code, stderr } = await walletCheck(['--url', 'ftp://nope']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--url must be an http(s) URL');
+    expect(stderr).toContain('usage: pnpm wallet-check');
+  });
+});

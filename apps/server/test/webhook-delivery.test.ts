@@ -1,0 +1,731 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RoundView, roundView } from '../src/http/schemas/round.ts';
+import { openDatabase } from '../src/store/database.ts';
+import { createSqliteStore } from '../src/store/store.ts';
+import type { DeliveryRecord, WebhookEvent } from '../src/store/webhooks-repo.ts';
+import { createWebhookDelivery } from '../src/webhooks/webhook-delivery.ts';
+import {
+  createWebhookDispatcher,
+  DEFAULT_RETRY_SCHEDULE,
+  type DispatcherOptions,
+} from '../src/webhooks/webhook-dispatcher.ts';
+import { createWebhookOutbox } from '../src/webhooks/webhook-outbox.ts';
+import { canonicalForTest, signForTest, startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { type LedgerFixtures, ledgerFixtures, type Seat } from './ledger-fixtures.ts';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const DAY = 24 * 60 * MINUTE;
+
+// ---- a webhook receiver on 127.0.0.1: records every request, answers as each path is told ----
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+interface Reply {
+  status: number;
+  body?: string;
+  delayMs?: number;
+  headers?: Record<string, string>;
+}
+/** How a path answers its n-th request (0-based). */
+type Behaviour = (n: number) => Reply;
+
+async function startReceiver() {
+  const received: Received[] = [];
+  const timeline: string[] = [];
+  const behaviours = new Map<string, Behaviour>();
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const path = req.url ?? '';
+      const n = received.filter((r) => r.path === path).length;
+      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      timeline.push(`in ${path}`);
+      const reply: Reply = behaviours.get(path)?.(n) ?? { status: 200, body: 'ok' };
+      const send = () => {
+        timeline.push(`out ${path}`);
+        if (res.destroyed) return;
+        res.writeHead(reply.status, reply.headers);
+        res.end(reply.body ?? '');
+      };
+      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      else send();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  return {
+    url,
+    received,
+    timeline,
+    at: (path: string) => received.filter((r) => r.path === path),
+    on: (path: string, behaviour: Behaviour) => void behaviours.set(path, behaviour),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
+let server: TestServer;
+let fixtures: LedgerFixtures;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+/** Webhooks made by a test: their leftover queue is dropped after it, so tests stay independent. */
+const made: string[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  fixtures = ledgerFixtures(server);
+  receiver = await startReceiver();
+});
+afterEach(() => {
+  for (const id of made.splice(0)) server.deps.store.outbox.dropQueued(id);
+});
+afterAll(async () => {
+  fixtures.close();
+  await receiver.close();
+  await server.close();
+});
+
+// ---- helpers ----
+
+interface Operator {
+  clientId: string;
+  apiKey: string;
+  tokens: TokenSet;
+  seat: Seat;
+}
+interface Hook {
+  id: string;
+  path: string;
+  token: string;
+}
+
+async function newOperator(): Promise<Operator> {
+  const { clientId, apiKey, tokens } = await server.newClient();
+  return { clientId, apiKey, tokens, seat: fixtures.seat(clientId) };
+}
+
+let hooks = 0;
+async function newHook(
+  operator: Operator,
+  behaviour?: Behaviour,
+  eventTriggers: WebhookEvent[] = ['open-round', 'close-round'],
+): Promise<Hook> {
+  const path = `/hook/${++hooks}`;
+  if (behaviour) receiver.on(path, behaviour);
+  const token = randomUUID();
+  const answer = await server.call('POST', '/v1/webhook', {
+    token: operator.tokens,
+    body: { url: `${receiver.url}${path}`, eventTriggers, signatureToken: token },
+  });
+  expect(answer.status).toBe(201);
+  const id: string = answer.body.data.webhookId;
+  made.push(id);
+  return { id, path, token };
+}
+
+const nowIso = () => server.clock().toISOString();
+
+/** A closed round written by the fixtures, and its payload as the events carry it. */
+function newRound(operator: Operator): { roundId: string; payload: RoundView } {
+  const { roundId } = fixtures.round(operator.seat, { at: nowIso(), prizeMinor: 1000 });
+  const detail = server.deps.store.ledger.listRounds(
+    {
+      clientId: operator.clientId,
+      profileId: null,
+      playerId: null,
+      roundId,
+      type: null,
+      from: null,
+      before: null,
+    },
+    { pageIndex: 1, pageSize: 1 },
+  ).items[0];
+  if (!detail) throw new Error('round not written');
+  return { roundId, payload: roundView(detail) };
+}
+
+const outbox = () => createWebhookOutbox(server.deps.store, server.deps);
+
+/** Queues an event for a new round of `operator`, in the round's transaction (as the play loop does). */
+function queueRound(operator: Operator, eventType: WebhookEvent = 'close-round') {
+  const round = newRound(operator);
+  const ids = server.deps.store.transaction(() =>
+    outbox().enqueue({
+      clientId: operator.clientId,
+      roundId: round.roundId,
+      eventType,
+      payload: round.payload,
+    }),
+  );
+  return { ...round, ids };
+}
+
+const dispatcher = (options: DispatcherOptions = {}) =>
+  createWebhookDispatcher(server.deps, { timeoutMs: 2000, ...options });
+
+/** The log of a webhook, oldest first. */
+function log(hook: Hook): DeliveryRecord[] {
+  return server.deps.store.webhooks
+    .listDeliveries(hook.id, { status: null, from: null, before: null }, { pageIndex: 1, pageSize: 100 })
+    .items.reverse();
+}
+
+const eventStatus = (id: string | undefined) => server.deps.store.outbox.findById(id ?? '')?.status;
+
+/** The webhook as GET /v1/webhook shows it (logging in again: tests move the clock by days). */
+async function listed(operator: Operator, hook: Hook) {
+  if (operator.tokens.expireAt <= nowIso()) {
+    const login = await server.call('POST', '/v1/auth/login', { body: { apiKey: operator.apiKey } });
+    operator.tokens = login.body.data;
+  }
+  const answer = await server.call('GET', '/v1/webhook', { token: operator.tokens });
+  expect(answer.status).toBe(200);
+  return answer.body.data.find((w: { id: string }) => w.id === hook.id);
+}
+
+async function until(check: () => boolean, ms = 2000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+// ---- tests ----
+
+describe('queueing (the outbox)', () => {
+  it('queues one event per active, live webhook subscribed to it, and only the client’s own', async () => {
+    const op = await newOperator();
+    const opens = await newHook(op, undefined, ['open-round']);
+    const closes = await newHook(op, undefined, ['close-round']);
+    const both = await newHook(op);
+    const disabled = await newHook(op);
+    server.deps.store.webhooks.setStatus(disabled.id, 'disabled');
+    const deleted = await newHook(op);
+    expect((await server.call('DELETE', `/v1/webhook/${deleted.id}`, { token: op.tokens })).status).toBe(200);
+    const someoneElse = await newOperator();
+    const theirs = await newHook(someoneElse);
+
+    const opened = queueRound(op, 'open-round');
+    expect(opened.ids.map((id) => server.deps.store.outbox.findById(id)?.webhookId)).toEqual([
+      opens.id,
+      both.id,
+    ]);
+    const closed = queueRound(op, 'close-round');
+    expect(closed.ids.map((id) => server.deps.store.outbox.findById(id)?.webhookId)).toEqual([
+      closes.id,
+      both.id,
+    ]);
+
+    const event = server.deps.store.outbox.findById(opened.ids[0] ?? '');
+    expect(event).toEqual({
+      seq: expect.any(Number),
+      id: opened.ids[0],
+      webhookId: opens.id,
+      roundId: opened.roundId,
+      eventType: 'open-round',
+      payload: opened.payload,
+      status: 'queued',
+      attempts: 0,
+      nextAttemptAt: nowIso(),
+      firstFailureAt: null,
+      createdAt: nowIso(),
+    });
+    expect(new Set([...opened.ids, ...closed.ids]).size).toBe(4);
+
+    expect(await dispatcher().runOnce()).toBe(4);
+    expect(receiver.at(theirs.path)).toEqual([]);
+    expect(receiver.at(disabled.path)).toEqual([]);
+    expect(receiver.at(deleted.path)).toEqual([]);
+    expect(receiver.at(both.path).map((r) => JSON.parse(r.body).event)).toEqual([
+      'open-round',
+      'close-round',
+    ]);
+  });
+
+  it('leaves no event when the round’s transaction rolls back', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op);
+    const round = newRound(op);
+    let queued: string[] = [];
+    expect(() =>
+      server.deps.store.transaction(() => {
+        queued = outbox().enqueue({
+          clientId: op.clientId,
+          roundId: round.roundId,
+          eventType: 'close-round',
+          payload: round.payload,
+        });
+        throw new Error('the wallet said no');
+      }),
+    ).toThrow('the wallet said no');
+    expect(queued).toHaveLength(1);
+    expect(server.deps.store.outbox.findById(queued[0] ?? '')).toBeUndefined();
+    expect(server.deps.store.outbox.headOf(hook.id)).toBeUndefined();
+    expect(await dispatcher().runOnce()).toBe(0);
+    expect(receiver.at(hook.path)).toEqual([]);
+  });
+
+  it('refuses to queue outside a transaction', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op);
+    const round = newRound(op);
+    expect(() =>
+      outbox().enqueue({
+        clientId: op.clientId,
+        roundId: round.roundId,
+        eventType: 'close-round',
+        payload: round.payload,
+      }),
+    ).toThrow('webhook events must be queued inside the round’s store.transaction');
+    expect(server.deps.store.outbox.headOf(hook.id)).toBeUndefined();
+  });
+});
+
+describe('a delivery', () => {
+  it('posts {event, payload} as canonical JSON with both signatures, and logs it', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op, () => ({ status: 200, body: '{"received":true}' }));
+    const { ids, payload } = queueRound(op, 'close-round');
+
+    expect(await dispatcher().runOnce()).toBe(1);
+
+    const [request] = receiver.at(hook.path);
+    if (!request) throw new Error('nothing received');
+    expect(JSON.parse(request.body)).toEqual({ event: 'close-round', payload });
+    expect(Object.keys(JSON.parse(request.body))).toEqual(['event', 'payload']);
+    expect(request.body).toBe(canonicalForTest({ event: 'close-round', payload }));
+    const { headers } = request;
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers['user-agent']).toBe('Raspa-Webhooks/1');
+    // x-signed-request: HMAC-SHA512 hex of the canonical body, computed here without our modules.
+    const sha512 = createHmac('sha512', Buffer.from(hook.token, 'utf8')).update(request.body).digest('hex');
+    expect(headers['x-signed-request']).toBe(sha512);
+    expect(headers['x-signed-request']).toBe(signForTest(JSON.parse(request.body), hook.token));
+    // Standard Webhooks: id = event id, timestamp = the injected clock, v1 = base64 HMAC-SHA256.
+    expect(headers['webhook-id']).toBe(ids[0]);
+    const timestamp = String(Math.floor(server.clock().getTime() / 1000));
+    expect(headers['webhook-timestamp']).toBe(timestamp);
+    const sha256 = createHmac('sha256', Buffer.from(hook.token, 'utf8'))
+      .update(`${ids[0]}.${timestamp}.${request.body}`)
+      .digest('base64');
+    expect(headers['webhook-signature']).toBe(`v1,${sha256}`);
+
+    expect(log(hook)).toEqual([
+      {
+        id: expect.any(String),
+        webhookId: hook.id,
+        eventId: ids[0],
+        eventType: 'close-round',
+        payload,
+        responseCode: 200,
+        responseBody: '{"received":true}',
+        success: true,
+        status: 'success',
+        durationMs: expect.any(Number),
+        timestamp: nowIso(),
+        retryCount: 0,
+        errorMessage: null,
+      },
+    ]);
+    expect(eventStatus(ids[0])).toBe('delivered');
+    expect(await listed(op, hook)).toMatchObject({
+      status: 'active',
+      successCount: 1,
+      failureCount: 0,
+      lastTriggered: nowIso(),
+    });
+    const logs = await server.call('GET', `/v1/webhook/${hook.id}`, { token: op.tokens });
+    expect(logs.status).toBe(200);
+    expect(logs.body.data).toEqual([
+      expect.objectContaining({ eventType: 'close-round', payload, responseCode: 200, success: true }),
+    ]);
+    expect(await dispatcher().runOnce()).toBe(0);
+  });
+
+  it('retries a failing receiver on the schedule until it recovers; log and counters agree', async () => {
+    const op = await newOperator();
+    const replies: Reply[] = [
+      { status: 500, body: 'x'.repeat(5000) },
+      { status: 503, body: 'busy' },
+      { status: 204 },
+    ];
+    const hook = await newHook(op, (n) => replies[n] ?? { status: 200 });
+    const { ids } = queueRound(op);
+    const worker = dispatcher();
+    const statuses = () => log(hook).map((row) => row.status);
+
+    const first = nowIso();
+    expect(await worker.runOnce()).toBe(1);
+    expect(statuses()).toEqual(['pending']);
+    expect(log(hook)[0]).toMatchObject({
+      responseCode: 500,
+      success: false,
+      retryCount: 0,
+      errorMessage: 'the receiver answered 500',
+    });
+    expect(log(hook)[0]?.responseBody).toBe('x'.repeat(2048));
+    expect(server.deps.store.outbox.findById(ids[0] ?? '')).toMatchObject({
+      status: 'queued',
+      attempts: 1,
+      firstFailureAt: first,
+      nextAttemptAt: new Date(server.clock().getTime() + 5 * SECOND).toISOString(),
+    });
+
+    // Not before the first step of the schedule (5 s) has passed.
+    expect(await worker.runOnce()).toBe(0);
+    server.clock.advance(5 * SECOND - 1);
+    expect(await worker.runOnce()).toBe(0);
+    server.clock.advance(1);
+    const second = nowIso();
+    expect(await worker.runOnce()).toBe(1);
+    expect(statuses()).toEqual(['failed', 'pending']);
+
+    // Then the second step (5 min).
+    server.clock.advance(DEFAULT_RETRY_SCHEDULE[1] ?? 0);
+    server.clock.advance(-1);
+    expect(await worker.runOnce()).toBe(0);
+    server.clock.advance(1);
+    const third = nowIso();
+    expect(await worker.runOnce()).toBe(1);
+    expect(statuses()).toEqual(['failed', 'failed', 'success']);
+
+    expect(receiver.at(hook.path).map((r) => r.headers['webhook-id'])).toEqual([ids[0], ids[0], ids[0]]);
+    expect(receiver.at(hook.path).map((r) => r.headers['webhook-timestamp'])).toEqual(
+      [first, second, third].map((iso) => String(Date.parse(iso) / 1000)),
+    );
+    expect(log(hook).map((row) => [row.retryCount, row.responseCode, row.timestamp])).toEqual([
+      [0, 500, first],
+      [1, 503, second],
+      [2, 204, third],
+    ]);
+    expect(eventStatus(ids[0])).toBe('delivered');
+    expect(await listed(op, hook)).toMatchObject({ successCount: 1, failureCount: 2, lastTriggered: third });
+    const page = await server.call('GET', `/v1/webhook/${hook.id}`, { token: op.tokens });
+    expect(page.body.pagination).toEqual({
+      pageIndex: 1,
+      pageSize: 20,
+      totalCount: 3,
+      successCount: 1,
+      failureCount: 2,
+    });
+  });
+
+  it('410 Gone disables the webhook at once and drops its queue', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op, () => ({ status: 410, body: 'gone' }));
+    const events = [queueRound(op), queueRound(op), queueRound(op)].map((q) => q.ids[0]);
+
+    expect(await dispatcher().runOnce()).toBe(1);
+    expect(events.map(eventStatus)).toEqual(['failed', 'dropped', 'dropped']);
+    expect(log(hook)).toEqual([
+      expect.objectContaining({
+        responseCode: 410,
+        status: 'failed',
+        errorMessage: 'the receiver answered 410 Gone: the webhook is disabled',
+      }),
+    ]);
+    expect(await listed(op, hook)).toMatchObject({ status: 'disabled', failureCount: 1, successCount: 0 });
+    expect(queueRound(op).ids).toEqual([]); // a disabled webhook gets no new events
+    server.clock.advance(DAY);
+    expect(await dispatcher().runOnce()).toBe(0);
+    expect(receiver.at(hook.path)).toHaveLength(1);
+  });
+
+  it('a receiver slower than the time-out is a failure with no response code', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op, () => ({ status: 200, delayMs: 1000 }));
+    const { ids } = queueRound(op);
+    const started = Date.now();
+    expect(await dispatcher({ timeoutMs: 150 }).runOnce()).toBe(1);
+    expect(Date.now() - started).toBeLessThan(900);
+    const [row] = log(hook);
+    expect(row).toMatchObject({
+      responseCode: null,
+      responseBody: '',
+      success: false,
+      status: 'pending',
+      errorMessage: 'no answer within 150 ms',
+    });
+    expect(row?.durationMs).toBeGreaterThanOrEqual(140);
+    expect(eventStatus(ids[0])).toBe('queued');
+  });
+
+  it('a redirect is a failure and is not followed', async () => {
+    const op = await newOperator();
+    const target = `/moved-${hooks}`;
+    const hook = await newHook(op, () => ({
+      status: 302,
+      headers: { location: `${receiver.url}${target}` },
+    }));
+    queueRound(op);
+    expect(await dispatcher().runOnce()).toBe(1);
+    expect(log(hook)).toEqual([
+      expect.objectContaining({
+        responseCode: 302,
+        success: false,
+        status: 'pending',
+        errorMessage: 'the receiver answered 302; redirects are not followed',
+      }),
+    ]);
+    expect(receiver.at(target)).toEqual([]);
+  });
+
+  it('an unreachable receiver is a failure that says why', async () => {
+    const op = await newOperator();
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const answer = await server.call('POST', '/v1/webhook', {
+      token: op.tokens,
+      body: {
+        url: `http://127.0.0.1:${port}/nobody`,
+        eventTriggers: ['close-round'],
+        signatureToken: randomUUID(),
+      },
+    });
+    const hook: Hook = { id: answer.body.data.webhookId, path: '/nobody', token: '' };
+    made.push(hook.id);
+    queueRound(op);
+    expect(await dispatcher().runOnce()).toBe(1);
+    expect(log(hook)).toEqual([
+      expect.objectContaining({
+        responseCode: null,
+        status: 'pending',
+        errorMessage: 'could not reach the receiver: ECONNREFUSED',
+      }),
+    ]);
+  });
+
+  it('checks the URL again before each attempt when private addresses are not allowed', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op);
+    queueRound(op);
+    expect(await dispatcher({ allowPrivate: false }).runOnce()).toBe(1);
+    expect(log(hook)).toEqual([
+      expect.objectContaining({
+        responseCode: null,
+        status: 'pending',
+        errorMessage:
+          'the url was refused: 127.0.0.1 is a loopback address, and this server only delivers webhooks to public addresses',
+      }),
+    ]);
+    expect(receiver.at(hook.path)).toEqual([]);
+  });
+
+  it('a signatureToken that cannot be unsealed is a logged failure, not a crash', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op);
+    const db = new Database(join(server.dataDir, 'raspa.sqlite'));
+    db.prepare('UPDATE webhooks SET token_enc = ? WHERE id = ?').run('v1.AAAA.AAAA.AAAA', hook.id);
+    db.close();
+    queueRound(op);
+    expect(await dispatcher().runOnce()).toBe(1);
+    expect(log(hook)).toEqual([
+      expect.objectContaining({
+        responseCode: null,
+        status: 'pending',
+        errorMessage: 'the webhook’s signatureToken cannot be read (was the server key changed?)',
+      }),
+    ]);
+    expect(receiver.at(hook.path)).toEqual([]);
+  });
+
+  it('drops the queue of a webhook deleted or disabled before its events went out', async () => {
+    const op = await newOperator();
+    const deleted = await newHook(op);
+    const disabled = await newHook(op);
+    const queued = [queueRound(op), queueRound(op)].flatMap((q) => q.ids);
+    expect(queued).toHaveLength(4);
+    expect((await server.call('DELETE', `/v1/webhook/${deleted.id}`, { token: op.tokens })).status).toBe(200);
+    server.deps.store.webhooks.setStatus(disabled.id, 'disabled');
+    expect(await dispatcher().runOnce()).toBe(0);
+    expect(queued.map(eventStatus)).toEqual(['dropped', 'dropped', 'dropped', 'dropped']);
+    expect(receiver.at(deleted.path)).toEqual([]);
+    expect(receiver.at(disabled.path)).toEqual([]);
+    expect(log(deleted)).toEqual([]);
+  });
+});
+
+describe('order and independence', () => {
+  it('sends each webhook its events in round order, later ones waiting while an early one is retried', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op, (n) => (n === 0 ? { status: 500 } : { status: 200 }));
+    const rounds = [queueRound(op), queueRound(op), queueRound(op)];
+    const worker = dispatcher();
+
+    expect(await worker.runOnce()).toBe(1);
+    expect(rounds.map((r) => eventStatus(r.ids[0]))).toEqual(['queued', 'queued', 'queued']);
+    server.clock.advance(5 * SECOND);
+    expect(await worker.runOnce()).toBe(3);
+    const seen = receiver.at(hook.path).map((r) => JSON.parse(r.body).payload._id);
+    expect(seen).toEqual([rounds[0]?.roundId, rounds[0]?.roundId, rounds[1]?.roundId, rounds[2]?.roundId]);
+    expect(rounds.map((r) => eventStatus(r.ids[0]))).toEqual(['delivered', 'delivered', 'delivered']);
+  });
+
+  it('serves two webhooks independently and in parallel', async () => {
+    const op = await newOperator();
+    const slowFailing = await newHook(op, () => ({ status: 500, delayMs: 300 }));
+    const healthy = await newHook(op);
+    const rounds = [queueRound(op), queueRound(op)];
+
+    expect(await dispatcher().runOnce()).toBe(3);
+    expect(receiver.at(healthy.path)).toHaveLength(2);
+    expect(receiver.at(slowFailing.path)).toHaveLength(1);
+    // Both of the healthy webhook's events went out while the slow one was still answering.
+    const slowAnswered = receiver.timeline.indexOf(`out ${slowFailing.path}`);
+    const healthyDone = receiver.timeline.lastIndexOf(`out ${healthy.path}`);
+    expect(healthyDone).toBeLessThan(slowAnswered);
+    expect(rounds.map((r) => r.ids.map(eventStatus))).toEqual([
+      ['queued', 'delivered'],
+      ['queued', 'delivered'],
+    ]);
+    expect(await listed(op, healthy)).toMatchObject({ status: 'active', successCount: 2, failureCount: 0 });
+    expect(await listed(op, slowFailing)).toMatchObject({
+      status: 'active',
+      successCount: 0,
+      failureCount: 1,
+    });
+  });
+});
+
+describe('giving up', () => {
+  it('gives an event up after the last step of the schedule', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op, () => ({ status: 500 }));
+    const [first, second] = [queueRound(op), queueRound(op)].map((q) => q.ids[0]);
+    const worker = dispatcher({ schedule: [1000, 2000] });
+
+    expect(await worker.runOnce()).toBe(1);
+    server.clock.advance(1000);
+    expect(await worker.runOnce()).toBe(1);
+    server.clock.advance(2000);
+    // The third attempt of the first event fails for good; the second event is then tried at once.
+    expect(await worker.runOnce()).toBe(2);
+    expect(eventStatus(first)).toBe('failed');
+    expect(server.deps.store.outbox.findById(first ?? '')?.attempts).toBe(3);
+    expect(log(hook).map((row) => [row.eventId, row.status, row.retryCount])).toEqual([
+      [first, 'failed', 0],
+      [first, 'failed', 1],
+      [first, 'failed', 2],
+      [second, 'pending', 0],
+    ]);
+    expect(await listed(op, hook)).toMatchObject({ status: 'active', failureCount: 4 });
+  });
+
+  it('gives an event up once its first failure is older than giveUpAfterMs', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op, () => ({ status: 500 }));
+    const { ids } = queueRound(op);
+    const worker = dispatcher({ schedule: [3 * DAY, 3 * DAY, 3 * DAY], disableAfterMs: 30 * DAY });
+    expect(await worker.runOnce()).toBe(1);
+    server.clock.advance(3 * DAY);
+    expect(await worker.runOnce()).toBe(1);
+    expect(eventStatus(ids[0])).toBe('queued');
+    server.clock.advance(3 * DAY);
+    expect(await worker.runOnce()).toBe(1); // 6 days after the first failure: given up
+    expect(eventStatus(ids[0])).toBe('failed');
+    expect(log(hook).map((row) => row.status)).toEqual(['failed', 'failed', 'failed']);
+    expect(await listed(op, hook)).toMatchObject({ status: 'active' });
+  });
+
+  it('disables a webhook that has failed for 5 days in a row; a success restarts the count', async () => {
+    const op = await newOperator();
+    let recovered = false;
+    const failing = await newHook(op, () => ({ status: 500 }));
+    const flaky = await newHook(op, () => ({ status: recovered ? 200 : 500 }));
+    const worker = dispatcher({ schedule: [MINUTE] });
+    const day = async () => {
+      queueRound(op);
+      await worker.runOnce();
+      server.clock.advance(MINUTE);
+      await worker.runOnce();
+    };
+
+    await day(); // day 0: both fail, twice
+    for (let d = 1; d <= 4; d++) {
+      server.clock.advance(DAY - MINUTE);
+      recovered = d === 3;
+      await day();
+    }
+    expect(await listed(op, failing)).toMatchObject({ status: 'active', failureCount: 10 });
+
+    server.clock.advance(DAY - 2 * MINUTE); // a minute short of 5 days since the first failure
+    recovered = false;
+    const [onFailing, onFlaky] = queueRound(op).ids;
+    const waiting = queueRound(op).ids[0];
+    expect(await worker.runOnce()).toBe(2);
+    expect(await listed(op, failing)).toMatchObject({ status: 'active', failureCount: 11 });
+    expect(eventStatus(onFailing)).toBe('queued');
+
+    // 5 days: its retry fails and it is disabled. The flaky one gives its event up and moves on to the next.
+    server.clock.advance(MINUTE);
+    expect(await worker.runOnce()).toBe(3);
+    expect(await listed(op, failing)).toMatchObject({
+      status: 'disabled',
+      failureCount: 12,
+      successCount: 0,
+    });
+    expect([onFailing, waiting].map(eventStatus)).toEqual(['failed', 'dropped']);
+    expect(log(failing).slice(-2)).toEqual([
+      expect.objectContaining({ status: 'failed', eventId: onFailing, retryCount: 0 }),
+      expect.objectContaining({ status: 'failed', eventId: onFailing, retryCount: 1 }),
+    ]);
+    // The flaky one succeeded on day 3, so it has failed for 2 days only: still active.
+    expect(await listed(op, flaky)).toMatchObject({ status: 'active' });
+    expect(eventStatus(onFlaky)).toBe('failed'); // its single retry is spent
+  });
+});
+
+describe('running', () => {
+  it('delivers as soon as the round commits once started, and stop() waits for the delivery in flight', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op, () => ({ status: 200, delayMs: 100 }));
+    const delivery = createWebhookDelivery(server.deps, { timeoutMs: 2000 });
+    delivery.dispatcher.start();
+    const round = newRound(op);
+    const [id] = server.deps.store.transaction(() =>
+      delivery.outbox.enqueue({
+        clientId: op.clientId,
+        roundId: round.roundId,
+        eventType: 'open-round',
+        payload: round.payload,
+      }),
+    );
+    await until(() => receiver.at(hook.path).length === 1);
+    await delivery.dispatcher.stop();
+    expect(eventStatus(id)).toBe('delivered');
+  });
+
+  it('survives a restart: a committed event is delivered by a new dispatcher over a new connection', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op);
+    const { ids } = queueRound(op); // committed; nothing sent (no dispatcher running)
+
+    const reopened = createSqliteStore(openDatabase(join(server.dataDir, 'raspa.sqlite')));
+    try {
+      const restarted = createWebhookDispatcher({ ...server.deps, store: reopened }, { timeoutMs: 2000 });
+      restarted.start();
+      await until(() => receiver.at(hook.path).length === 1);
+      await restarted.stop();
+      expect(reopened.outbox.findById(ids[0] ?? '')?.status).toBe('delivered');
+    } finally {
+      reopened.close();
+    }
+    expect(eventStatus(ids[0])).toBe('delivered');
+    expect(log(hook)).toEqual([expect.objectContaining({ eventId: ids[0], status: 'success' })]);
+  });
+});

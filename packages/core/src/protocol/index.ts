@@ -1,0 +1,2 @@
+export * from './play-errors.ts';
+export * from './play-protocol.ts';

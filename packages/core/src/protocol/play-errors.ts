@@ -1,0 +1,64 @@
+/**
+ * Every way a play request can fail, with the sentence the player's page shows in each language.
+ * Shared by the server (which answers with the code) and the page (which shows the text).
+ */
+export const PLAY_ERRORS = {
+  INSUFFICIENT_FUNDS: {
+    en: 'Not enough balance for this card.',
+    pt: 'Saldo insuficiente para esta raspadinha.',
+    es: 'Saldo insuficiente para esta tarjeta.',
+  },
+  WALLET_DECLINED: {
+    en: 'Your operator declined this purchase.',
+    pt: 'Seu operador recusou esta compra.',
+    es: 'Tu operador rechazó esta compra.',
+  },
+  WALLET_UNAVAILABLE: {
+    en: 'We could not reach your wallet. Nothing was charged; please try again.',
+    pt: 'Não conseguimos falar com sua carteira. Nada foi cobrado; tente de novo.',
+    es: 'No pudimos contactar tu billetera. No se cobró nada; inténtalo de nuevo.',
+  },
+  ROUND_IN_PROGRESS: {
+    en: 'You already have a card in play. Finish it first.',
+    pt: 'Você já tem uma raspadinha em jogo. Termine-a primeiro.',
+    es: 'Ya tienes una tarjeta en juego. Termínala primero.',
+  },
+  ROUND_NOT_FOUND: {
+    en: 'This card is no longer in play.',
+    pt: 'Esta raspadinha não está mais em jogo.',
+    es: 'Esta tarjeta ya no está en juego.',
+  },
+  GAME_INACTIVE: {
+    en: 'This game is not available right now.',
+    pt: 'Este jogo não está disponível agora.',
+    es: 'Este juego no está disponible ahora.',
+  },
+  SESSION_EXPIRED: {
+    en: 'Your session has expired. Reopen the game from your operator’s site.',
+    pt: 'Sua sessão expirou. Abra o jogo de novo pelo site do seu operador.',
+    es: 'Tu sesión ha caducado. Vuelve a abrir el juego desde el sitio de tu operador.',
+  },
+  SERVICE_STOPPING: {
+    en: 'The game is restarting. Please try again in a moment.',
+    pt: 'O jogo está reiniciando. Tente de novo em instantes.',
+    es: 'El juego se está reiniciando. Inténtalo de nuevo en un momento.',
+  },
+  INVALID_REQUEST: {
+    en: 'The game sent a request we could not read. Please reload.',
+    pt: 'O jogo enviou um pedido que não entendemos. Recarregue a página.',
+    es: 'El juego envió una solicitud que no entendimos. Recarga la página.',
+  },
+  INTERNAL_ERROR: {
+    en: 'Something went wrong on our side. Your money is safe; please try again.',
+    pt: 'Algo deu errado do nosso lado. Seu dinheiro está seguro; tente de novo.',
+    es: 'Algo salió mal de nuestro lado. Tu dinero está seguro; inténtalo de nuevo.',
+  },
+} as const satisfies Record<string, Record<'en' | 'pt' | 'es', string>>;
+
+export type PlayErrorCode = keyof typeof PLAY_ERRORS;
+export const PLAY_ERROR_CODES = Object.keys(PLAY_ERRORS) as PlayErrorCode[];
+export type PlayLang = 'pt' | 'en' | 'es';
+
+export function playErrorMessage(code: PlayErrorCode, lang: PlayLang): string {
+  return PLAY_ERRORS[code][lang];
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { GAME_MODELS } from '../models.ts';
+import { PLAY_ERROR_CODES } from './play-errors.ts';
+
+/**
+ * The play protocol between the player's page and the server, over Socket.IO (docs/play-protocol.md).
+ * Money here is integer minor units of `currency` (the page formats it with formatMoney).
+ * The page connects to the `/play` namespace with `auth: { token }` (the session token of its gameUrl).
+ */
+export const PLAY_NAMESPACE = '/play';
+
+/** Requests the page emits, each with an acknowledgement callback. */
+export const PLAY_REQUESTS = { state: 'state', buy: 'buy', reveal: 'reveal' } as const;
+/** Events the server pushes. */
+export const PLAY_EVENTS = { balance: 'balance', round: 'round', sessionExpired: 'session-expired' } as const;
+
+export const cardCellSchema = z.object({
+  symbol: z.string(),
+  prizeLevel: z.number().int().min(1).max(8).optional(),
+  number: z.number().int().optional(),
+});
+
+export const cardSchema = z.object({
+  model: z.enum(GAME_MODELS),
+  rule: z.string(),
+  rows: z.number().int(),
+  cols: z.number().int(),
+  cells: z.array(cardCellSchema),
+  extras: z.array(cardCellSchema),
+  winningCells: z.array(z.number().int()),
+  winningExtras: z.array(z.number().int()),
+});
+
+export const roundStatusSchema = z.enum(['pending', 'open', 'closing', 'closed', 'declined', 'voided']);
+
+/** A round as the page sees it. `prize` is known from the start: the card already shows it. */
+export const playRoundSchema = z.object({
+  roundId: z.string(),
+  status: roundStatusSchema,
+  card: cardSchema,
+  level: z.number().int().min(0).max(8),
+  prize: z.number().int(),
+  price: z.number().int(),
+  createdAt: z.string(),
+  endAt: z.string().nullable(),
+  /** True while a won prize is still on its way to the wallet (retried until paid). */
+  prizePending: z.boolean(),
+});
+
+export const playLevelSchema = z.object({
+  level: z.number().int(),
+  winners: z.number().int(),
+  prize: z.number().int(),
+});
+
+export const playStateSchema = z.object({
+  sessionId: z.string(),
+  lang: z.enum(['pt', 'en', 'es']),
+  returnUrl: z.string().nullable(),
+  expireAt: z.string(),
+  /** The operator pages the page may talk to with postMessage (CONTRACT §8). */
+  allowedOrigins: z.array(z.string()),
+  player: z.object({ id: z.string(), balance: z.number().int().nullable() }),
+  game: z.object({
+    id: z.string(),
+    gameModel: z.enum(GAME_MODELS),
+    currency: z.string(),
+    price: z.number().int(),
+    sampling: z.number().int(),
+    levels: z.array(playLevelSchema),
+  }),
+  /** The player's round in play (from another tab too), to resume with the same card. */
+  openRound: playRoundSchema.nullable(),
+});
+
+export const revealRequestSchema = z.object({ roundId: z.string().min(1).max(100) });
+export const buyRequestSchema = z.object({}).optional();
+
+export const playErrorSchema = z.object({
+  code: z.enum(PLAY_ERROR_CODES as [string, ...string[]]),
+  message: z.string(),
+});
+
+export const ackSchema = <T extends z.ZodType>(data: T) =>
+  z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), data }),
+    z.object({ ok: z.literal(false), error: playErrorSchema }),
+  ]);
+
+export const buyAnswerSchema = z.object({ round: playRoundSchema, balance: z.number().int() });
+export const revealAnswerSchema = z.object({ round: playRoundSchema, balance: z.number().int().nullable() });
+export const balanceEventSchema = z.object({ balance: z.number().int() });
+
+export type PlayRound = z.infer<typeof playRoundSchema>;
+export type PlayState = z.infer<typeof playStateSchema>;
+export type PlayError = z.infer<typeof playErrorSchema>;
+export type BuyAnswer = z.infer<typeof buyAnswerSchema>;
+export type RevealAnswer = z.infer<typeof revealAnswerSchema>;
+export type Ack<T> = { ok: true; data: T } | { ok: false; error: PlayError };
