@@ -100,10 +100,13 @@ export async function connectPlayer(url: string, token: string): Promise<Player>
 }
 
 /** Waits until `check` holds (polling), or fails after `ms`. */
-export async function eventually<T>(check: () => T | undefined | false, ms = 5000): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 5000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 20));

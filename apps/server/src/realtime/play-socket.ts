@@ -55,9 +55,9 @@ export function attachPlaySockets(
   play.on('connection', (socket: Socket) => {
     const data = socket.data as SocketData;
     void socket.join(playerRoom(data.playerId));
+    // The work runs even when the page sent no acknowledgement callback; only the reply is skipped.
     const answer = <T>(ack: unknown, work: () => Promise<PlayResult<T>>) => {
-      if (typeof ack !== 'function') return;
-      const reply = ack as (answer: Ack<T>) => void;
+      const reply = typeof ack === 'function' ? (ack as (answer: Ack<T>) => void) : () => {};
       const failWith = (code: PlayErrorCode) =>
         reply({ ok: false, error: { code, message: playErrorMessage(code, data.lang) } });
       work().then(

@@ -1,0 +1,198 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCaller, type TokenSet } from './harness.ts';
+import { connectPlayer, eventually } from './play-fixtures.ts';
+import { startTestOperator, type TestOperator } from './test-operator.ts';
+
+/**
+ * The real service as its own process, killed with SIGKILL while the wallet holds its answers,
+ * then restarted on the same database: nothing may be left undecided, no bet taken twice, every
+ * won prize paid exactly once.
+ */
+const serverDir = fileURLToPath(new URL('..', import.meta.url));
+const API_KEY = 'rsp_crash-test-api-key-0123456789';
+
+let operator: TestOperator;
+let dataDir: string;
+let port: number;
+let url: string;
+const children: ChildProcess[] = [];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function startService(): Promise<ChildProcess> {
+  // One process (node with tsx's loader), so SIGKILL hits the service itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DEMO_API_KEY: API_KEY,
+      LOG_LEVEL: process.env.CRASH_DEBUG ? 'debug' : 'warn',
+      WALLET_TIMEOUT_MS: '60000',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  child.stdout?.on('data', (d) => process.env.CRASH_DEBUG && process.stdout.write(d));
+  child.stderr?.on('data', (d) => process.env.CRASH_DEBUG && process.stdout.write(d));
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/health`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the service did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+beforeAll(async () => {
+  operator = await startTestOperator();
+  dataDir = mkdtempSync(join(tmpdir(), 'raspa-crash-'));
+  port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+});
+afterAll(async () => {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await operator.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('SIGKILL between the pending row and the wallet’s answer, then a restart', () => {
+  it('rolls back the unanswered bet, pays the unanswered prize once, and leaves no round undecided', async () => {
+    let service = await startService();
+    const call = apiCaller(url);
+    const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: API_KEY } })).body.data;
+    const profileId = (
+      await call('POST', '/v1/profile', {
+        token: tokens,
+        body: {
+          name: 'Crash casino',
+          type: 'operator',
+          walletUrl: operator.walletUrl,
+          walletSignatureToken: operator.walletSecret,
+        },
+      })
+    ).body.data.profileId;
+    await call('POST', '/v1/webhook', {
+      token: tokens,
+      body: {
+        url: operator.webhookUrl,
+        eventTriggers: ['open-round', 'close-round'],
+        signatureToken: randomUUID(),
+      },
+    });
+    const game = (
+      await call('POST', '/v1/game', {
+        token: tokens,
+        body: {
+          profileId,
+          gameModel: 'frevo-da-sorte',
+          lang: 'en',
+          currency: 'BRL',
+          rtp: 0.9,
+          sampling: 100_001,
+          prizedPercent: 1, // every ticket wins: the prize path is exercised for sure
+          betPrice: 2,
+          simulation: false,
+          replacePreviousVersion: true,
+        },
+      })
+    ).body.data;
+    const sessionFor = async (credential: string) => {
+      const user = await call('POST', '/v1/user/auth', {
+        token: tokens,
+        body: { profileId, credential, credentialType: 'username' },
+      });
+      const session = await call('POST', '/v1/game/session', {
+        token: tokens,
+        body: { userToken: user.body.data.userToken, gameId: game.id },
+      });
+      return new URL(session.body.data.gameUrl).searchParams.get('token') ?? '';
+    };
+
+    // The winner's prize reaches the wallet, which pays it but never answers.
+    const winner = await connectPlayer(url, await sessionFor('winner'));
+    const bought = await winner.ask('buy');
+    if (!bought.ok) throw new Error(JSON.stringify(bought));
+    operator.failNext('prize', 'ok-then-hang');
+    winner.socket.emit('reveal', { roundId: bought.data.round.roundId });
+    // The bettor's bet is debited by the wallet, which never answers either.
+    const bettor = await connectPlayer(url, await sessionFor('bettor'));
+    operator.failNext('bet', 'ok-then-hang');
+    bettor.socket.emit('buy', () => {});
+    await eventually(
+      () =>
+        operator.calls.some((c) => c.kind === 'prize') &&
+        operator.calls.filter((c) => c.kind === 'bet').length === 2,
+    );
+    expect(operator.balanceOf('winner')).toBe(100_000 - 200 + bought.data.round.prize);
+    expect(operator.balanceOf('bettor')).toBe(100_000 - 200);
+
+    service.kill('SIGKILL');
+    await exitOf(service);
+    winner.close();
+    bettor.close();
+
+    service = await startService();
+    await eventually(() => operator.calls.some((c) => c.kind === 'rollback'), 10_000);
+    await eventually(() => operator.calls.filter((c) => c.kind === 'prize').length === 2, 10_000);
+
+    // No bet taken twice: the bettor has all his money back; the winner was paid exactly once.
+    expect(operator.balanceOf('bettor')).toBe(100_000);
+    expect(operator.balanceOf('winner')).toBe(100_000 - 200 + bought.data.round.prize);
+    const prizes = operator.calls.filter((c) => c.kind === 'prize');
+    expect(prizes[0]?.body.transactionId).toBe(prizes[1]?.body.transactionId);
+
+    const fresh: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: API_KEY } })).body.data;
+    const settled = await eventually(async () => {
+      const list = (await call('GET', '/v1/round?pageSize=100', { token: fresh })).body.data as any[];
+      return list.every((round) => round.status === 'closed' || round.status === 'voided') && list;
+    }, 10_000);
+    expect(settled.length).toBe(2);
+    const byPlayer = Object.fromEntries(settled.map((round: any) => [round.user.credential, round]));
+    expect(byPlayer.winner.status).toBe('closed');
+    expect(byPlayer.winner.transactions.map((t: any) => [t.type, t.status])).toEqual([
+      ['bet', 'completed'],
+      ['prize', 'completed'],
+    ]);
+    expect(byPlayer.bettor.status).toBe('voided');
+    expect(byPlayer.bettor.transactions.map((t: any) => [t.type, t.status])).toEqual([
+      ['bet', 'failed'],
+      ['rollback', 'completed'],
+    ]);
+    // The winner's close-round event, queued after the restart, is delivered too.
+    await eventually(
+      () =>
+        operator.events.some((e) => e.event === 'close-round' && e.payload._id === bought.data.round.roundId),
+      10_000,
+    );
+
+    // SIGTERM: a clean stop, exit code 0.
+    service.kill('SIGTERM');
+    expect(await exitOf(service)).toBe(0);
+  }, 90_000);
+});
