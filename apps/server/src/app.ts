@@ -10,6 +10,7 @@ import { authRoutes } from './http/routes/auth-routes.ts';
 import { gameRoutes } from './http/routes/game-routes.ts';
 import { listRoutes } from './http/routes/list-routes.ts';
 import { panelAuthRoutes } from './http/routes/panel-auth-routes.ts';
+import { poolRoutes } from './http/routes/pool-routes.ts';
 import { profileRoutes } from './http/routes/profile-routes.ts';
 import { sessionRoutes } from './http/routes/session-routes.ts';
 import { userRoutes } from './http/routes/user-routes.ts';
@@ -24,6 +25,7 @@ export function allRoutes(kit: RouteKit): RouteDefinition[] {
     ...panelAuthRoutes(kit),
     ...profileRoutes(kit),
     ...gameRoutes(kit),
+    ...poolRoutes(kit),
     ...userRoutes(kit),
     ...sessionRoutes(kit),
     ...listRoutes(kit),

@@ -56,9 +56,22 @@ interface PlayContext {
 const silentNotifier: PlayNotifier = { balance: () => {}, round: () => {} };
 const fail = <T>(code: PlayErrorCode): PlayResult<T> => ({ ok: false, code });
 
-/** Layout randomness (cosmetic: the outcome comes from the pool) from the injected random source. */
+/**
+ * Layout randomness (cosmetic: the outcome comes from the pool) from the injected random source,
+ * read 4 KiB at a time.
+ */
 function rngFrom(random: Deps['random']): Rng {
-  return () => random(4).readUInt32BE(0) / 4_294_967_296;
+  let buffer: Buffer = Buffer.alloc(0);
+  let offset = 0;
+  return () => {
+    if (offset + 4 > buffer.length) {
+      buffer = random(4096);
+      offset = 0;
+    }
+    const value = buffer.readUInt32BE(offset) / 4_294_967_296;
+    offset += 4;
+    return value;
+  };
 }
 
 /**
@@ -140,28 +153,26 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     };
   }
 
-  /** The spec's Round payload, as it stands inside the current transaction. */
+  /** Queues the round's event; its payload (the spec's Round) is built only if a webhook wants it. */
   function queueEvent(round: RoundRecord, eventType: 'open-round' | 'close-round'): void {
-    const page = store.ledger.listRounds(
-      {
-        clientId: round.clientId,
-        profileId: null,
-        playerId: null,
-        roundId: round.id,
-        type: null,
-        from: null,
-        before: null,
-      },
-      { pageIndex: 1, pageSize: 1 },
-    );
-    const detail = page.items[0];
-    if (!detail) throw new Error(`round ${round.id} vanished inside its transaction`);
-    options.events.enqueue({
-      clientId: round.clientId,
-      roundId: round.id,
-      eventType,
-      payload: roundView(detail),
-    });
+    const payload = () => {
+      const page = store.ledger.listRounds(
+        {
+          clientId: round.clientId,
+          profileId: null,
+          playerId: null,
+          roundId: round.id,
+          type: null,
+          from: null,
+          before: null,
+        },
+        { pageIndex: 1, pageSize: 1 },
+      );
+      const detail = page.items[0];
+      if (!detail) throw new Error(`round ${round.id} vanished inside its transaction`);
+      return roundView(detail);
+    };
+    options.events.enqueue({ clientId: round.clientId, roundId: round.id, eventType, payload });
   }
 
   function mustRound(id: string): RoundRecord {

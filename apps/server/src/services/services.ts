@@ -4,6 +4,7 @@ import { DEFAULT_WALLET_RETRY } from '../play/retry-schedule.ts';
 import { createWalletDirectory } from '../wallet/wallet-directory.ts';
 import { createWebhookDelivery } from '../webhooks/webhook-delivery.ts';
 import { createAuthService } from './auth-service.ts';
+import { createFairnessService } from './fairness-service.ts';
 import { createGameService } from './game-service.ts';
 import { createListService } from './list-service.ts';
 import { createPanelAuthService } from './panel-auth-service.ts';
@@ -50,6 +51,7 @@ export function createServices(deps: Deps) {
     sessions: createSessionService(deps),
     lists: createListService(deps),
     webhooks: createWebhookService(deps),
+    fairness: createFairnessService(deps.store),
   };
 }
 

@@ -50,6 +50,15 @@ export interface LedgerTransaction {
   completedAt: string | null;
 }
 
+/** What the fairness check reads of a round that drew a ticket from a pool. */
+export interface PoolDrawRecord {
+  roundId: string;
+  drawIndex: number | null;
+  level: number | null;
+  cardJson: string | null;
+  prizeMinor: number;
+}
+
 export interface RoundsRepo {
   insertRound(round: RoundRecord): void;
   findRound(id: string): RoundRecord | undefined;
@@ -68,6 +77,10 @@ export interface RoundsRepo {
   releasePending(now: string): number;
   /** Records the wallet's balance and the player's counters. */
   updatePlayer(playerId: string, balanceMinor: number, betsAdded: number, winsAdded: number): void;
+  /** The rounds that drew from a pool, by draw index; streamed, since a pool may hold millions. */
+  iteratePoolDraws(poolId: string): IterableIterator<PoolDrawRecord>;
+  /** The round that drew `drawIndex` of a pool. */
+  findPoolDraw(poolId: string, drawIndex: number): PoolDrawRecord | undefined;
 }
 
 const ROUND_FIELDS: Record<keyof RoundRecord, string> = {
@@ -155,6 +168,14 @@ export function createRoundsRepo(db: Db): RoundsRepo {
   const player = db.prepare(
     'UPDATE players SET balance_minor = ?, total_bets = total_bets + ?, bet_wins = bet_wins + ? WHERE id = ?',
   );
+  const drawColumns =
+    'id AS roundId, draw_index AS drawIndex, level, card_json AS cardJson, prize_minor AS prizeMinor';
+  const poolDraws = db.prepare<[string], PoolDrawRecord>(
+    `SELECT ${drawColumns} FROM rounds WHERE pool_id = ? ORDER BY draw_index`,
+  );
+  const poolDraw = db.prepare<[string, number], PoolDrawRecord>(
+    `SELECT ${drawColumns} FROM rounds WHERE pool_id = ? AND draw_index = ?`,
+  );
   const release = db.prepare("UPDATE transactions SET next_attempt_at = ? WHERE status = 'pending'");
   const updates = new Map<string, ReturnType<Db['prepare']>>();
   const update = (
@@ -194,5 +215,7 @@ export function createRoundsRepo(db: Db): RoundsRepo {
     releasePending: (now) => release.run(now).changes,
     updatePlayer: (playerId, balanceMinor, betsAdded, winsAdded) =>
       void player.run(balanceMinor, betsAdded, winsAdded, playerId),
+    iteratePoolDraws: (poolId) => poolDraws.iterate(poolId),
+    findPoolDraw: (poolId, drawIndex) => poolDraw.get(poolId, drawIndex),
   };
 }

@@ -7,7 +7,10 @@ export interface RoundEvent {
   clientId: string;
   roundId: string;
   eventType: WebhookEvent;
-  /** The round as the event carries it (http/schemas/round.ts `roundView`). */
+  /**
+   * The round as the event carries it (http/schemas/round.ts `roundView`), or a function that
+   * builds it: called only when some webhook subscribes, since building it costs queries.
+   */
   payload: unknown;
 }
 
@@ -33,15 +36,17 @@ export function createWebhookOutbox(store: Store, deps: OutboxDeps): WebhookOutb
       }
       const now = deps.clock().toISOString();
       const ids: string[] = [];
+      let built: { value: unknown } | undefined;
       for (const webhook of store.webhooks.listLiveByClient(clientId)) {
         if (webhook.status !== 'active' || !webhook.eventTriggers.includes(eventType)) continue;
+        built ??= { value: typeof payload === 'function' ? payload() : payload };
         const id = deps.newId();
         store.outbox.insert({
           id,
           webhookId: webhook.id,
           roundId,
           eventType,
-          payload,
+          payload: built.value,
           nextAttemptAt: now,
           createdAt: now,
         });

@@ -1,0 +1,201 @@
+import { type Card, MAX_LISTED_MISMATCHES, type PoolVerification, readCard, verifyPool } from '@raspa/core';
+import type { GameRecord } from '../store/games-repo.ts';
+import type { PoolRecord } from '../store/pools-repo.ts';
+import type { PoolDrawRecord } from '../store/rounds-repo.ts';
+import type { Store } from '../store/store.ts';
+import type { AuthContext } from './auth-context.ts';
+import { owned } from './ownership.ts';
+
+/** A round of the pool whose record disagrees with the seed, its card or the ladder. */
+export interface RoundProblem {
+  roundId: string;
+  drawIndex: number | null;
+  message: string;
+}
+
+export interface PoolCheck {
+  pool: PoolRecord;
+  /** ended: the seed is published and everything was checked; running: only the commitment's format. */
+  state: 'ended' | 'running';
+  commitmentFormatOk: boolean;
+  /** The core's re-derivation of the whole pool from its seed; null while the pool runs. */
+  verification: PoolVerification | null;
+  /** Rounds of the pool read from the database. */
+  roundsChecked: number;
+  /** Problems of the pool as a whole (commitment, ticket counts, draw counter). */
+  poolProblems: string[];
+  /** The first MAX_LISTED_MISMATCHES round problems, by draw index. */
+  roundProblems: RoundProblem[];
+  /** Every round problem, listed or not. */
+  roundProblemCount: number;
+  ok: boolean;
+}
+
+export type GameCheck = { ok: true; game: GameRecord; pools: PoolCheck[] } | { ok: false; message: string };
+
+const COMMITMENT_FORMAT = /^[0-9a-f]{64}$/;
+
+/**
+ * Fairness (CONTRACT §5): each game version's pools as published (the commitment from the start,
+ * the seed once the pool has ended), and the check anyone can repeat with a published seed: the
+ * pool re-derived from it holds exactly the promised winners, and every round recorded the ticket
+ * the seed put at its draw index, with a card showing that level and the ladder's prize for it.
+ */
+export function createFairnessService(store: Pick<Store, 'games' | 'pools' | 'rounds'>) {
+  /** Reads one round as the check needs it; yields its draw for the core's verifier. */
+  function* scanRounds(
+    game: GameRecord,
+    pool: PoolRecord,
+    found: (problem: RoundProblem) => void,
+    counted: () => void,
+  ): Generator<{ drawIndex: number; level: number }> {
+    for (const round of store.rounds.iteratePoolDraws(pool.id)) {
+      counted();
+      for (const message of roundRecordProblems(round, game)) {
+        found({ roundId: round.roundId, drawIndex: round.drawIndex, message });
+      }
+      if (round.drawIndex !== null && round.level !== null) {
+        yield { drawIndex: round.drawIndex, level: round.level };
+      }
+    }
+  }
+
+  function checkPool(game: GameRecord, pool: PoolRecord): PoolCheck {
+    const commitmentFormatOk = COMMITMENT_FORMAT.test(pool.commitment);
+    const poolProblems: string[] = [];
+    if (!commitmentFormatOk) poolProblems.push('the commitment is not 64 lowercase hexadecimal characters');
+    if (pool.endedAt === null) {
+      return {
+        pool,
+        state: 'running',
+        commitmentFormatOk,
+        verification: null,
+        roundsChecked: 0,
+        poolProblems,
+        roundProblems: [],
+        roundProblemCount: 0,
+        ok: commitmentFormatOk,
+      };
+    }
+
+    const problems: RoundProblem[] = [];
+    let problemCount = 0;
+    let roundsChecked = 0;
+    const found = (problem: RoundProblem) => {
+      problemCount++;
+      if (problems.length < MAX_LISTED_MISMATCHES) problems.push(problem);
+    };
+    const draws = scanRounds(game, pool, found, () => roundsChecked++);
+    const winners = game.ladder.levels.map((level) => level.winners);
+    const verification =
+      pool.seedHex === null ? null : verifyPool(pool.seedHex, pool.commitment, pool.sampling, winners, draws);
+    // The verifier stops early when it cannot derive the pool: the rounds are still checked.
+    for (const _ of draws);
+
+    if (pool.seedHex === null) poolProblems.push('the pool has ended but its seed was not published');
+    if (verification) {
+      if (verification.error) poolProblems.push(`the pool cannot be derived: ${verification.error}`);
+      if (!verification.commitmentMatches) {
+        poolProblems.push('the SHA-256 of the published seed is not the commitment');
+      }
+      if (!verification.error && !verification.countsMatch) {
+        poolProblems.push(
+          `the seed gives ${describeCounts(verification.levelCounts)}, not the ladder's winners (${winners.join(', ')})`,
+        );
+      }
+      for (const mismatch of verification.mismatches) {
+        const round = store.rounds.findPoolDraw(pool.id, mismatch.drawIndex);
+        found({
+          roundId: round?.roundId ?? '(unknown)',
+          drawIndex: mismatch.drawIndex,
+          message: mismatchMessage(mismatch),
+        });
+      }
+      // Mismatches past the verifier's list are counted, not named.
+      problemCount += verification.mismatchCount - verification.mismatches.length;
+    }
+    if (pool.draws !== pool.sampling) {
+      poolProblems.push(`the pool ended after ${pool.draws} draws, not ${pool.sampling}`);
+    }
+    if (roundsChecked !== pool.draws) {
+      poolProblems.push(`the pool counts ${pool.draws} draws but ${roundsChecked} rounds drew from it`);
+    }
+    problems.sort((a, b) => (a.drawIndex ?? -1) - (b.drawIndex ?? -1));
+    return {
+      pool,
+      state: 'ended',
+      commitmentFormatOk,
+      verification,
+      roundsChecked,
+      poolProblems,
+      roundProblems: problems,
+      roundProblemCount: problemCount,
+      ok: poolProblems.length === 0 && problemCount === 0,
+    };
+  }
+
+  return {
+    /** The pools of a game version, oldest first (404 unknown game, 403 another client's). */
+    listPools(auth: AuthContext, gameId: string): PoolRecord[] {
+      owned(store.games.findById(gameId), auth.clientId, `game ${gameId}`);
+      return store.pools.listByGame(gameId);
+    },
+
+    /** Checks every pool of a game version, or the one given. */
+    checkGame(gameId: string, poolId?: string): GameCheck {
+      const game = store.games.findById(gameId);
+      if (!game) return { ok: false, message: `game ${gameId} was not found` };
+      let pools = store.pools.listByGame(gameId);
+      if (poolId !== undefined) {
+        pools = pools.filter((pool) => pool.id === poolId);
+        if (pools.length === 0)
+          return { ok: false, message: `pool ${poolId} is not a pool of game ${gameId}` };
+      }
+      return { ok: true, game, pools: pools.map((pool) => checkPool(game, pool)) };
+    },
+  };
+}
+
+export type FairnessService = ReturnType<typeof createFairnessService>;
+
+/** What a round's own record must agree on: its card shows its level, its prize is that level's. */
+function roundRecordProblems(round: PoolDrawRecord, game: GameRecord): string[] {
+  if (round.drawIndex === null || round.level === null)
+    return ['drew from the pool but has no draw index or level'];
+  const problems: string[] = [];
+  const ladderPrize = round.level === 0 ? 0 : game.ladder.levels[round.level - 1]?.prize;
+  if (ladderPrize === undefined) problems.push(`recorded level ${round.level} is not a level of the ladder`);
+  else if (round.prizeMinor !== ladderPrize) {
+    problems.push(
+      `prize ${round.prizeMinor} (minor units) is not the ladder's ${ladderPrize} for level ${round.level}`,
+    );
+  }
+  const shown = cardLevel(round.cardJson, game);
+  if (typeof shown === 'string') problems.push(shown);
+  else if (shown !== round.level)
+    problems.push(`the card shows level ${shown}, the round recorded level ${round.level}`);
+  return problems;
+}
+
+/** The level the stored card shows by its model's rule, or why it cannot be read. */
+function cardLevel(cardJson: string | null, game: GameRecord): number | string {
+  if (cardJson === null) return 'has no card';
+  try {
+    const card = JSON.parse(cardJson) as Card;
+    if (card?.model !== game.gameModel)
+      return `the card is of model ${String(card?.model)}, not ${game.gameModel}`;
+    return readCard(card, game.ladder);
+  } catch (error) {
+    return `the card cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function mismatchMessage(mismatch: PoolVerification['mismatches'][number]): string {
+  if (mismatch.reason === 'out-of-range') return `draw index ${mismatch.drawIndex} is outside the pool`;
+  if (mismatch.reason === 'duplicate') return `draw index ${mismatch.drawIndex} was drawn twice`;
+  return `recorded level ${mismatch.recorded}, but the seed puts a level ${mismatch.expected} ticket at draw ${mismatch.drawIndex}`;
+}
+
+function describeCounts(counts: readonly number[]): string {
+  return counts.map((count, level) => `level ${level}: ${count}`).join(', ');
+}

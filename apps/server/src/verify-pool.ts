@@ -1,0 +1,160 @@
+/**
+ * Fairness verifier (CONTRACT §5): re-derives each ended pool of a game version from its published
+ * seed and checks it against the commitment, the ladder's winners and every round drawn from it.
+ *
+ *   pnpm verify-pool --game <gameId> [--pool <poolId>] [--data-dir <dir>]
+ *
+ * Reads the service's SQLite file (DATA_DIR/raspa.sqlite, from the environment or .env like the
+ * server; --data-dir wins) read-only, so it can run beside the live service. Exit 0 when every
+ * check holds, 1 when one fails, 2 on bad arguments or a database it cannot read.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatAmount } from '@raspa/core';
+import Database from 'better-sqlite3';
+import { loadDotEnv, readConfig } from './config.ts';
+import { createFairnessService, type PoolCheck } from './services/fairness-service.ts';
+import type { GameRecord } from './store/games-repo.ts';
+import { createGamesRepo } from './store/games-repo.ts';
+import { createPoolsRepo } from './store/pools-repo.ts';
+import { createRoundsRepo } from './store/rounds-repo.ts';
+
+const USAGE = 'usage: pnpm verify-pool --game <gameId> [--pool <poolId>] [--data-dir <dir>]';
+
+interface Options {
+  gameId: string;
+  poolId: string | undefined;
+  dataDir: string | undefined;
+}
+
+function readOptions(argv: string[]): Options | string {
+  let values: Record<string, string | undefined>;
+  try {
+    values = parseArgs({
+      args: argv,
+      options: { game: { type: 'string' }, pool: { type: 'string' }, 'data-dir': { type: 'string' } },
+      strict: true,
+    }).values;
+  } catch (error) {
+    return (error as Error).message;
+  }
+  if (!values.game) return '--game is required (the id of the game version)';
+  if (values.pool === '') return '--pool must not be empty';
+  if (values['data-dir'] === '') return '--data-dir must not be empty';
+  return { gameId: values.game, poolId: values.pool, dataDir: values['data-dir'] };
+}
+
+/** The report of one pool, as lines. */
+function poolReport(check: PoolCheck, game: GameRecord): string[] {
+  const { pool } = check;
+  const lines = [
+    `Pool ${pool.number} (${pool.id}): ${pool.sampling} tickets, ${pool.draws} drawn, started ${pool.startedAt}` +
+      (pool.endedAt ? `, ended ${pool.endedAt}` : ', still running'),
+    `  commitment ${pool.commitment}`,
+  ];
+  if (check.state === 'running') {
+    lines.push(
+      `  ${check.commitmentFormatOk ? 'ok  ' : 'FAIL'} the commitment is a SHA-256 in hex`,
+      '  the seed is not published yet (it is when the pool ends): nothing more can be verified',
+    );
+    for (const problem of check.poolProblems) lines.push(`  FAIL ${problem}`);
+    return lines;
+  }
+  const verification = check.verification;
+  if (verification) {
+    lines.push(`  seed       ${pool.seedHex}`);
+    lines.push(`  ${verification.commitmentMatches ? 'ok  ' : 'FAIL'} SHA-256(seed) is the commitment`);
+    if (!verification.error) {
+      lines.push(`  ${verification.countsMatch ? 'ok  ' : 'FAIL'} the pool re-derived from the seed holds:`);
+      verification.levelCounts.forEach((count, level) => {
+        const promised = level === 0 ? undefined : game.ladder.levels[level - 1];
+        lines.push(
+          level === 0
+            ? `         level 0 (losing): ${count}`
+            : `         level ${level}: ${count} tickets (ladder: ${promised?.winners} × ${formatAmount(promised?.prize ?? 0, game.currency)} ${game.currency})`,
+        );
+      });
+    }
+  }
+  const roundsOk = check.roundProblemCount === 0;
+  lines.push(
+    `  ${roundsOk ? 'ok  ' : 'FAIL'} ${check.roundsChecked} rounds checked (recorded level = the ticket at its draw ` +
+      `index, the card shows that level, the prize is the ladder's): ${check.roundProblemCount} mismatches`,
+  );
+  for (const problem of check.poolProblems) lines.push(`  FAIL ${problem}`);
+  for (const problem of check.roundProblems) {
+    const draw = problem.drawIndex === null ? '' : ` (draw ${problem.drawIndex})`;
+    lines.push(`  MISMATCH round ${problem.roundId}${draw}: ${problem.message}`);
+  }
+  const unlisted = check.roundProblemCount - check.roundProblems.length;
+  if (unlisted > 0) lines.push(`  … and ${unlisted} more mismatches not listed`);
+  return lines;
+}
+
+function main(argv: string[]): number {
+  const options = readOptions(argv);
+  if (typeof options === 'string') {
+    console.error(`${options}\n${USAGE}`);
+    return 2;
+  }
+  loadDotEnv();
+  const configured = readConfig({
+    ...process.env,
+    ...(options.dataDir !== undefined && { DATA_DIR: options.dataDir }),
+  });
+  if (!configured.ok) {
+    console.error(`the configuration has problems:\n  ${configured.errors.join('\n  ')}`);
+    return 2;
+  }
+  const file = join(configured.config.DATA_DIR, 'raspa.sqlite');
+  if (!existsSync(file)) {
+    console.error(`no database at ${file} (set DATA_DIR or pass --data-dir)\n${USAGE}`);
+    return 2;
+  }
+  let db: Database.Database;
+  try {
+    // Read-only: the verifier never changes the ledger, and can run beside the live service.
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+  } catch (error) {
+    console.error(`cannot open ${file}: ${(error as Error).message}`);
+    return 2;
+  }
+  try {
+    const fairness = createFairnessService({
+      games: createGamesRepo(db),
+      pools: createPoolsRepo(db),
+      rounds: createRoundsRepo(db),
+    });
+    // Every pool is read inside one snapshot, so a pool ending meanwhile cannot split the report.
+    const result = db.transaction(() => fairness.checkGame(options.gameId, options.poolId))();
+    if (!result.ok) {
+      console.error(`${result.message} in ${file}\n${USAGE}`);
+      return 2;
+    }
+    const { game, pools } = result;
+    const write = (line: string) => process.stdout.write(`${line}\n`);
+    write(`Fairness check of game ${game.id} (${game.gameModel} version ${game.version}, ${file})`);
+    write(`  ${pools.length} pool${pools.length === 1 ? '' : 's'}${options.poolId ? ' selected' : ''}`);
+    for (const check of pools) {
+      write('');
+      for (const line of poolReport(check, game)) write(line);
+    }
+    const failed = pools.filter((check) => !check.ok).length;
+    const ended = pools.filter((check) => check.state === 'ended').length;
+    write('');
+    if (failed > 0) write(`FAILED: ${failed} of ${pools.length} pools do not check.`);
+    else if (ended === 0) write('OK: no pool has ended yet, so no seed is published to verify against.');
+    else
+      write(
+        `OK: ${ended} ended pool${ended === 1 ? '' : 's'} verified from the published seed` +
+          (ended < pools.length ? `; ${pools.length - ended} still running.` : '.'),
+      );
+    return failed > 0 ? 1 : 0;
+  } finally {
+    db.close();
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,196 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyPool } from '@raspa/core';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+
+/**
+ * One whole pool played through the real play service on a demo profile (built-in demo wallet):
+ * every one of its 100,001 tickets bought and revealed, each as its own committed transactions,
+ * then the pool checked against the ladder and its published seed (CONTRACT §5).
+ */
+const SAMPLING = 100_001;
+const PLAYERS = 12;
+// 10 cents a ticket: 12 players of 1,000 BRL each afford their ≤ 8,334 tickets even winning nothing.
+const BET_PRICE = 0.1;
+const BET_MINOR = 10;
+const START_MINOR = 100_000;
+
+let server: TestServer;
+let dataDir: string;
+let tokens: TokenSet;
+let gameId: string;
+const sessions: Array<{ sessionId: string; userId: string }> = [];
+
+/** tmpfs when there is one: every commit fsyncs (synchronous=FULL), which a disk makes the bottleneck. */
+function fastTempRoot(): string {
+  return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(fastTempRoot(), 'raspa-full-pool-'));
+  server = await startTestServer({ env: { DATA_DIR: dataDir }, play: { tickMs: 3_600_000 } });
+  tokens = (await server.newClient()).tokens;
+  const profile = await server.call('POST', '/v1/profile', {
+    token: tokens,
+    body: { name: 'Demo room', type: 'demo', currency: 'BRL' },
+  });
+  const created = await server.call('POST', '/v1/game', {
+    token: tokens,
+    body: {
+      profileId: profile.body.data.profileId,
+      gameModel: 'oxe-ganhei',
+      lang: 'en',
+      currency: 'BRL',
+      rtp: 0.9,
+      sampling: SAMPLING,
+      prizedPercent: 0.3,
+      betPrice: BET_PRICE,
+      simulation: false,
+      replacePreviousVersion: false,
+    },
+  });
+  expect(created.status).toBe(201);
+  gameId = created.body.data.id;
+  for (let i = 1; i <= PLAYERS; i++) {
+    const user = await server.call('POST', '/v1/user/auth', {
+      token: tokens,
+      body: { profileId: profile.body.data.profileId, credential: `player-${i}`, credentialType: 'username' },
+    });
+    const session = await server.call('POST', '/v1/game/session', {
+      token: tokens,
+      body: { userToken: user.body.data.userToken, gameId },
+    });
+    expect(session.status).toBe(201);
+    sessions.push({ sessionId: session.body.data.sessionId, userId: user.body.data.userId });
+  }
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('a whole pool of 100,001 tickets', () => {
+  it('pays exactly the ladder, draws every level exactly winners times, and verifies from its seed', async () => {
+    const play = server.running.app.services.play;
+    const game = server.deps.store.games.findById(gameId);
+    if (!game) throw new Error('game not stored');
+    const { ladder } = game;
+    expect(game.betMinor).toBe(BET_MINOR);
+
+    const started = performance.now();
+    let paidByRounds = 0;
+    for (let draw = 0; draw < SAMPLING; draw++) {
+      // The demo wallet answers at once, so the loop would never leave the microtask queue: let
+      // timers and sockets run now and then, as they would between real players' requests.
+      if (draw % 1000 === 0) await new Promise((resolve) => setImmediate(resolve));
+      const { sessionId } = sessions[draw % PLAYERS] as (typeof sessions)[number];
+      const bought = await play.buy(sessionId);
+      if (!bought.ok) throw new Error(`buy ${draw} refused: ${bought.code}`);
+      const revealed = await play.reveal(sessionId, bought.data.round.roundId);
+      if (!revealed.ok || revealed.data.round.status !== 'closed') {
+        throw new Error(`reveal ${draw} failed: ${JSON.stringify(revealed)}`);
+      }
+      paidByRounds += revealed.data.round.prize;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `full pool: ${SAMPLING} rounds (buy + reveal) in ${seconds.toFixed(1)} s = ` +
+        `${Math.round(SAMPLING / seconds)} rounds/s, DATA_DIR on ${fastTempRoot()}`,
+    );
+
+    // The pool has ended and its seed is published.
+    const listed = await server.call('GET', `/v1/game/${gameId}/pools`, { token: tokens });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toHaveLength(1);
+    const pool = listed.body.data[0];
+    expect(pool).toMatchObject({
+      number: 1,
+      sampling: SAMPLING,
+      draws: SAMPLING,
+      endedAt: expect.any(String),
+    });
+    expect(pool.seed).toMatch(/^[0-9a-f]{64}$/);
+
+    // Money: every bet and prize of the pool, as the ledger recorded them.
+    const db = new Database(join(dataDir, 'raspa.sqlite'), { readonly: true });
+    try {
+      const totals = db
+        .prepare<[string], { type: string; total: number; count: number }>(
+          `SELECT t.type, sum(t.amount_minor) AS total, count(*) AS count FROM transactions t
+           JOIN rounds r ON r.id = t.round_id WHERE r.pool_id = ? AND t.status = 'completed' GROUP BY t.type`,
+        )
+        .all(pool.poolId);
+      const ladderPaid = ladder.levels.reduce((sum, level) => sum + level.totalPrize, 0);
+      expect(Object.fromEntries(totals.map((row) => [row.type, [row.total, row.count]]))).toEqual({
+        bet: [-SAMPLING * BET_MINOR, SAMPLING],
+        prize: [ladderPaid, ladder.totalPrized],
+      });
+      expect(paidByRounds).toBe(ladderPaid);
+      // The realised RTP is the ladder's exactly: the same integer fraction of the same stake.
+      expect(ladder.totalAmount).toBe(SAMPLING * BET_MINOR);
+      expect(`${ladderPaid}/${SAMPLING * BET_MINOR}`).toBe(`${paidByRounds}/${ladder.totalAmount}`);
+      // The demo wallet agrees to the cent.
+      const balances = sessions.reduce(
+        (sum, { userId }) => sum + (server.deps.store.demoWallet.findBalance(userId) ?? Number.NaN),
+        0,
+      );
+      expect(balances).toBe(PLAYERS * START_MINOR - SAMPLING * BET_MINOR + ladderPaid);
+
+      // Every level drawn exactly `winners` times.
+      const byLevel = db
+        .prepare<[string], { level: number; count: number; prize: number }>(
+          'SELECT level, count(*) AS count, sum(prize_minor) AS prize FROM rounds WHERE pool_id = ? GROUP BY level',
+        )
+        .all(pool.poolId);
+      expect(byLevel).toEqual([
+        { level: 0, count: SAMPLING - ladder.totalPrized, prize: 0 },
+        ...ladder.levels.map(({ level, winners, totalPrize }) => ({
+          level,
+          count: winners,
+          prize: totalPrize,
+        })),
+      ]);
+
+      // The published seed re-derives the pool and accepts every round.
+      const draws = db
+        .prepare<[string], { drawIndex: number; level: number }>(
+          'SELECT draw_index AS drawIndex, level FROM rounds WHERE pool_id = ?',
+        )
+        .iterate(pool.poolId);
+      const verification = verifyPool(
+        pool.seed,
+        pool.commitment,
+        SAMPLING,
+        ladder.levels.map((level) => level.winners),
+        draws,
+      );
+      expect(verification).toMatchObject({
+        ok: true,
+        commitmentMatches: true,
+        countsMatch: true,
+        mismatchCount: 0,
+        drawsChecked: SAMPLING,
+      });
+    } finally {
+      db.close();
+    }
+    const checked = server.running.app.services.fairness.checkGame(gameId);
+    expect(checked).toMatchObject({
+      ok: true,
+      pools: [{ ok: true, state: 'ended', roundsChecked: SAMPLING }],
+    });
+
+    // The next buy starts pool 2 with a new seed.
+    const next = await play.buy(sessions[0]?.sessionId ?? '');
+    expect(next.ok).toBe(true);
+    const after = (await server.call('GET', `/v1/game/${gameId}/pools`, { token: tokens })).body.data;
+    expect(after).toHaveLength(2);
+    expect(after[1]).toMatchObject({ number: 2, draws: 1, endedAt: null, seed: null });
+    expect(after[1].commitment).not.toBe(pool.commitment);
+    expect(after[0]).toEqual(pool);
+  }, 300_000);
+});

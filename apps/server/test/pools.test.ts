@@ -1,0 +1,192 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPoolDrawer } from '../src/play/pool-drawer.ts';
+import type { GameRecord } from '../src/store/games-repo.ts';
+import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+
+let server: TestServer;
+let tokens: TokenSet;
+let other: TokenSet;
+let profileId: string;
+let sessionId: string;
+let gameId: string;
+let freshGameId: string;
+
+const SAMPLING = 100_001;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+async function createGame(gameModel: string): Promise<string> {
+  const created = await server.call('POST', '/v1/game', {
+    token: tokens,
+    body: {
+      profileId,
+      gameModel,
+      lang: 'en',
+      currency: 'BRL',
+      rtp: 0.9,
+      sampling: SAMPLING,
+      prizedPercent: 0.5,
+      betPrice: 1,
+      simulation: false,
+      replacePreviousVersion: false,
+    },
+  });
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  return created.body.data.id;
+}
+
+async function buyAndReveal(): Promise<void> {
+  const play = server.running.app.services.play;
+  const bought = await play.buy(sessionId);
+  if (!bought.ok) throw new Error(`buy refused: ${bought.code}`);
+  const revealed = await play.reveal(sessionId, bought.data.round.roundId);
+  if (!revealed.ok) throw new Error(`reveal refused: ${revealed.code}`);
+}
+
+const listPools = (id: string, token: TokenSet | string | null = tokens) =>
+  server.call('GET', `/v1/game/${encodeURIComponent(id)}/pools`, { token });
+
+beforeAll(async () => {
+  server = await startTestServer({ play: { tickMs: 3_600_000 } });
+  tokens = (await server.newClient()).tokens;
+  other = (await server.newClient('Other operator')).tokens;
+  const profile = await server.call('POST', '/v1/profile', {
+    token: tokens,
+    body: { name: 'Demo room', type: 'demo', currency: 'BRL' },
+  });
+  profileId = profile.body.data.profileId;
+  gameId = await createGame('oxe-ganhei');
+  freshGameId = await createGame('fera-sortuda');
+  const user = await server.call('POST', '/v1/user/auth', {
+    token: tokens,
+    body: { profileId, credential: 'pool-player', credentialType: 'username' },
+  });
+  const session = await server.call('POST', '/v1/game/session', {
+    token: tokens,
+    body: { userToken: user.body.data.userToken, gameId },
+  });
+  sessionId = session.body.data.sessionId;
+});
+afterAll(() => server.close());
+
+describe('GET /v1/game/{id}/pools', () => {
+  it('lists no pool before the first ticket is drawn', async () => {
+    expect(await listPools(freshGameId)).toMatchObject({
+      status: 200,
+      body: { status: 'success', data: [] },
+    });
+  });
+
+  it('publishes the commitment of the running pool, never its seed', async () => {
+    await buyAndReveal();
+    server.clock.advance(1000);
+    await buyAndReveal();
+    const answer = await listPools(gameId);
+    expect(answer.status).toBe(200);
+    const current = server.deps.store.pools.findCurrent(gameId);
+    expect(answer.body).toEqual({
+      status: 'success',
+      data: [
+        {
+          poolId: current?.id,
+          number: 1,
+          sampling: SAMPLING,
+          commitment: current?.commitment,
+          draws: 2,
+          startedAt: '2026-03-01T12:00:00.000Z',
+          endedAt: null,
+          seed: null,
+        },
+      ],
+    });
+    expect(answer.body.data[0].commitment).toMatch(HEX64);
+    const sealed = current?.seedSealed ?? '';
+    expect(JSON.stringify(answer.body)).not.toContain(sealed);
+    expect(JSON.stringify(answer.body)).not.toContain(server.deps.secrets.open(sealed));
+  });
+
+  it('publishes the seed once the pool is used up, whose SHA-256 is the commitment; the next pool has a new seed', async () => {
+    // Draw the rest of pool 1 as the service does (the rounds themselves are the full-pool test's subject).
+    const game = server.deps.store.games.findById(gameId) as GameRecord;
+    const drawer = createPoolDrawer(server.deps);
+    server.clock.advance(60_000);
+    server.deps.store.transaction(() => {
+      for (let draw = 2; draw < SAMPLING; draw++) drawer.draw(game);
+    });
+    server.clock.advance(60_000);
+    await buyAndReveal();
+
+    const answer = await listPools(gameId);
+    expect(answer.status).toBe(200);
+    const [first, second] = answer.body.data;
+    expect(answer.body.data).toHaveLength(2);
+    expect(first).toMatchObject({
+      number: 1,
+      sampling: SAMPLING,
+      draws: SAMPLING,
+      startedAt: '2026-03-01T12:00:00.000Z',
+      endedAt: '2026-03-01T12:01:01.000Z',
+      seed: expect.stringMatching(HEX64),
+    });
+    expect(createHash('sha256').update(Buffer.from(first.seed, 'hex')).digest('hex')).toBe(first.commitment);
+    expect(second).toEqual({
+      poolId: expect.any(String),
+      number: 2,
+      sampling: SAMPLING,
+      commitment: expect.stringMatching(HEX64),
+      draws: 1,
+      startedAt: '2026-03-01T12:02:01.000Z',
+      endedAt: null,
+      seed: null,
+    });
+    expect(second.poolId).not.toBe(first.poolId);
+    expect(second.commitment).not.toBe(first.commitment);
+  });
+
+  it('answers 401 without a valid bearer token', async () => {
+    for (const token of [null, 'not-a-token']) {
+      const answer = await listPools(gameId, token);
+      expect(answer.status).toBe(401);
+      expect(answer.body).toMatchObject({ status: 'error', code: 'UNAUTHORIZED' });
+    }
+  });
+
+  it("answers 403 for another API client's game and 404 for an unknown one", async () => {
+    expect(await listPools(gameId, other)).toMatchObject({
+      status: 403,
+      body: {
+        status: 'error',
+        code: 'FORBIDDEN',
+        messages: [`game ${gameId} belongs to another API client`],
+      },
+    });
+    expect(await listPools('no-such-game')).toMatchObject({
+      status: 404,
+      body: { status: 'error', code: 'NOT_FOUND', messages: ['game no-such-game was not found'] },
+    });
+  });
+
+  it('answers 400 for an id too long to be one', async () => {
+    expect(await listPools('x'.repeat(101))).toMatchObject({
+      status: 400,
+      body: { status: 'error', code: 'VALIDATION_ERROR', messages: ['id: must be at most 100 characters'] },
+    });
+  });
+
+  it('is in the OpenAPI document with its Pool schema', async () => {
+    const document = (await server.call('GET', '/v1/openapi.json')).body;
+    const operation = document.paths['/v1/game/{id}/pools'].get;
+    expect(operation.security).toEqual([{ bearer: [] }]);
+    expect(operation.parameters).toContainEqual(expect.objectContaining({ in: 'path', name: 'id' }));
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500']);
+    expect(operation.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/PoolList',
+    });
+    const pool = document.components.schemas.Pool;
+    expect(Object.keys(pool.properties).sort()).toEqual(
+      ['commitment', 'draws', 'endedAt', 'number', 'poolId', 'sampling', 'seed', 'startedAt'].sort(),
+    );
+    expect(pool.required.sort()).toEqual(Object.keys(pool.properties).sort());
+    expect(JSON.stringify(pool.properties.seed)).toContain('null');
+  });
+});
