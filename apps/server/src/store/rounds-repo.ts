@@ -1,5 +1,5 @@
 import type { Db } from './database.ts';
-import type { TransactionType } from './ledger-repo.ts';
+import type { TransactionRecord } from './ledger-repo.ts';
 
 export type RoundStatus = 'pending' | 'open' | 'closing' | 'closed' | 'declined' | 'voided';
 export type TransactionStatus = 'pending' | 'completed' | 'declined' | 'failed';
@@ -28,20 +28,12 @@ export interface RoundRecord {
   reconciliation: boolean;
 }
 
-/** A wallet movement; it is also the wallet call that carries it (its id is the transactionId). */
-export interface LedgerTransaction {
-  id: string;
-  roundId: string;
-  clientId: string;
-  profileId: string;
-  playerId: string;
-  type: TransactionType;
-  amountMinor: number;
-  currency: string;
-  balanceBeforeMinor: number | null;
-  balanceAfterMinor: number | null;
+/**
+ * A wallet movement as the play loop keeps it: the listed transaction plus the state of the wallet
+ * call that carries it (its id is the transactionId).
+ */
+export interface LedgerTransaction extends TransactionRecord {
   status: TransactionStatus;
-  createdAt: string;
   originalTransactionId: string | null;
   attempts: number;
   /** When the retrier may pick it up (an in-flight call holds it off until its time-out has passed). */
