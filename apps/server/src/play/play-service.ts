@@ -251,7 +251,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     const now = nowIso();
     const roundId = deps.newId();
     const betId = deps.newId();
-    const started = store.transaction((): PlayResult<{ round: RoundRecord; bet: LedgerTransaction }> => {
+    const started = await store.batch((): PlayResult<{ round: RoundRecord; bet: LedgerTransaction }> => {
       const current = store.games.findById(game.id);
       if (!current?.active) return fail('GAME_INACTIVE');
       if (store.rounds.findLiveRound(player.id)) return fail('ROUND_IN_PROGRESS');
@@ -303,20 +303,20 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     busyTransactions.add(bet.id);
     try {
       const answer = await track(wallet.bet(movement(bet, round)));
-      return settleBet(round.id, bet.id, game, answer);
+      return await settleBet(round.id, bet.id, game, answer);
     } finally {
       busyTransactions.delete(bet.id);
     }
   }
 
-  function settleBet(
+  async function settleBet(
     roundId: string,
     betId: string,
     game: GameRecord,
     answer: WalletAnswer,
-  ): PlayResult<{ round: PlayRound; balance: number }> {
+  ): Promise<PlayResult<{ round: PlayRound; balance: number }>> {
     let rollbackQueued = false;
-    const result = store.transaction((): PlayResult<{ round: PlayRound; balance: number }> => {
+    const result = await store.batch((): PlayResult<{ round: PlayRound; balance: number }> => {
       const round = mustRound(roundId);
       const bet = store.rounds.findTransaction(betId);
       // The retrier already gave up on this bet and is rolling it back.
@@ -358,7 +358,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   // ---- reveals and prizes ----
 
   async function closeRound(roundId: string): Promise<RoundRecord> {
-    const step = store.transaction(() => {
+    const step = await store.batch(() => {
       const round = mustRound(roundId);
       if (round.status !== 'open') return { round, prize: undefined };
       const now = nowIso();
@@ -420,7 +420,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     if (busyTransactions.has(transactionId)) return;
     busyTransactions.add(transactionId);
     try {
-      const claimed = store.transaction(() => {
+      const claimed = await store.batch(() => {
         let transaction = store.rounds.findTransaction(transactionId);
         if (transaction?.status !== 'pending') return undefined;
         const round = mustRound(transaction.roundId);
@@ -443,16 +443,16 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
               ...call,
               originalTransactionId: transaction.originalTransactionId ?? '',
             });
-      record(transaction, answer);
+      await record(transaction, answer);
     } finally {
       busyTransactions.delete(transactionId);
     }
   }
 
-  function record(transaction: LedgerTransaction, answer: WalletAnswer): void {
+  async function record(transaction: LedgerTransaction, answer: WalletAnswer): Promise<void> {
     const now = nowIso();
     let balance: number | undefined;
-    store.transaction(() => {
+    await store.batch(() => {
       const round = mustRound(transaction.roundId);
       if (answer.kind === 'ok') {
         balance = answer.balanceMinor;

@@ -2,6 +2,7 @@ import { type ClientsRepo, createClientsRepo } from './clients-repo.ts';
 import { type Db, immediate } from './database.ts';
 import { createDemoWalletRepo, type DemoWalletRepo } from './demo-wallet-repo.ts';
 import { createGamesRepo, type GamesRepo } from './games-repo.ts';
+import { createGroupCommit } from './group-commit.ts';
 import { createLedgerRepo, type LedgerRepo } from './ledger-repo.ts';
 import { createOutboxRepo, type OutboxRepo } from './outbox-repo.ts';
 import { createPlayersRepo, type PlayersRepo } from './players-repo.ts';
@@ -31,6 +32,12 @@ export interface Store {
   demoWallet: DemoWalletRepo;
   /** Runs `work` as one write transaction (SQLite: BEGIN IMMEDIATE). */
   transaction<T>(work: () => T): T;
+  /**
+   * Runs `work` as its own all-or-nothing unit, committed together with the other units queued in
+   * the same turn of the event loop (group commit): one durable commit for many rounds. Resolves
+   * once the commit is on disk; a unit that throws is undone alone and rejects.
+   */
+  batch<T>(work: () => T): Promise<T>;
   close(): void;
 }
 
@@ -49,6 +56,7 @@ export function createSqliteStore(db: Db): Store {
     rounds: createRoundsRepo(db),
     demoWallet: createDemoWalletRepo(db),
     transaction: (work) => immediate(db, work),
+    batch: createGroupCommit(db),
     close: () => db.close(),
   };
 }

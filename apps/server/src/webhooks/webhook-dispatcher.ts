@@ -197,7 +197,7 @@ export function createWebhookDispatcher(
   }
 
   /** Logs the attempt and moves the event (and maybe the webhook) on, in one transaction. */
-  function settle(webhook: WebhookRecord, event: OutboxEvent, result: Exchange): void {
+  async function settle(webhook: WebhookRecord, event: OutboxEvent, result: Exchange): Promise<void> {
     const attempts = event.attempts + 1;
     const success = isSuccess(result.responseCode);
     const timestamp = result.at.toISOString();
@@ -215,8 +215,9 @@ export function createWebhookDispatcher(
       errorMessage:
         result.failure ?? (result.responseCode === null ? null : answerMessage(result.responseCode)),
     };
+    // Group-committed with the rounds' writes: one fsync serves many.
     if (success) {
-      store.transaction(() => {
+      await store.batch(() => {
         store.webhooks.recordAttempt({ ...logged, willRetry: false });
         store.outbox.markDelivered(event.id, attempts);
       });
@@ -226,7 +227,7 @@ export function createWebhookDispatcher(
     const now = deps.clock().getTime();
     const firstFailureAt = event.firstFailureAt ?? timestamp;
     const gone = result.responseCode === 410;
-    store.transaction(() => {
+    await store.batch(() => {
       // Read before this attempt is logged: when did the current run of failures start?
       const failingSince = store.webhooks.failingSince(webhook.id) ?? timestamp;
       const disable = gone || now - Date.parse(failingSince) >= disableAfterMs;
@@ -262,7 +263,7 @@ export function createWebhookDispatcher(
       return false;
     }
     const body = canonicalBody({ event: event.eventType, payload: event.payload });
-    settle(webhook, event, await exchange(webhook, event, body));
+    await settle(webhook, event, await exchange(webhook, event, body));
     return true;
   }
 
