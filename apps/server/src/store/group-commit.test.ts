@@ -18,7 +18,14 @@ describe('createGroupCommit', () => {
   it('commits the units of one turn together, in order, each answered with its own value', async () => {
     const { db, insert, rows } = table();
     const batch = createGroupCommit(db);
-    const answers = await Promise.all([1, 2, 3].map((x) => batch(() => (insert.run(x), x * 10))));
+    const answers = await Promise.all(
+      [1, 2, 3].map((x) =>
+        batch(() => {
+          insert.run(x);
+          return x * 10;
+        }),
+      ),
+    );
     expect(answers).toEqual([10, 20, 30]);
     expect(rows()).toEqual([1, 2, 3]);
   });
