@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { buildLadder, gameCreateData } from '@raspa/core';
+import { buildLadder, formatMoney, gameCreateData, playerResults, seededRng } from '@raspa/core';
 import { describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -45,6 +45,36 @@ describe('pnpm ladder (the real process)', () => {
     expect(stdout).toMatch(/^level +winners +prize +total prize +share +odds$/m);
     expect(stdout.match(/^[1-8] .* 1 in [\d.,]+$/gm)).toHaveLength(8);
     expect(stdout).toMatch(/^all +500,000 .* 1 in 4\.00$/m);
+  });
+
+  it('--simulate N prints, after the table, how N cards in a row end: the core figures for that seed', async () => {
+    const { stdout } = await ladder([...args, '--currency', 'BRL', '--simulate', '50', '--seed', '7']);
+    const result = buildLadder({
+      gameModel: 'trem-de-ouro-v3',
+      rtp: 0.92,
+      sampling: 2_000_000,
+      prizedPercent: 0.25,
+      betPrice: 5,
+      currency: 'BRL',
+    });
+    if (!result.ok) throw new Error('expected a ladder');
+    const figures = playerResults(result.ladder, 50, 10_000, seededRng(7));
+    const money = (minor: number) =>
+      `${minor > 0 ? '+' : ''}${formatMoney(minor, 'BRL', 'en-US', { symbol: false })}`;
+    const percent = (x: number) => `${(x * 100).toFixed(2)}%`;
+    const [table, simulation] = stdout.split('\n\n50 cards in a row');
+    expect(table).toMatch(/^all +500,000 .* 1 in 4\.00$/m);
+    expect(simulation).toContain(', 10,000 players (seed 7): 250.00 BRL staked each');
+    expect(simulation).toContain(`chance to end ahead ${percent(figures.aheadChance)} · `);
+    expect(simulation).toContain(`no win at all ${percent(figures.noWinChance)}`);
+    expect(simulation).toContain(
+      `median result ${money(figures.median)} · average ${money(figures.mean)} (expected ${money(figures.expected)})`,
+    );
+    const percentiles = simulation
+      ?.match(/^result +(.+)$/m)?.[1]
+      ?.trim()
+      .split(/ +/);
+    expect(percentiles).toEqual(figures.percentiles.map((p) => money(p.net)));
   });
 
   it('explains an impossible ladder and exits 1', async () => {

@@ -1,8 +1,9 @@
 // `pnpm ladder …`: prints a game's prize ladder as a table, or with --json as the `data`
-// of the spec's Game create response for a simulation.
-import { buildLadder, gameCreateData } from '@raspa/core';
+// of the spec's Game create response for a simulation; --simulate N adds how N cards in a row end.
+import { buildLadder, gameCreateData, PLAYER_RESULTS_DEFAULTS, playerResults, seededRng } from '@raspa/core';
 import { LADDER_USAGE, parseLadderArgs } from './ladder-args.ts';
 import { renderLadderTable } from './ladder-table.ts';
+import { renderPlayerResults } from './player-results-table.ts';
 
 const parsed = parseLadderArgs(process.argv.slice(2));
 if (!parsed.ok) {
@@ -19,3 +20,9 @@ console.log(
     ? JSON.stringify(gameCreateData(result.ladder, { id: null, version: null, active: false }), null, 2)
     : renderLadderTable(result.ladder),
 );
+const simulate = parsed.command.simulate;
+if (simulate) {
+  const { trials } = PLAYER_RESULTS_DEFAULTS;
+  const results = playerResults(result.ladder, simulate.cards, trials, seededRng(simulate.seed));
+  console.log(`\n${renderPlayerResults(result.ladder, results, simulate.seed)}`);
+}

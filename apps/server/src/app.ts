@@ -3,6 +3,7 @@ import type { Deps } from './deps.ts';
 import { ApiError, errorBody } from './http/api-error.ts';
 import { docsRouter } from './http/docs-routes.ts';
 import { createGuards } from './http/guards.ts';
+import { createPlayPageRouter } from './http/play-page.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
 import type { RouteKit } from './http/route-kit.ts';
@@ -60,6 +61,7 @@ export function createApp(deps: Deps): App {
   mountRoutes(v1, routes, createGuards(services.auth));
   app.use('/v1', v1);
   app.use('/media', createMediaRouter());
+  app.use(createPlayPageRouter({ sessions: services.sessions }));
 
   app.use((request, _response, next) => {
     next(new ApiError('NOT_FOUND', `no operation ${request.method} ${request.path}`));

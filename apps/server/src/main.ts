@@ -32,7 +32,7 @@ if (demo) {
     '',
     `Demo profile ${demo.game.profileId}: an active ${DEMO_GAME.gameModel} game, player ${DEMO_PLAYER} and a session:`,
     `  gameUrl:  ${demo.game.gameUrl}`,
-    `            (valid until ${demo.game.expireAt}; the player's page behind it is not built yet)`,
+    `            (valid until ${demo.game.expireAt}; open it in a browser to play the scratch card)`,
   );
 }
 console.log(`${lines.join('\n')}\n`);

@@ -3,6 +3,7 @@
 import { benchLadder } from './ladder.ts';
 import { benchPool } from './pool.ts';
 import { benchSigner } from './signer.ts';
+import { benchSimulation } from './simulation.ts';
 
 interface Figure {
   name: string;
@@ -14,6 +15,7 @@ const suites: Array<[string, () => Promise<Figure[]>]> = [
   ['ladder', benchLadder],
   ['pool', benchPool],
   ['signer', benchSigner],
+  ['sim', benchSimulation],
 ];
 
 const format = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });

@@ -8,3 +8,4 @@ export * from './pool/index.ts';
 export * from './protocol/index.ts';
 export * from './random/rng.ts';
 export { CanonicalJsonError, canonicalJson } from './signer/canonical-json.ts';
+export * from './simulation/index.ts';

@@ -1,0 +1,57 @@
+import { type GameModel, isGameModel } from '@raspa/core';
+import { asLang, type Lang } from '../i18n/i18n.ts';
+
+/** What the page knows before it connects: from its URL and the attributes the server wrote. */
+export interface Launch {
+  /** The session token from `?token=`, or null (a reload after it was removed, a bad link). */
+  token: string | null;
+  sessionId: string;
+  lang: Lang;
+  /** The game model, when the server recognised the session (themes the loading screen). */
+  model: GameModel | null;
+  /** False when the server already knows the token is unknown or expired. */
+  sessionKnown: boolean;
+  /** True inside an operator's frame. */
+  framed: boolean;
+}
+
+/**
+ * Splits the session token off a gameUrl: the token, and the same URL without it (to put in the
+ * address bar, so it does not linger in history, bookmarks or screenshots).
+ */
+export function takeToken(href: string): { token: string | null; cleanUrl: string } {
+  const url = new URL(href);
+  const token = url.searchParams.get('token');
+  url.searchParams.delete('token');
+  return {
+    token: token && token.length > 0 ? token : null,
+    cleanUrl: `${url.pathname}${url.search}${url.hash}`,
+  };
+}
+
+export function sessionIdOf(pathname: string): string {
+  const match = /\/play\/([^/?#]+)/.exec(pathname);
+  return match?.[1] ? decodeURIComponent(match[1]) : '';
+}
+
+/** Reads the launch facts and removes the token from the address bar. */
+export function readLaunch(win: Window): Launch {
+  const { token, cleanUrl } = takeToken(win.location.href);
+  if (token) win.history.replaceState(win.history.state, '', cleanUrl);
+  const root = win.document.documentElement;
+  const model = root.dataset.model;
+  let framed = true;
+  try {
+    framed = win.self !== win.top;
+  } catch {
+    framed = true;
+  }
+  return {
+    token,
+    sessionId: sessionIdOf(win.location.pathname),
+    lang: asLang(root.lang && root.dataset.session === 'ok' ? root.lang : win.navigator.language),
+    model: isGameModel(model) ? model : null,
+    sessionKnown: root.dataset.session !== 'expired',
+    framed,
+  };
+}

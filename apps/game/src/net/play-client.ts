@@ -1,0 +1,133 @@
+import {
+  ackSchema,
+  type BuyAnswer,
+  balanceEventSchema,
+  buyAnswerSchema,
+  PLAY_EVENTS,
+  PLAY_NAMESPACE,
+  PLAY_REQUESTS,
+  type PlayErrorCode,
+  type PlayRound,
+  type PlayState,
+  playRoundSchema,
+  playStateSchema,
+  type RevealAnswer,
+  revealAnswerSchema,
+} from '@raspa/core';
+import { io, type Socket } from 'socket.io-client';
+import type { z } from 'zod';
+
+/** A server error code, or OFFLINE when the request could not be sent or answered in time. */
+export type ClientErrorCode = PlayErrorCode | 'OFFLINE';
+export type Answer<T> = { ok: true; data: T } | { ok: false; code: ClientErrorCode; message?: string };
+
+export type ConnectionStatus = 'connecting' | 'online' | 'offline' | 'expired';
+
+export interface PlayClientEvents {
+  status(status: ConnectionStatus): void;
+  balance(balance: number): void;
+  round(round: PlayRound): void;
+}
+
+/**
+ * The page's side of the play protocol (docs/play-protocol.md): one Socket.IO connection to /play,
+ * authenticated with the session token, requests answered through typed acknowledgements checked
+ * with the core's schemas. Socket.IO reconnects by itself after a lost connection; the status
+ * tells the page, which then asks for the state again to resume the open round.
+ */
+export class PlayClient {
+  private readonly socket: Socket;
+  private status: ConnectionStatus = 'connecting';
+
+  constructor(
+    token: string,
+    private readonly events: PlayClientEvents,
+    private readonly timeoutMs: number,
+  ) {
+    this.socket = io(PLAY_NAMESPACE, {
+      auth: { token },
+      // WebSocket first (one round trip less than polling's upgrade); polling if it is blocked.
+      transports: ['websocket', 'polling'],
+      tryAllTransports: true,
+      reconnectionDelay: 500,
+      reconnectionDelayMax: 4000,
+    });
+    this.socket.on('connect', () => this.setStatus('online'));
+    this.socket.on('disconnect', (reason) => {
+      if (this.status === 'expired') return;
+      this.setStatus('offline');
+      // A disconnect decided by the server is not retried by Socket.IO; ours is.
+      if (reason === 'io server disconnect') this.socket.connect();
+    });
+    this.socket.on('connect_error', (error: Error) => {
+      if (error.message === 'SESSION_EXPIRED') {
+        this.setStatus('expired');
+        this.socket.disconnect();
+        return;
+      }
+      this.setStatus('offline');
+    });
+    this.socket.on(PLAY_EVENTS.balance, (payload: unknown) => {
+      const parsed = balanceEventSchema.safeParse(payload);
+      if (parsed.success) this.events.balance(parsed.data.balance);
+    });
+    this.socket.on(PLAY_EVENTS.round, (payload: unknown) => {
+      const parsed = playRoundSchema.safeParse(payload);
+      if (parsed.success) this.events.round(parsed.data);
+    });
+    this.socket.on(PLAY_EVENTS.sessionExpired, () => {
+      this.setStatus('expired');
+      this.socket.disconnect();
+    });
+  }
+
+  get online(): boolean {
+    return this.socket.connected;
+  }
+
+  state(): Promise<Answer<PlayState>> {
+    return this.request(PLAY_REQUESTS.state, undefined, playStateSchema);
+  }
+
+  buy(): Promise<Answer<BuyAnswer>> {
+    return this.request(PLAY_REQUESTS.buy, {}, buyAnswerSchema);
+  }
+
+  reveal(roundId: string): Promise<Answer<RevealAnswer>> {
+    return this.request(PLAY_REQUESTS.reveal, { roundId }, revealAnswerSchema);
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+
+  private setStatus(status: ConnectionStatus): void {
+    if (status === this.status) return;
+    this.status = status;
+    this.events.status(status);
+  }
+
+  private async request<T extends z.ZodType>(
+    event: string,
+    payload: unknown,
+    schema: T,
+  ): Promise<Answer<z.infer<T>>> {
+    // Never queue a request while offline: a buy sent minutes later would surprise the player.
+    if (!this.socket.connected) return { ok: false, code: 'OFFLINE' };
+    let answer: unknown;
+    try {
+      const timed = this.socket.timeout(this.timeoutMs);
+      answer =
+        payload === undefined ? await timed.emitWithAck(event) : await timed.emitWithAck(event, payload);
+    } catch {
+      return { ok: false, code: 'OFFLINE' };
+    }
+    const parsed = ackSchema(schema).safeParse(answer);
+    if (!parsed.success) return { ok: false, code: 'INVALID_REQUEST' };
+    const ack = parsed.data as
+      | { ok: true; data: z.infer<T> }
+      | { ok: false; error: { code: string; message: string } };
+    if (ack.ok) return { ok: true, data: ack.data };
+    return { ok: false, code: ack.error.code as PlayErrorCode, message: ack.error.message };
+  }
+}

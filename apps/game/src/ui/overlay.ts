@@ -1,0 +1,273 @@
+import type { CardModelInfo } from '@raspa/core';
+import type { I18n } from '../i18n/i18n.ts';
+import type { Palette } from '../models/model-art.ts';
+import { h } from './dom.ts';
+import { type LadderLevel, prizeTable } from './prize-table.ts';
+
+/** What the page is doing, as the controls see it. Also written to `<html data-state>` for QA tools. */
+export type Mode = 'loading' | 'idle' | 'buying' | 'playing' | 'revealing' | 'revealed' | 'blocked';
+export type Tone = 'info' | 'win' | 'loss' | 'error';
+
+export interface OverlayActions {
+  buy(): void;
+  revealAll(): void;
+  toggleSound(): void;
+}
+
+export interface GameInfo {
+  info: CardModelInfo;
+  price: number;
+  levels: readonly LadderLevel[];
+  sampling: number;
+}
+
+/**
+ * The HTML around the card: title, balance and price, the prize table, the rule, the buy and
+ * reveal-all buttons (real buttons with `data-action`, CONTRACT §8), the sound toggle, a live
+ * region for messages, the connection banner and the blocking panel (session expired). The card
+ * itself is drawn by Pixi under the empty slot this layout leaves.
+ */
+export class Overlay {
+  readonly slot: HTMLElement;
+  private readonly title = h('h1', { class: 'title' });
+  private readonly balanceLabel = h('span', { class: 'label' });
+  private readonly balanceValue = h('output', { class: 'value', 'data-balance': '' }, '—');
+  private readonly priceLabel = h('span', { class: 'label' });
+  private readonly priceValue = h('span', { class: 'value' }, '—');
+  private readonly soundButton = h('button', {
+    type: 'button',
+    class: 'icon-button sound',
+    'data-action': 'sound',
+    'aria-pressed': 'false',
+  });
+  private readonly prizesButton = h('button', {
+    type: 'button',
+    class: 'prizes-toggle',
+    'data-action': 'prizes',
+    'aria-expanded': 'false',
+    'aria-controls': 'prize-panel',
+  });
+  private readonly side = h('aside', { class: 'side', id: 'prize-panel' });
+  private readonly rule = h('p', { class: 'rule' });
+  private readonly buyButton = h('button', { type: 'button', class: 'primary', 'data-action': 'buy' });
+  private readonly revealButton = h('button', {
+    type: 'button',
+    class: 'secondary',
+    'data-action': 'reveal-all',
+  });
+  private readonly status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  private readonly banner = h('div', { class: 'connection', role: 'alert', hidden: true });
+  private readonly blocker = h('div', {
+    class: 'blocker',
+    hidden: true,
+    role: 'alertdialog',
+    'aria-modal': 'true',
+  });
+  private i18n: I18n;
+  private game: GameInfo | undefined;
+  private mode: Mode = 'loading';
+  private another = false;
+  private online = true;
+  private soundOn = false;
+  private pendingReveal = false;
+  private icons: ReadonlyMap<string, string> = new Map();
+  private prizesOpen = false;
+
+  constructor(
+    private readonly root: HTMLElement,
+    i18n: I18n,
+    actions: OverlayActions,
+  ) {
+    this.i18n = i18n;
+    this.slot = h('div', { class: 'slot', 'data-card-slot': '' });
+    const bar = h(
+      'header',
+      { class: 'bar' },
+      this.title,
+      h('div', { class: 'figure balance' }, this.balanceLabel, this.balanceValue),
+      h('div', { class: 'figure price' }, this.priceLabel, this.priceValue),
+      this.prizesButton,
+      this.soundButton,
+    );
+    const controls = h('div', { class: 'controls' }, this.revealButton, this.buyButton);
+    root.replaceChildren(
+      bar,
+      this.slot,
+      this.rule,
+      h('footer', { class: 'footer' }, this.status, controls),
+      this.side,
+      this.banner,
+      this.blocker,
+    );
+    this.buyButton.addEventListener('click', () => actions.buy());
+    this.revealButton.addEventListener('click', () => actions.revealAll());
+    this.soundButton.addEventListener('click', () => actions.toggleSound());
+    this.prizesButton.addEventListener('click', () => this.togglePrizes());
+    root.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.prizesOpen) this.togglePrizes(false);
+    });
+    this.render();
+  }
+
+  setI18n(i18n: I18n): void {
+    this.i18n = i18n;
+    document.documentElement.lang = i18n.lang;
+    this.render();
+  }
+
+  setTheme(palette: Palette): void {
+    const style = document.documentElement.style;
+    const { page } = palette;
+    style.setProperty('--bg-top', page.top);
+    style.setProperty('--bg-bottom', page.bottom);
+    style.setProperty('--text', page.text);
+    style.setProperty('--panel', page.panel);
+    style.setProperty('--panel-text', page.panelText);
+    style.setProperty('--accent', page.accent);
+    style.setProperty('--accent-text', page.accentText);
+  }
+
+  setGame(game: GameInfo): void {
+    this.game = game;
+    document.title = `${game.info.title} · Raspa`;
+    this.render();
+  }
+
+  setIcons(icons: ReadonlyMap<string, string>): void {
+    this.icons = icons;
+    this.renderPrizes();
+  }
+
+  setBalance(balance: number | null): void {
+    this.balanceValue.textContent = balance === null ? '—' : this.i18n.money(balance);
+    this.balanceValue.dataset.balance = balance === null ? '' : String(balance);
+  }
+
+  /** The mode decides which buttons work; `another` turns "Buy" into "Buy another". */
+  setMode(mode: Mode, another = this.another): void {
+    this.mode = mode;
+    this.another = another;
+    document.documentElement.dataset.state = mode;
+    this.renderControls();
+  }
+
+  setOnline(online: boolean): void {
+    if (online === this.online) return;
+    this.online = online;
+    this.banner.hidden = online;
+    this.banner.textContent = online ? '' : this.i18n.t('connectionLost');
+    document.documentElement.dataset.connection = online ? 'online' : 'offline';
+    this.renderControls();
+  }
+
+  /** A reveal is waiting for the server (sent again after a reconnect): no new card meanwhile. */
+  setPendingReveal(pending: boolean): void {
+    this.pendingReveal = pending;
+    this.renderControls();
+  }
+
+  setSound(on: boolean): void {
+    this.soundOn = on;
+    this.renderSound();
+  }
+
+  say(text: string, tone: Tone = 'info'): void {
+    this.status.textContent = text;
+    this.status.dataset.tone = tone;
+  }
+
+  /** Covers the page with a message and nothing else to do (session expired, no WebGL). */
+  block(title: string, text: string, returnUrl: string | null): void {
+    const children: Array<Node | string> = [h('h2', {}, title), h('p', {}, text)];
+    if (returnUrl && /^https?:\/\//.test(returnUrl)) {
+      children.push(
+        h(
+          'a',
+          { class: 'primary', href: returnUrl, target: '_top', rel: 'noopener' },
+          this.i18n.t('backToSite'),
+        ),
+      );
+    }
+    this.blocker.replaceChildren(h('div', { class: 'blocker-box' }, ...children));
+    this.blocker.setAttribute('aria-label', title);
+    this.blocker.hidden = false;
+    this.banner.hidden = true;
+    this.setMode('blocked');
+  }
+
+  private togglePrizes(open = !this.prizesOpen): void {
+    this.prizesOpen = open;
+    this.prizesButton.setAttribute('aria-expanded', String(open));
+    this.root.classList.toggle('prizes-open', open);
+  }
+
+  private render(): void {
+    const { i18n } = this;
+    this.balanceLabel.textContent = i18n.t('balance');
+    this.priceLabel.textContent = i18n.t('price');
+    this.prizesButton.textContent = i18n.t('prizes');
+    this.revealButton.textContent = i18n.t('revealAll');
+    if (this.game) {
+      this.title.textContent = this.game.info.title;
+      this.priceValue.textContent = i18n.money(this.game.price);
+      this.rule.textContent = i18n.pick(this.game.info.ruleText);
+    }
+    if (!this.online) this.banner.textContent = i18n.t('connectionLost');
+    this.renderSound();
+    this.renderPrizes();
+    this.renderControls();
+  }
+
+  private renderSound(): void {
+    const label = this.i18n.t(this.soundOn ? 'soundOn' : 'soundOff');
+    this.soundButton.setAttribute('aria-pressed', String(this.soundOn));
+    this.soundButton.setAttribute('aria-label', label);
+    this.soundButton.title = label;
+    this.soundButton.replaceChildren(speakerIcon(this.soundOn));
+  }
+
+  private renderPrizes(): void {
+    if (!this.game) return;
+    const { info, levels, sampling } = this.game;
+    this.side.replaceChildren(
+      h('h2', {}, this.i18n.t('howToWin')),
+      h('p', { class: 'side-rule' }, this.i18n.pick(info.ruleText)),
+      prizeTable(this.i18n, info, levels, sampling, this.icons),
+    );
+  }
+
+  private renderControls(): void {
+    const price = this.game ? this.i18n.money(this.game.price) : '';
+    const buying = this.mode === 'buying';
+    this.buyButton.textContent = buying
+      ? this.i18n.t('buying')
+      : this.i18n.t(this.another ? 'buyAnother' : 'buy', { price });
+    const canBuy = (this.mode === 'idle' || this.mode === 'revealed') && this.online && !this.pendingReveal;
+    this.buyButton.disabled = !canBuy;
+    this.buyButton.setAttribute('aria-busy', String(buying));
+    this.revealButton.disabled = this.mode !== 'playing';
+  }
+}
+
+/** A speaker, with sound waves when on and a cross when off (drawn here: no icon font, no emoji). */
+function speakerIcon(on: boolean): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '22');
+  svg.setAttribute('height', '22');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = (d: string, fill: boolean) => {
+    const node = document.createElementNS(ns, 'path');
+    node.setAttribute('d', d);
+    node.setAttribute('fill', fill ? 'currentColor' : 'none');
+    node.setAttribute('stroke', 'currentColor');
+    node.setAttribute('stroke-width', fill ? '1' : '2');
+    node.setAttribute('stroke-linecap', 'round');
+    svg.append(node);
+  };
+  path('M3 9h4l5-4v14l-5-4H3z', true);
+  if (on) path('M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13', false);
+  else path('M16 9l6 6M22 9l-6 6', false);
+  return svg;
+}

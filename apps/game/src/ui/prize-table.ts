@@ -1,0 +1,67 @@
+import type { CardModelInfo } from '@raspa/core';
+import type { I18n } from '../i18n/i18n.ts';
+import { h } from './dom.ts';
+
+export interface LadderLevel {
+  level: number;
+  winners: number;
+  prize: number;
+}
+
+/**
+ * The game's prize ladder as the player should see it: the prize of each level, top prize first,
+ * the symbol worth it where symbols carry a prize, and the odds of a card winning it.
+ */
+export function prizeTable(
+  i18n: I18n,
+  info: CardModelInfo,
+  levels: readonly LadderLevel[],
+  sampling: number,
+  icons: ReadonlyMap<string, string>,
+): HTMLTableElement {
+  const bySymbol = new Map(
+    info.symbols.filter((symbol) => symbol.level !== undefined).map((symbol) => [symbol.level, symbol]),
+  );
+  const withSymbols = bySymbol.size > 0;
+  const head = h(
+    'tr',
+    {},
+    h('th', { scope: 'col' }, i18n.t('colPrize')),
+    ...(withSymbols ? [h('th', { scope: 'col' }, i18n.t('colSymbol'))] : []),
+    h('th', { scope: 'col' }, i18n.t('colOdds')),
+  );
+  const rows = [...levels]
+    .sort((a, b) => b.level - a.level)
+    .map((level) => {
+      const symbol = bySymbol.get(level.level);
+      const odds =
+        level.winners > 0 ? i18n.t('odds', { n: i18n.count(Math.round(sampling / level.winners)) }) : '—';
+      const prizeCell = h('td', { class: 'prize' }, i18n.money(level.prize));
+      if (level.level === levels.length) prizeCell.append(h('span', { class: 'tag' }, i18n.t('jackpot')));
+      const cells: HTMLElement[] = [prizeCell];
+      if (withSymbols) {
+        const icon = symbol ? icons.get(symbol.id) : undefined;
+        cells.push(
+          h(
+            'td',
+            { class: 'symbol' },
+            h(
+              'span',
+              {},
+              ...(icon ? [h('img', { src: icon, alt: '', width: 28, height: 28 })] : []),
+              symbol ? i18n.pick(symbol.name) : '',
+            ),
+          ),
+        );
+      }
+      cells.push(h('td', { class: 'odds' }, odds));
+      return h('tr', { 'data-level': level.level }, ...cells);
+    });
+  return h(
+    'table',
+    { class: 'ladder' },
+    h('caption', {}, i18n.t('prizeTable')),
+    h('thead', {}, head),
+    h('tbody', {}, ...rows),
+  );
+}

@@ -1,0 +1,23 @@
+import { canonicalJson } from '@raspa/core';
+
+/**
+ * The `x-signed-request` of a body, as the service checks it: lowercase hex HMAC-SHA512 of the
+ * body's canonical JSON (`{}` for no body), keyed with the signatureToken (both UTF-8). WebCrypto, so the token never
+ * leaves the page.
+ */
+export async function signBody(body: unknown, signatureToken: string): Promise<string> {
+  const encoder = new TextEncoder();
+  const key = await crypto.subtle.importKey(
+    'raw',
+    encoder.encode(signatureToken),
+    { name: 'HMAC', hash: 'SHA-512' },
+    false,
+    ['sign'],
+  );
+  const mac = await crypto.subtle.sign(
+    'HMAC',
+    key,
+    encoder.encode(body === null || body === undefined ? '{}' : canonicalJson(body)),
+  );
+  return Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

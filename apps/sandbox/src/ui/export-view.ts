@@ -1,0 +1,177 @@
+import { canonicalJson, gameCreateData, type Ladder } from '@raspa/core';
+import type { Lang, SandboxConfig } from '../config/sandbox-config.ts';
+import {
+  curlCommand,
+  DEFAULT_SERVICE_URL,
+  type GameCreateBody,
+  gameCreateBody,
+  importGameBody,
+  PROFILE_ID_PLACEHOLDER,
+} from '../export/game-body.ts';
+import { signBody } from '../export/sign-body.ts';
+import { copyText, h, uid } from './dom.ts';
+
+/**
+ * The configuration as the `POST /v1/game` body, a ready curl line with the signing step, the
+ * answer the service gives, and an import box. Tokens pasted here stay in memory: never in the URL.
+ */
+export class ExportView {
+  readonly root: HTMLElement;
+  private readonly body = h('pre', { class: 'code', 'data-export': 'body', tabindex: 0 });
+  private readonly curl = h('pre', { class: 'code', 'data-export': 'curl', tabindex: 0 });
+  private readonly answer = h('pre', { class: 'code', 'data-export': 'answer', tabindex: 0 });
+  private readonly signature = h('p', { class: 'hint mono', 'data-export': 'signature' });
+  private readonly profileId = input('text', 'profileId', PROFILE_ID_PLACEHOLDER);
+  private readonly simulation = h('input', { type: 'checkbox', name: 'simulation', checked: true });
+  private readonly serviceUrl = input('url', 'serviceUrl', DEFAULT_SERVICE_URL);
+  private readonly signatureToken = input('password', 'signatureToken', 'paste to sign here');
+  private readonly accessToken = input('password', 'accessToken', 'optional');
+  private readonly importBox = h('textarea', {
+    rows: 4,
+    spellcheck: 'false',
+    'data-import': '',
+    placeholder: 'Paste a POST /v1/game body, or a game from GET /v1/game',
+    'aria-label': 'Body to import',
+  });
+  private readonly importMessage = h('p', { class: 'problem', role: 'alert', hidden: true });
+  private ladder: Ladder | null = null;
+  private lang: Lang = 'pt';
+  private current: GameCreateBody | null = null;
+  private signing = 0;
+
+  constructor(
+    private readonly getConfig: () => SandboxConfig,
+    private readonly onImport: (config: SandboxConfig) => void,
+  ) {
+    this.serviceUrl.value = DEFAULT_SERVICE_URL;
+    const copyBody = h('button', { type: 'button', 'data-action': 'copy-body' }, ['Copy body']);
+    copyBody.addEventListener('click', () => void copyText(copyBody, this.body.textContent ?? ''));
+    const copyCurl = h('button', { type: 'button', 'data-action': 'copy-curl' }, ['Copy curl']);
+    copyCurl.addEventListener('click', () => void copyText(copyCurl, this.curl.textContent ?? ''));
+    const load = h('button', { type: 'button', 'data-action': 'import' }, ['Import']);
+    load.addEventListener('click', () => this.import());
+    for (const each of [
+      this.profileId,
+      this.simulation,
+      this.serviceUrl,
+      this.signatureToken,
+      this.accessToken,
+    ]) {
+      each.addEventListener('input', () => this.render());
+    }
+    this.root = h('section', { class: 'export', 'aria-label': 'Export for the API' }, [
+      h('h3', {}, ['Export for the API: POST /v1/game']),
+      h('div', { class: 'field-row' }, [
+        labelled('profileId', this.profileId),
+        h('label', { class: 'check' }, [this.simulation, ' simulation: compute the ladder, store nothing']),
+      ]),
+      this.body,
+      h('div', { class: 'actions' }, [copyBody]),
+      h('h4', {}, ['Send it']),
+      h('ol', { class: 'steps' }, [
+        h('li', {}, [
+          'Log in: ',
+          h('code', {}, ['POST /v1/auth/login {"apiKey": "…"}']),
+          ' gives an ',
+          h('code', {}, ['accessToken']),
+          ' and a ',
+          h('code', {}, ['signatureToken']),
+          '.',
+        ]),
+        h('li', {}, [
+          'Sign the body: ',
+          h('code', {}, ['x-signed-request']),
+          ' is the lowercase hex HMAC-SHA512 of the body’s canonical JSON (keys sorted, no spaces: ',
+          h('code', {}, ['$BODY']),
+          ' below), keyed with the signatureToken. Paste the token here and the page signs with WebCrypto; it never leaves this page.',
+        ]),
+        h('li', {}, ['Send it with the bearer accessToken: the service answers with the ladder shown here.']),
+      ]),
+      h('div', { class: 'field-row' }, [
+        labelled('Service URL', this.serviceUrl),
+        labelled('signatureToken', this.signatureToken),
+        labelled('accessToken', this.accessToken),
+      ]),
+      this.curl,
+      this.signature,
+      h('div', { class: 'actions' }, [copyCurl]),
+      h('h4', {}, ['The answer, for a simulation']),
+      this.answer,
+      h('h4', {}, ['Import a configuration']),
+      this.importBox,
+      this.importMessage,
+      h('div', { class: 'actions' }, [load]),
+    ]);
+  }
+
+  set(ladder: Ladder | null, lang: Lang): void {
+    this.ladder = ladder;
+    this.lang = lang;
+    this.render();
+  }
+
+  /** The body as exported right now (null while the inputs break a rule). */
+  get exported(): GameCreateBody | null {
+    return this.current;
+  }
+
+  private render(): void {
+    const ladder = this.ladder;
+    this.root.classList.toggle('stale', ladder === null);
+    if (!ladder) {
+      this.current = null;
+      return;
+    }
+    const body = gameCreateBody(ladder, this.lang, {
+      profileId: this.profileId.value.trim() || PROFILE_ID_PLACEHOLDER,
+      simulation: this.simulation.checked,
+    });
+    this.current = body;
+    this.body.textContent = JSON.stringify(body, null, 2);
+    this.answer.textContent = JSON.stringify(
+      { status: 'success', data: gameCreateData(ladder, { id: null, version: null, active: false }) },
+      null,
+      2,
+    );
+    const token = this.signatureToken.value.trim();
+    const parts = {
+      serviceUrl: this.serviceUrl.value.trim() || DEFAULT_SERVICE_URL,
+      body,
+      ...(this.accessToken.value.trim() ? { accessToken: this.accessToken.value.trim() } : {}),
+    };
+    this.curl.textContent = curlCommand(parts);
+    this.signature.textContent = token
+      ? 'Signing…'
+      : `Without a token here, openssl signs in the shell: set ACCESS_TOKEN and SIGNATURE_TOKEN first. Canonical body: ${canonicalJson(body).length} bytes.`;
+    delete this.signature.dataset.signature;
+    if (!token) return;
+    const turn = ++this.signing;
+    void signBody(body, token).then((signature) => {
+      if (turn !== this.signing) return;
+      this.curl.textContent = curlCommand({ ...parts, signature });
+      this.signature.textContent = `x-signed-request: ${signature}`;
+      this.signature.dataset.signature = signature;
+    });
+  }
+
+  private import(): void {
+    const result = importGameBody(this.importBox.value, this.getConfig());
+    this.importMessage.hidden = result.ok;
+    if (!result.ok) {
+      this.importMessage.textContent = `Cannot import: ${result.messages.join('; ')}.`;
+      return;
+    }
+    this.importBox.value = '';
+    this.onImport(result.config);
+  }
+}
+
+function input(type: string, name: string, placeholder: string): HTMLInputElement {
+  return h('input', { type, name, placeholder, spellcheck: 'false', autocomplete: 'off' });
+}
+
+function labelled(text: string, control: HTMLInputElement): HTMLElement {
+  const id = uid(control.name);
+  control.id = id;
+  return h('div', { class: 'field' }, [h('label', { for: id }, [text]), control]);
+}

@@ -1,0 +1,115 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type Response, Router } from 'express';
+import type { SessionService } from '../services/session-service.ts';
+
+/** Where `pnpm --filter @raspa/game build` puts the player's page. */
+export const GAME_DIST_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'game', 'dist');
+
+/** Hashed file names change with their content, so the browser may keep them for a year. */
+const ASSET_MAX_AGE = '365d';
+
+/**
+ * The player's page behind each gameUrl (CONTRACT §8): `GET /play/{sessionId}?token=…` answers the
+ * built HTML with `frame-ancestors` from the session profile's allowedOrigins, and `/play/assets/*`
+ * its hashed files. The token is read to find the profile and never logged. An unknown or expired
+ * token gets `frame-ancestors 'none'` and a page that says the session has expired.
+ */
+export function createPlayPageRouter(options: {
+  sessions: Pick<SessionService, 'resolveSessionToken'>;
+  distDir?: string;
+}): Router {
+  const distDir = options.distDir ?? GAME_DIST_DIR;
+  const router = Router();
+
+  router.use(
+    '/play/assets',
+    express.static(join(distDir, 'assets'), {
+      index: false,
+      immutable: true,
+      maxAge: ASSET_MAX_AGE,
+      setHeaders: (response) => {
+        response.setHeader('X-Content-Type-Options', 'nosniff');
+        response.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+      },
+    }),
+  );
+
+  router.get('/play/:sessionId', async (request, response) => {
+    const token = typeof request.query.token === 'string' ? request.query.token : '';
+    const live = token ? options.sessions.resolveSessionToken(token) : undefined;
+    const session = live && live.session.id === request.params.sessionId ? live : undefined;
+    let html: string;
+    try {
+      html = await readFile(join(distDir, 'index.html'), 'utf8');
+    } catch {
+      notBuilt(response);
+      return;
+    }
+    const ancestors = session ? frameAncestors(session.profile.allowedOrigins) : "'none'";
+    const lang = session && ['pt', 'en', 'es'].includes(session.session.lang) ? session.session.lang : 'en';
+    const root = session
+      ? `<html lang="${lang}" data-session="ok" data-model="${session.game.gameModel}">`
+      : '<html lang="en" data-session="expired">';
+    pageHeaders(response, ancestors);
+    response
+      .status(200)
+      .type('html')
+      .send(html.replace(/<html[^>]*>/, root));
+  });
+
+  return router;
+}
+
+/** The operator pages allowed to frame the page, plus the service itself; each checked to be an origin. */
+export function frameAncestors(allowedOrigins: readonly string[]): string {
+  const origins = allowedOrigins.filter((origin) => {
+    try {
+      const url = new URL(origin);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === origin;
+    } catch {
+      return false;
+    }
+  });
+  return ["'self'", ...origins].join(' ');
+}
+
+function pageHeaders(response: Response, ancestors: string): void {
+  response.set({
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': [
+      "default-src 'self'",
+      "script-src 'self'",
+      // Pixi sets inline styles on its canvas; no script can come in this way.
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "connect-src 'self'",
+      "worker-src 'self' blob:",
+      "font-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      `frame-ancestors ${ancestors}`,
+    ].join('; '),
+  });
+}
+
+function notBuilt(response: Response): void {
+  pageHeaders(response, "'none'");
+  response
+    .status(503)
+    .type('html')
+    .send(
+      [
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Raspa: page not built</title></head>',
+        '<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">',
+        "<h1>The player's page is not built</h1>",
+        '<p>The service is running, but the page behind this gameUrl has not been built yet. Build it with ',
+        '<code>pnpm --filter @raspa/game build</code> (or start the service with <code>npm start</code>, which ',
+        'builds it first), then reload.</p></body></html>',
+      ].join(''),
+    );
+}

@@ -1,0 +1,119 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
+
+/** Where the tests save their screenshots (RASPA_SCREENSHOTS to choose, e.g. docs/screenshots). */
+export const SCREENSHOT_DIR = process.env.RASPA_SCREENSHOTS ?? join(tmpdir(), 'raspa-e2e', 'screenshots');
+mkdirSync(SCREENSHOT_DIR, { recursive: true });
+
+export interface HostMessage {
+  origin: string;
+  data: { source?: string; type?: string; roundId?: string; won?: boolean; prize?: number; balance?: number };
+}
+
+export interface Framed {
+  page: Page;
+  frame: Frame;
+}
+
+/** Opens the operator's page framing a gameUrl, and waits until the player's page has drawn its first card. */
+export async function openFramed(context: BrowserContext, url: string): Promise<Framed> {
+  const page = await context.newPage();
+  await page.goto(url);
+  const handle = await page.waitForSelector('iframe');
+  const frame = await handle.contentFrame();
+  if (!frame) throw new Error('the game frame did not load');
+  await frame.waitForFunction(() => document.documentElement.dataset.firstCard !== undefined, null, {
+    timeout: 15_000,
+  });
+  return { page, frame };
+}
+
+export const stateOf = (frame: Frame) => frame.evaluate(() => document.documentElement.dataset.state ?? '');
+
+export async function waitForState(frame: Frame, state: string, timeout = 10_000): Promise<void> {
+  await frame.waitForFunction((wanted) => document.documentElement.dataset.state === wanted, state, {
+    timeout,
+  });
+}
+
+/** Milliseconds from the frame's navigation to its first card drawn (the page's performance mark). */
+export const firstCardMs = (frame: Frame) =>
+  frame.evaluate(() => performance.getEntriesByName('raspa:first-card')[0]?.startTime ?? Number.NaN);
+
+/** The scratch area (the foil) in the main page's coordinates. */
+export async function scratchZone(frame: Frame) {
+  const box = await frame.locator('[data-scratch-zone]').boundingBox();
+  if (!box || box.width < 10) throw new Error('no scratch area on the page');
+  return box;
+}
+
+/** Horizontal strokes down the foil until the card reveals itself; returns the strokes made. */
+async function strokeUntilRevealed(
+  frame: Frame,
+  stroke: (y: number, x0: number, x1: number) => Promise<void>,
+): Promise<number> {
+  const box = await scratchZone(frame);
+  const rows = 12;
+  let strokes = 0;
+  for (let pass = 0; pass < 2; pass++) {
+    for (let row = 0; row < rows; row++) {
+      const y = box.y + ((row + 0.5 + pass * 0.5) / rows) * box.height;
+      await stroke(Math.min(y, box.y + box.height - 2), box.x + 4, box.x + box.width - 4);
+      strokes++;
+      if ((await stateOf(frame)) !== 'playing') return strokes;
+    }
+  }
+  throw new Error('the card did not reveal itself after scratching it all');
+}
+
+/** Scratches with real mouse drags (left button held). */
+export function scratchWithMouse(page: Page, frame: Frame): Promise<number> {
+  return strokeUntilRevealed(frame, async (y, x0, x1) => {
+    await page.mouse.move(x0, y);
+    await page.mouse.down();
+    await page.mouse.move(x1, y, { steps: 12 });
+    await page.mouse.up();
+  });
+}
+
+/** Scratches with real touch drags (one finger), sent to the browser as touch input. */
+export function scratchWithTouch(cdp: CDPSession, frame: Frame): Promise<number> {
+  return strokeUntilRevealed(frame, async (y, x0, x1) => {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: x0, y }] });
+    const steps = 12;
+    for (let step = 1; step <= steps; step++) {
+      await cdp.send('Input.dispatchTouchEvent', {
+        type: 'touchMove',
+        touchPoints: [{ x: x0 + ((x1 - x0) * step) / steps, y }],
+      });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  });
+}
+
+/** Long tasks of the frame that started after `since` (performance time of the frame). */
+export async function longTasksSince(
+  frame: Frame,
+  since: number,
+): Promise<Array<{ start: number; duration: number }>> {
+  return frame.evaluate(
+    (from) =>
+      (
+        (window as unknown as { __longTasks?: Array<{ start: number; duration: number }> }).__longTasks ?? []
+      ).filter((task) => task.start + task.duration >= from),
+    since,
+  );
+}
+
+export const frameNow = (frame: Frame) => frame.evaluate(() => performance.now());
+
+export async function hostMessages(page: Page): Promise<HostMessage[]> {
+  return page.evaluate(() => (window as unknown as { __raspaMessages: HostMessage[] }).__raspaMessages);
+}
+
+/** A screenshot of the game's frame only (what the player sees inside the operator's page). */
+export async function shootFrame(page: Page, name: string): Promise<void> {
+  await page.locator('iframe').screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+}

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { createPool, type GameModel, seedFromHex, ticketAt } from '@raspa/core';
+import { startTestServer, type TestServer, type TokenSet } from '../../apps/server/test/harness.ts';
+import { connectPlayer, type Player } from '../../apps/server/test/play-fixtures.ts';
+import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
+import { type OperatorPage, startOperatorPage } from './operator-page.ts';
+
+export type Lang = 'pt' | 'en' | 'es';
+
+/** A round as `GET /v1/round` lists it (money in major units). */
+export interface ListedRound {
+  _id: string;
+  status: string;
+  prize: number;
+  paidPrice: number;
+  transactions: Array<{ type: string; amount: number; status: string }>;
+}
+export type Outcome = 'win' | 'lose';
+
+/** Everything a browser test plays against: a real server, a real operator (wallet + webhooks) and its page. */
+export interface Raspa {
+  server: TestServer;
+  operator: TestOperator;
+  host: OperatorPage;
+  tokens: TokenSet;
+  profileId: string;
+  /** A new active game of `model` on the operator's profile (replacing any earlier version). */
+  createGame(model: GameModel): Promise<string>;
+  /** A player's session on a game: its gameUrl. */
+  newSession(gameId: string, credential: string, lang?: Lang): Promise<string>;
+  /** Makes the game's next ticket a win or a loss, by burning tickets with another player. */
+  steer(gameId: string, outcome: Outcome): Promise<number>;
+  /** A round as the integrator API lists it. */
+  round(roundId: string): Promise<ListedRound | undefined>;
+  /** Cuts every open connection to the server (the page's socket included), as a network drop would. */
+  dropConnections(): void;
+  close(): Promise<void>;
+}
+
+export async function startRaspa(): Promise<Raspa> {
+  const operator = await startTestOperator({ startCents: 100_000 });
+  const server = await startTestServer();
+  const host = await startOperatorPage();
+  const sockets = new Set<Socket>();
+  server.running.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const { tokens } = await server.newClient('Casa Lotérica');
+  const profile = await server.call('POST', '/v1/profile', {
+    token: tokens,
+    body: {
+      name: 'Casa Lotérica',
+      type: 'operator',
+      currency: 'BRL',
+      walletUrl: operator.walletUrl,
+      walletSignatureToken: operator.walletSecret,
+      allowedOrigins: [host.origin],
+    },
+  });
+  if (profile.status !== 201) throw new Error(JSON.stringify(profile.body));
+  const profileId: string = profile.body.data.profileId;
+  const webhook = await server.call('POST', '/v1/webhook', {
+    token: tokens,
+    body: {
+      url: operator.webhookUrl,
+      eventTriggers: ['open-round', 'close-round'],
+      signatureToken: randomUUID(),
+    },
+  });
+  if (webhook.status !== 201) throw new Error(JSON.stringify(webhook.body));
+  const burners = new Map<string, Player>();
+
+  async function newSession(gameId: string, credential: string, lang?: Lang): Promise<string> {
+    const user = await server.call('POST', '/v1/user/auth', {
+      token: tokens,
+      body: { profileId, credential, credentialType: 'username' },
+    });
+    const session = await server.call('POST', '/v1/game/session', {
+      token: tokens,
+      body: { userToken: user.body.data.userToken, gameId, ...(lang && { lang }) },
+    });
+    if (session.status !== 201) throw new Error(JSON.stringify(session.body));
+    return session.body.data.gameUrl;
+  }
+
+  async function burn(gameId: string): Promise<void> {
+    let burner = burners.get(gameId);
+    if (!burner) {
+      const gameUrl = await newSession(gameId, `burner-${gameId}`);
+      burner = await connectPlayer(server.url, new URL(gameUrl).searchParams.get('token') ?? '');
+      burners.set(gameId, burner);
+    }
+    const bought = await burner.ask('buy');
+    if (!bought.ok) throw new Error(`burner could not buy: ${JSON.stringify(bought)}`);
+    const revealed = await burner.ask('reveal', { roundId: bought.data.round.roundId });
+    if (!revealed.ok) throw new Error(`burner could not reveal: ${JSON.stringify(revealed)}`);
+  }
+
+  /** The level of the game's next ticket, computed with the core from the pool's seed (as an auditor would). */
+  function nextLevel(gameId: string): number | undefined {
+    const { store, secrets } = server.deps;
+    const pool = store.pools.findCurrent(gameId);
+    const game = store.games.findById(gameId);
+    if (!pool || !game) return undefined;
+    const tickets = createPool(
+      seedFromHex(secrets.open(pool.seedSealed)),
+      pool.sampling,
+      game.ladder.levels.map((level) => level.winners),
+    );
+    return ticketAt(tickets, pool.draws);
+  }
+
+  return {
+    server,
+    operator,
+    host,
+    tokens,
+    profileId,
+    async createGame(model) {
+      const created = await server.call('POST', '/v1/game', {
+        token: tokens,
+        body: {
+          profileId,
+          gameModel: model,
+          lang: 'pt',
+          currency: 'BRL',
+          rtp: 0.9,
+          sampling: 100_001,
+          prizedPercent: 0.5,
+          betPrice: 2,
+          simulation: false,
+          replacePreviousVersion: true,
+        },
+      });
+      if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+      return created.body.data.id;
+    },
+    newSession,
+    async steer(gameId, outcome) {
+      for (let burned = 0; burned < 60; burned++) {
+        const level = nextLevel(gameId);
+        if (level !== undefined && (outcome === 'win') === level > 0) return level;
+        await burn(gameId);
+      }
+      throw new Error(`could not steer game ${gameId} to a ${outcome}`);
+    },
+    async round(roundId) {
+      const answer = await server.call('GET', `/v1/round?roundId=${encodeURIComponent(roundId)}`, {
+        token: tokens,
+      });
+      return (answer.body as { data: ListedRound[] }).data[0];
+    },
+    dropConnections() {
+      for (const socket of sockets) socket.destroy();
+    },
+    async close() {
+      for (const burner of burners.values()) burner.close();
+      await host.close();
+      await server.close();
+      await operator.close();
+    },
+  };
+}
+
+/** Waits until `check` holds (polling), or fails after `ms`. */
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 8000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,20 @@
+export {
+  PLAYER_RESULTS_DEFAULTS,
+  PLAYER_RESULTS_LIMITS,
+  type PlayerResults,
+  playerResults,
+  playerResultsProblems,
+  REPORTED_PERCENTILES,
+  ticketSampler,
+} from './player-results.ts';
+export {
+  MAX_LISTED_TOP_DRAWS,
+  type PoolSimulation,
+  type PoolSimulationOptions,
+  type PoolSimulationState,
+  RTP_CURVE_POINTS,
+  type RtpPoint,
+  type SimulatePoolOptions,
+  simulatePool,
+  startPoolSimulation,
+} from './pool-simulation.ts';
