@@ -49,6 +49,3 @@ export interface ErrorBody {
 export function errorBody(error: ApiError): ErrorBody {
   return { status: 'error', code: error.code, messages: error.messages };
 }
-
-export const notFound = (what: string) => new ApiError('NOT_FOUND', `${what} was not found`);
-export const forbidden = (what: string) => new ApiError('FORBIDDEN', `${what} belongs to another API client`);

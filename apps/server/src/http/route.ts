@@ -1,7 +1,6 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { AuthContext } from '../services/auth-context.ts';
-import type { ApiError } from './api-error.ts';
 import { parseOrThrow } from './validation.ts';
 
 /** none: public; bearer: `Authorization: Bearer`; signed: bearer plus `x-signed-request` (CONTRACT §2). */
@@ -80,9 +79,4 @@ export function mountRoutes(router: Router, routes: readonly RouteDefinition[], 
     };
     router[route.method](route.path, ...(route.before ?? []), handler);
   }
-}
-
-export function assertFound<T>(value: T | undefined, error: ApiError): T {
-  if (value === undefined) throw error;
-  return value;
 }

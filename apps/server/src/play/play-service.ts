@@ -1,12 +1,4 @@
-import {
-  type Card,
-  decodeCard,
-  layoutCard,
-  type PlayErrorCode,
-  type PlayRound,
-  type PlayState,
-  type Rng,
-} from '@raspa/core';
+import { layoutCard, type PlayErrorCode, type PlayRound, type PlayState, type Rng } from '@raspa/core';
 import { type Deps, isoNow } from '../deps.ts';
 import { roundView } from '../http/schemas/round.ts';
 import type { GameRecord } from '../store/games-repo.ts';
@@ -598,11 +590,6 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
           openRound: live ? playRound(live) : null,
         },
       };
-    },
-
-    /** The level a stored card shows, read by its rule (for checks and the fairness verifier). */
-    readLevel(round: RoundRecord, game: GameRecord): number {
-      return decodeCard(JSON.parse(round.cardJson ?? 'null') as Card, game.ladder).level;
     },
 
     /** Stops taking new rounds and waits for the calls in flight. */
