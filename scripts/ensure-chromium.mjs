@@ -24,7 +24,8 @@ console.log('[raspa] Chromium is missing: installing it with apt-get (for the br
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 for (const args of [
   ['update'],
-  ['install', '-y', '--no-install-recommends', 'chromium', 'fonts-dejavu-core', 'fonts-liberation'],
+  // Recommends included: the same install the browser tests were developed and checked with.
+  ['install', '-y', 'chromium', 'fonts-dejavu-core', 'fonts-liberation'],
 ]) {
   const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
   if (result.status !== 0) fail(`apt-get ${args[0]} failed (exit ${result.status ?? result.error?.message})`);
