@@ -47,22 +47,24 @@ export function gridRects(area: Rect, rows: number, cols: number, gap: number): 
   return rects;
 }
 
-export function vertical(stops: ReadonlyArray<readonly [number, number | string]>): FillGradient {
+type ColorStops = ReadonlyArray<readonly [number, number | string]>;
+
+/** A linear gradient over the filled shape's box, from its top-left corner to `end`. */
+function linear(end: { x: number; y: number }, stops: ColorStops): FillGradient {
   return new FillGradient({
     type: 'linear',
     start: { x: 0, y: 0 },
-    end: { x: 0, y: 1 },
+    end,
     colorStops: stops.map(([offset, color]) => ({ offset, color })),
   });
 }
 
-export function diagonal(stops: ReadonlyArray<readonly [number, number | string]>): FillGradient {
-  return new FillGradient({
-    type: 'linear',
-    start: { x: 0, y: 0 },
-    end: { x: 1, y: 1 },
-    colorStops: stops.map(([offset, color]) => ({ offset, color })),
-  });
+export function vertical(stops: ColorStops): FillGradient {
+  return linear({ x: 0, y: 1 }, stops);
+}
+
+export function diagonal(stops: ColorStops): FillGradient {
+  return linear({ x: 1, y: 1 }, stops);
 }
 
 /** A rounded panel with a soft drop shadow. */

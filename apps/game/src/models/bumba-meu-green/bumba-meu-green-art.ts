@@ -1,5 +1,6 @@
 import { Container, Graphics } from 'pixi.js';
 import { type FoilSpec, scatterPoints } from '../../scratch/foil-painter.ts';
+import { cardBody, cellRect, insetFrame, playBoard, prizePlate } from '../card-parts.ts';
 import { cssColor, fittedLabel, gridRects, panel, SANS, scatter, vertical } from '../draw-kit.ts';
 import type { CardCell, CardGeometry, DrawContext, ModelArt, Palette } from '../model-art.ts';
 import { festivalCharacter } from './festival-characters.ts';
@@ -44,12 +45,16 @@ function drawCard(context: DrawContext): Container {
   const card = new Container();
   const g = new Graphics();
   const { width, height } = geometry;
-  g.roundRect(4, 8, width, height, 26).fill({ color: 0x000000, alpha: 0.35 });
-  g.roundRect(0, 0, width, height, 26).fill(
+  cardBody(
+    g,
+    width,
+    height,
+    26,
     vertical([
       [0, 0x24244a],
       [1, 0x12122a],
     ]),
+    0.35,
   );
   // Ribbons hanging from the top edge.
   for (let x = 24, i = 0; x < width - 20; x += 22, i++) {
@@ -72,7 +77,7 @@ function drawCard(context: DrawContext): Container {
   scatter(60, { x: 20, y: 20, width: width - 40, height: height - 40 }, 9, (x, y, index) => {
     g.circle(x, y, 2).fill({ color: RIBBONS[index % RIBBONS.length] ?? 0xffffff, alpha: 0.5 });
   });
-  g.roundRect(6, 6, width - 12, height - 12, 22).stroke({ color: 0xffd600, width: 5 });
+  insetFrame(g, width, height, 6, 22, { color: 0xffd600, width: 5 });
   for (let x = 24; x < width - 20; x += 16) {
     g.circle(x, height - 14, 3).fill(RIBBONS[((x / 16) % RIBBONS.length) | 0] ?? 0xffd600);
   }
@@ -96,16 +101,14 @@ function drawCard(context: DrawContext): Container {
   const boi = festivalCharacter('boi', 70);
   boi.position.set(width - 62, 64);
   card.addChild(boi);
-  const velvet = panel(PLAY.width, PLAY.height, 20, 0x2e2e5c, { color: 0xffd600, width: 3 });
-  velvet.position.set(PLAY.x, PLAY.y);
-  card.addChild(velvet);
+  card.addChild(playBoard(PLAY, 20, 0x2e2e5c, { color: 0xffd600, width: 3 }));
   void context;
   return card;
 }
 
 /** A character on embroidered velvet, its prize on a yellow plate. */
 function drawCell(cell: CardCell, index: number, context: DrawContext): Container {
-  const rect = geometry.cells[index] ?? geometry.cells[0];
+  const rect = cellRect(geometry, index);
   const node = new Container();
   if (!rect) return node;
   const { width, height } = rect;
@@ -119,17 +122,19 @@ function drawCell(cell: CardCell, index: number, context: DrawContext): Containe
   const character = festivalCharacter(cell.symbol, Math.min(width, height * 0.62) * 0.92);
   character.position.set(width / 2, height * 0.38);
   node.addChild(character);
-  const plate = panel(width - 20, 46, 10, 0xffd600, { color: 0x8a5a00, width: 2 });
-  plate.position.set(10, height - 58);
-  node.addChild(plate);
   node.addChild(
-    fittedLabel(
+    ...prizePlate(
       context.prize(cell.prizeLevel ?? 1),
+      {
+        x: 10,
+        y: height - 58,
+        width: width - 20,
+        height: 46,
+        radius: 10,
+        fill: 0xffd600,
+        stroke: { color: 0x8a5a00, width: 2 },
+      },
       { fontSize: 30, fill: 0x1a1a2e },
-      width / 2,
-      height - 35,
-      width - 32,
-      40,
     ),
   );
   return node;

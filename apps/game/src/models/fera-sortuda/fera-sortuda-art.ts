@@ -1,5 +1,6 @@
 import { Container, Graphics } from 'pixi.js';
 import { type FoilSpec, scatterPoints } from '../../scratch/foil-painter.ts';
+import { cardBody, cellRect, insetFrame, playBoard, symbolTile } from '../card-parts.ts';
 import { fittedLabel, gridRects, panel, SERIF, scatter, vertical } from '../draw-kit.ts';
 import type { CardCell, CardGeometry, DrawContext, ModelArt, Palette, Rect } from '../model-art.ts';
 import { luckyAnimal } from './lucky-animals.ts';
@@ -59,16 +60,20 @@ function drawCard(context: DrawContext): Container {
   const card = new Container();
   const g = new Graphics();
   const { width, height } = geometry;
-  g.roundRect(4, 8, width, height, 26).fill({ color: 0x000000, alpha: 0.35 });
-  g.roundRect(0, 0, width, height, 26).fill(
+  cardBody(
+    g,
+    width,
+    height,
+    26,
     vertical([
       [0, 0x2e7d32],
       [0.4, 0x1b5e20],
       [1, 0x0b3d1a],
     ]),
+    0.35,
   );
   // A jaguar-spotted border.
-  g.roundRect(6, 6, width - 12, height - 12, 22).stroke({ color: 0xb77c00, width: 12 });
+  insetFrame(g, width, height, 6, 22, { color: 0xb77c00, width: 12 });
   scatter(70, { x: 0, y: 0, width, height }, 17, (x, y) => {
     const nearEdge = x < 14 || y < 14 || x > width - 14 || y > height - 14;
     if (nearEdge) g.circle(x, y, 3).stroke({ color: 0x3b1f00, width: 2 });
@@ -105,22 +110,17 @@ function drawCard(context: DrawContext): Container {
       90,
     ),
   );
-  const board = panel(PLAY.width, PLAY.height, 20, 0x0f2e16, { color: 0xffd54f, width: 3 });
-  board.position.set(PLAY.x, PLAY.y);
-  card.addChild(board);
+  card.addChild(playBoard(PLAY, 20, 0x0f2e16, { color: 0xffd54f, width: 3 }));
   void context;
   return card;
 }
 
 function drawCell(cell: CardCell, index: number): Container {
-  const rect = geometry.cells[index] ?? geometry.cells[0];
-  const node = new Container();
-  if (!rect) return node;
-  node.addChild(panel(rect.width, rect.height, 14, 0xfffde7, { color: 0xb77c00, width: 3 }));
-  const animal = luckyAnimal(cell.symbol, Math.min(rect.width, rect.height) * 0.82);
-  animal.position.set(rect.width / 2, rect.height / 2);
-  node.addChild(animal);
-  return node;
+  const rect = cellRect(geometry, index);
+  if (!rect) return new Container();
+  return symbolTile(rect, 14, 0xfffde7, { color: 0xb77c00, width: 3 }, 0.82, (size) =>
+    luckyAnimal(cell.symbol, size),
+  );
 }
 
 /** The bonus box: its label, the symbol (the jaguar wins) and the prize printed beside it. */

@@ -1,7 +1,8 @@
 import { CARD_MODELS } from '@raspa/core';
 import { Color, Container, Graphics } from 'pixi.js';
 import { type FoilSpec, scatterPoints } from '../../scratch/foil-painter.ts';
-import { cssColor, fittedLabel, gridRects, panel, SANS, scatter, shade, sparkle } from '../draw-kit.ts';
+import { cardBody, cellRect, playBoard, symbolTile } from '../card-parts.ts';
+import { cssColor, fittedLabel, gridRects, SANS, scatter, shade, sparkle } from '../draw-kit.ts';
 import type { CardCell, CardGeometry, DrawContext, ModelArt, Palette } from '../model-art.ts';
 
 /**
@@ -94,8 +95,7 @@ function drawCard(context: DrawContext): Container {
   const card = new Container();
   const g = new Graphics();
   const { width, height } = geometry;
-  g.roundRect(4, 8, width, height, 28).fill({ color: 0x000000, alpha: 0.25 });
-  g.roundRect(0, 0, width, height, 28).fill(0xfffdf5);
+  cardBody(g, width, height, 28, 0xfffdf5, 0.25);
   // A border of stripes in the umbrellas' colours.
   const stripe = 26;
   let i = 0;
@@ -140,23 +140,18 @@ function drawCard(context: DrawContext): Container {
       90,
     ),
   );
-  const board = panel(PLAY.width, PLAY.height, 20, 0xfff3e0, { color: 0xf07a10, width: 3 });
-  board.position.set(PLAY.x, PLAY.y);
-  card.addChild(board);
+  card.addChild(playBoard(PLAY, 20, 0xfff3e0, { color: 0xf07a10, width: 3 }));
   void context;
   return card;
 }
 
 function drawCell(cell: CardCell, index: number): Container {
-  const rect = geometry.cells[index] ?? geometry.cells[0];
-  const node = new Container();
-  if (!rect) return node;
+  const rect = cellRect(geometry, index);
+  if (!rect) return new Container();
   const color = COLOURS.get(cell.symbol) ?? 0x999999;
-  node.addChild(panel(rect.width, rect.height, 14, 0xffffff, { color: shade(color, 0.2), width: 3 }));
-  const icon = umbrella(color, Math.min(rect.width, rect.height) * 0.86, cell.symbol === 'dourado');
-  icon.position.set(rect.width / 2, rect.height / 2);
-  node.addChild(icon);
-  return node;
+  return symbolTile(rect, 14, 0xffffff, { color: shade(color, 0.2), width: 3 }, 0.86, (size) =>
+    umbrella(color, size, cell.symbol === 'dourado'),
+  );
 }
 
 const foilSpec: FoilSpec = {

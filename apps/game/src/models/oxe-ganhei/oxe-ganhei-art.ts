@@ -1,5 +1,6 @@
 import { Container, Graphics } from 'pixi.js';
 import { type FoilSpec, scatterPoints, star } from '../../scratch/foil-painter.ts';
+import { cardBody, cellRect, insetFrame, playBoard } from '../card-parts.ts';
 import { fittedLabel, gridRects, panel, SERIF, scatter, shade, vertical } from '../draw-kit.ts';
 import type { CardCell, CardGeometry, DrawContext, ModelArt, Palette } from '../model-art.ts';
 
@@ -69,14 +70,18 @@ function drawCard(context: DrawContext): Container {
   const card = new Container();
   const g = new Graphics();
   const { width, height } = geometry;
-  g.roundRect(4, 8, width, height, 30).fill({ color: 0x000000, alpha: 0.25 });
-  g.roundRect(0, 0, width, height, 30).fill(
+  cardBody(
+    g,
+    width,
+    height,
+    30,
     vertical([
       [0, 0xff6a13],
       [0.2, 0xffb347],
       [0.34, 0xffe08a],
       [1, 0xf0c27a],
     ]),
+    0.25,
   );
   sun(g, width - 96, 78, 44, 16);
   // Cracked earth along the bottom.
@@ -90,7 +95,7 @@ function drawCard(context: DrawContext): Container {
   cactus(g, 44, 150, 96);
   cactus(g, width - 36, height - 20, 80, 0x3f8f3a);
   // Cordel frame: a thick woodcut border with an inner dashed line.
-  g.roundRect(6, 6, width - 12, height - 12, 26).stroke({ color: 0x7a2d0c, width: 10 });
+  insetFrame(g, width, height, 6, 26, { color: 0x7a2d0c, width: 10 });
   for (let x = 30; x < width - 30; x += 22) {
     g.rect(x, 18, 12, 3).fill({ color: 0x7a2d0c, alpha: 0.7 });
     g.rect(x, height - 21, 12, 3).fill({ color: 0x7a2d0c, alpha: 0.7 });
@@ -114,15 +119,13 @@ function drawCard(context: DrawContext): Container {
     ),
   );
   // The play area's backdrop: a sun-bleached board.
-  const board = panel(PLAY.width, PLAY.height, 20, 0xf6deb0, { color: 0x7a2d0c, width: 4 });
-  board.position.set(PLAY.x, PLAY.y);
-  card.addChild(board);
+  card.addChild(playBoard(PLAY, 20, 0xf6deb0, { color: 0x7a2d0c, width: 4 }));
   void context;
   return card;
 }
 
 function drawCell(cell: CardCell, index: number, context: DrawContext): Container {
-  const rect = geometry.cells[index] ?? geometry.cells[0];
+  const rect = cellRect(geometry, index);
   const level = cell.prizeLevel ?? 1;
   const node = new Container();
   if (!rect) return node;

@@ -1,6 +1,7 @@
 import { Container, Graphics } from 'pixi.js';
 import type { FoilSpec } from '../../scratch/foil-painter.ts';
-import { fittedLabel, panel, SERIF, vertical } from '../draw-kit.ts';
+import { cardBody, cellRect, insetFrame, symbolTile, wheel } from '../card-parts.ts';
+import { fittedLabel, SERIF, vertical } from '../draw-kit.ts';
 import type { CardCell, CardGeometry, DrawContext, ModelArt, Palette, Rect } from '../model-art.ts';
 import { cargoIcon, rails } from './cargo-icons.ts';
 
@@ -52,13 +53,17 @@ function drawCard(context: DrawContext): Container {
   const card = new Container();
   const g = new Graphics();
   const { width, height } = geometry;
-  g.roundRect(4, 8, width, height, 26).fill({ color: 0x000000, alpha: 0.25 });
-  g.roundRect(0, 0, width, height, 26).fill(
+  cardBody(
+    g,
+    width,
+    height,
+    26,
     vertical([
       [0, 0x7fd0ff],
       [0.5, 0xd9f1ff],
       [1, 0xf3e5c0],
     ]),
+    0.25,
   );
   // Clouds and the steam engine's smoke.
   for (const [x, y, r] of [
@@ -70,8 +75,8 @@ function drawCard(context: DrawContext): Container {
   ] as const) {
     g.circle(x, y, r).fill({ color: 0xffffff, alpha: 0.9 });
   }
-  g.roundRect(6, 6, width - 12, height - 12, 22).stroke({ color: 0x6b4500, width: 10 });
-  g.roundRect(16, 16, width - 32, height - 32, 16).stroke({ color: 0xc62828, width: 3 });
+  insetFrame(g, width, height, 6, 22, { color: 0x6b4500, width: 10 });
+  insetFrame(g, width, height, 16, 16, { color: 0xc62828, width: 3 });
   rails(g, 24, height - 30, width - 48, { sleeper: 0x6d4c41, rail: 0x757575 });
   card.addChild(g);
   const engine = cargoIcon('locomotiva-dourada', 92);
@@ -113,8 +118,7 @@ function drawCard(context: DrawContext): Container {
     }
     wagons.roundRect(body.x, body.y, body.width, body.height, 10).stroke({ color: 0xc62828, width: 5 });
     for (const x of [body.x + 60, body.x + 130, body.x + body.width - 130, body.x + body.width - 60]) {
-      wagons.circle(x, body.y + body.height + 14, 16).fill(0x3e2723);
-      wagons.circle(x, body.y + body.height + 14, 6).fill(0xffc107);
+      wheel(wagons, x, body.y + body.height + 14, 16, 6, 0x3e2723, 0xffc107);
     }
   }
   card.addChild(wagons);
@@ -123,14 +127,11 @@ function drawCard(context: DrawContext): Container {
 }
 
 function drawCell(cell: CardCell, index: number): Container {
-  const rect = geometry.cells[index] ?? geometry.cells[0];
-  const node = new Container();
-  if (!rect) return node;
-  node.addChild(panel(rect.width, rect.height, 12, 0xfff8e1, { color: 0x5d3a00, width: 3 }));
-  const icon = cargoIcon(cell.symbol, Math.min(rect.width, rect.height) * 0.8);
-  icon.position.set(rect.width / 2, rect.height / 2);
-  node.addChild(icon);
-  return node;
+  const rect = cellRect(geometry, index);
+  if (!rect) return new Container();
+  return symbolTile(rect, 12, 0xfff8e1, { color: 0x5d3a00, width: 3 }, 0.8, (size) =>
+    cargoIcon(cell.symbol, size),
+  );
 }
 
 const foilSpec: FoilSpec = {

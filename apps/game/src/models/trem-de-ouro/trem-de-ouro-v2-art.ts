@@ -1,6 +1,7 @@
 import { Container, Graphics } from 'pixi.js';
 import type { FoilSpec } from '../../scratch/foil-painter.ts';
-import { fittedLabel, panel, SERIF, vertical } from '../draw-kit.ts';
+import { cardBody, cellRect, insetFrame, prizePlate, wheel } from '../card-parts.ts';
+import { fittedLabel, SERIF, vertical } from '../draw-kit.ts';
 import type { CardCell, CardGeometry, DrawContext, ModelArt, Palette, Rect } from '../model-art.ts';
 import { cargoIcon, rails } from './cargo-icons.ts';
 
@@ -74,8 +75,11 @@ function drawCard(context: DrawContext): Container {
   const card = new Container();
   const g = new Graphics();
   const { width, height } = geometry;
-  g.roundRect(4, 8, width, height, 26).fill({ color: 0x000000, alpha: 0.3 });
-  g.roundRect(0, 0, width, height, 26).fill(
+  cardBody(
+    g,
+    width,
+    height,
+    26,
     vertical([
       [0, 0x2d1b54],
       [0.12, 0x7a1f2b],
@@ -84,11 +88,12 @@ function drawCard(context: DrawContext): Container {
       [0.25, 0x3a1f3f],
       [1, 0x1a0d1f],
     ]),
+    0.3,
   );
   g.circle(width * 0.72, 170, 40).fill({ color: 0xfff3c4, alpha: 0.85 });
   mountains(g, width, 200);
-  g.roundRect(6, 6, width - 12, height - 12, 22).stroke({ color: 0xffb74d, width: 6 });
-  g.roundRect(14, 14, width - 28, height - 28, 16).stroke({ color: 0x5a3300, width: 2 });
+  insetFrame(g, width, height, 6, 22, { color: 0xffb74d, width: 6 });
+  insetFrame(g, width, height, 14, 16, { color: 0x5a3300, width: 2 });
   card.addChild(g);
   card.addChild(
     fittedLabel(
@@ -138,7 +143,7 @@ function drawCard(context: DrawContext): Container {
 
 /** A wine-red boxcar: the cargo in its hatch, the prize on a brass plate. */
 function drawCell(cell: CardCell, index: number, context: DrawContext): Container {
-  const rect = geometry.cells[index] ?? WAGONS[0];
+  const rect = cellRect(geometry, index);
   const node = new Container();
   if (!rect) return node;
   const { width, height } = rect;
@@ -151,25 +156,24 @@ function drawCell(cell: CardCell, index: number, context: DrawContext): Containe
   g.roundRect(14, 12, width - 28, height * 0.5, 10)
     .fill(0xffe2a8)
     .stroke({ color: 0x5a3300, width: 3 });
-  for (const x of [34, width - 34]) {
-    g.circle(x, height - 16, 15).fill(0x1f1000);
-    g.circle(x, height - 16, 5).fill(0xffb74d);
-  }
+  for (const x of [34, width - 34]) wheel(g, x, height - 16, 15, 5, 0x1f1000, 0xffb74d);
   node.addChild(g);
   const icon = cargoIcon(cell.symbol, height * 0.44);
   icon.position.set(width / 2, 12 + height * 0.25);
   node.addChild(icon);
-  const plate = panel(width - 24, 44, 8, 0xffd27a, { color: 0x5a3300, width: 2 });
-  plate.position.set(12, height * 0.5 + 24);
-  node.addChild(plate);
   node.addChild(
-    fittedLabel(
+    ...prizePlate(
       context.prize(cell.prizeLevel ?? 1),
+      {
+        x: 12,
+        y: height * 0.5 + 24,
+        width: width - 24,
+        height: 44,
+        radius: 8,
+        fill: 0xffd27a,
+        stroke: { color: 0x5a3300, width: 2 },
+      },
       { fontSize: 30, fill: 0x2d1b54 },
-      width / 2,
-      height * 0.5 + 46,
-      width - 36,
-      38,
     ),
   );
   return node;
@@ -191,10 +195,7 @@ function drawExtra(cell: CardCell): Container {
   g.rect(34 + width * 0.16, 26, width * 0.14, 22).fill(0x2d1b54);
   g.rect(8, height - 70, width - 16, 10).fill(0x7a1f2b);
   g.circle(width - 4, 78, 9).fill(0xfff3c4);
-  for (const x of [40, 80, width - 80, width - 40]) {
-    g.circle(x, height - 30, 17).fill(0x1f1000);
-    g.circle(x, height - 30, 6).fill(0xffb74d);
-  }
+  for (const x of [40, 80, width - 80, width - 40]) wheel(g, x, height - 30, 17, 6, 0x1f1000, 0xffb74d);
   g.circle(width / 2, height / 2 + 4, 54)
     .fill(0xfff3c4)
     .stroke({ color: 0x5a3300, width: 4 });

@@ -1,5 +1,6 @@
 import { Container, Graphics } from 'pixi.js';
 import type { FoilSpec } from '../../scratch/foil-painter.ts';
+import { cardBody, cellRect, insetFrame, raisedRect } from '../card-parts.ts';
 import { fittedLabel, gridRects, SANS, scatter, vertical } from '../draw-kit.ts';
 import type { CardCell, CardGeometry, DrawContext, ModelArt, Palette, Rect } from '../model-art.ts';
 
@@ -65,13 +66,17 @@ function drawCard(context: DrawContext): Container {
   const card = new Container();
   const g = new Graphics();
   const { width, height } = geometry;
-  g.roundRect(4, 8, width, height, 26).fill({ color: 0x000000, alpha: 0.4 });
-  g.roundRect(0, 0, width, height, 26).fill(
+  cardBody(
+    g,
+    width,
+    height,
+    26,
     vertical([
       [0, 0x03061a],
       [0.6, 0x0b1238],
       [1, 0x14225a],
     ]),
+    0.4,
   );
   scatter(40, { x: 20, y: 16, width: width - 40, height: 120 }, 3, (x, y, _i, random) => {
     g.circle(x, y, 1 + random() * 1.6).fill({ color: 0xffffff, alpha: 0.5 + random() * 0.5 });
@@ -87,8 +92,8 @@ function drawCard(context: DrawContext): Container {
   g.rect(60, 114, 500, 6).fill(0x03061a);
   for (let x = 80; x < 540; x += 34) g.roundRect(x, 108, 20, 5, 2).fill({ color: 0x40c4ff, alpha: 0.9 });
   for (let i = 0; i < 4; i++) g.rect(0, 108 + i * 8, 50 - i * 10, 2).fill({ color: 0xffd54a, alpha: 0.6 });
-  g.roundRect(6, 6, width - 12, height - 12, 22).stroke({ color: 0xffd54a, width: 4 });
-  g.roundRect(14, 14, width - 28, height - 28, 16).stroke({ color: 0x40c4ff, width: 2, alpha: 0.6 });
+  insetFrame(g, width, height, 6, 22, { color: 0xffd54a, width: 4 });
+  insetFrame(g, width, height, 14, 16, { color: 0x40c4ff, width: 2, alpha: 0.6 });
   card.addChild(g);
   card.addChild(
     fittedLabel(
@@ -127,13 +132,12 @@ function drawCard(context: DrawContext): Container {
 
 /** A boarding pass: the station number large, the prize below the tear line. */
 function drawCell(cell: CardCell, index: number, context: DrawContext): Container {
-  const rect = geometry.cells[index] ?? TICKETS[0];
+  const rect = cellRect(geometry, index);
   const node = new Container();
   if (!rect) return node;
   const { width, height } = rect;
   const g = new Graphics();
-  g.roundRect(3, 5, width, height, 12).fill({ color: 0x000000, alpha: 0.35 });
-  g.roundRect(0, 0, width, height, 12).fill(0xfff6d5);
+  raisedRect(g, width, height, 12, 0xfff6d5, { dx: 3, dy: 5, alpha: 0.35 });
   g.rect(0, 0, width, 30).fill(0x1b2d66);
   const tear = height * 0.64;
   g.circle(0, tear, 9).fill(0x0d1640);
