@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, type TokenSet } from './harness.ts';
+import { apiCaller, freePort, type TokenSet } from './harness.ts';
 import { connectPlayer, eventually } from './play-fixtures.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
@@ -23,15 +22,6 @@ let dataDir: string;
 let port: number;
 let url: string;
 const children: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function startService(): Promise<ChildProcess> {
   // One process (node with tsx's loader), so SIGKILL hits the service itself.

@@ -1,11 +1,22 @@
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, readConfig } from '../src/config.ts';
 import type { Deps, PlaySettings } from '../src/deps.ts';
 import { silentLogger } from '../src/logger.ts';
 import { buildDeps, type RunningServer, startServer } from '../src/server.ts';
+
+/** A port free on 127.0.0.1 right now, for a service started as its own process. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
 
 /** A clock tests move by hand. */
 export function createTestClock(start = new Date('2026-03-01T12:00:00.000Z')) {
