@@ -23,6 +23,8 @@ export interface ReceivedEvent {
   payload: any;
   headers: Record<string, string | string[] | undefined>;
   raw: string;
+  /** Date.now() at arrival (the benchmark's webhook lag). */
+  receivedAt: number;
 }
 
 export interface TestOperator {
@@ -111,6 +113,7 @@ export async function startTestOperator(
         payload: parsed.payload,
         headers: request.headers,
         raw,
+        receivedAt: Date.now(),
       });
       send(response, status, { received: status < 300 });
       return;

@@ -26,6 +26,8 @@ const DAY = 24 * 60 * MINUTE;
 
 interface Received {
   path: string;
+  /** The sender's port: which connection it came on. */
+  socket: number | undefined;
   headers: IncomingHttpHeaders;
   body: string;
 }
@@ -48,7 +50,12 @@ async function startReceiver() {
     req.on('end', () => {
       const path = req.url ?? '';
       const n = received.filter((r) => r.path === path).length;
-      received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        path,
+        socket: req.socket.remotePort,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       timeline.push(`in ${path}`);
       const reply: Reply = behaviours.get(path)?.(n) ?? { status: 200, body: 'ok' };
       const send = () => {
@@ -273,7 +280,7 @@ describe('queueing (the outbox)', () => {
     ).toThrow('the wallet said no');
     expect(queued).toHaveLength(1);
     expect(server.deps.store.outbox.findById(queued[0] ?? '')).toBeUndefined();
-    expect(server.deps.store.outbox.headOf(hook.id)).toBeUndefined();
+    expect(server.deps.store.outbox.queuedAfter(hook.id, -1, 1)).toEqual([]);
     expect(await dispatcher().runOnce()).toBe(0);
     expect(receiver.at(hook.path)).toEqual([]);
   });
@@ -290,7 +297,7 @@ describe('queueing (the outbox)', () => {
         payload: round.payload,
       }),
     ).toThrow('webhook events must be queued inside the round’s store.transaction');
-    expect(server.deps.store.outbox.headOf(hook.id)).toBeUndefined();
+    expect(server.deps.store.outbox.queuedAfter(hook.id, -1, 1)).toEqual([]);
   });
 });
 
@@ -574,6 +581,50 @@ describe('order and independence', () => {
     const seen = receiver.at(hook.path).map((r) => JSON.parse(r.body).payload._id);
     expect(seen).toEqual([rounds[0]?.roundId, rounds[0]?.roundId, rounds[1]?.roundId, rounds[2]?.roundId]);
     expect(rounds.map((r) => eventStatus(r.ids[0]))).toEqual(['delivered', 'delivered', 'delivered']);
+  });
+
+  it('after a 2xx, sends several events at once; a round’s close-round waits for its open-round', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op, () => ({ status: 200, delayMs: 50 }));
+    const rounds = Array.from({ length: 5 }, () => queueRound(op));
+    const both = newRound(op);
+    for (const eventType of ['open-round', 'close-round'] as const) {
+      server.deps.store.transaction(() =>
+        outbox().enqueue({ clientId: op.clientId, roundId: both.roundId, eventType, payload: both.payload }),
+      );
+    }
+
+    expect(await dispatcher({ inFlightPerWebhook: 8 }).runOnce()).toBe(7);
+    const [inn, out] = [`in ${hook.path}`, `out ${hook.path}`];
+    const timeline = receiver.timeline.filter((entry) => entry.endsWith(hook.path));
+    // The first alone; after its 2xx the four other rounds and the open-round together.
+    expect(timeline.slice(0, 7)).toEqual([inn, out, inn, inn, inn, inn, inn]);
+    const seen = receiver.at(hook.path).map((r) => JSON.parse(r.body));
+    expect(seen.map((body) => body.payload._id)).toEqual([
+      ...rounds.map((r) => r.roundId),
+      both.roundId,
+      both.roundId,
+    ]);
+    expect(seen.at(-1)?.event).toBe('close-round');
+    expect(timeline.lastIndexOf(inn)).toBeGreaterThan(timeline.indexOf(out, 2));
+    expect(new Set(receiver.at(hook.path).map((r) => r.socket)).size).toBeGreaterThan(1);
+    expect(rounds.map((r) => eventStatus(r.ids[0]))).toEqual(Array(5).fill('delivered'));
+  });
+
+  it('with inFlightPerWebhook 1, sends one event at a time', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op, () => ({ status: 200, delayMs: 20 }));
+    const rounds = Array.from({ length: 4 }, () => queueRound(op));
+    expect(await dispatcher({ inFlightPerWebhook: 1 }).runOnce()).toBe(4);
+    const timeline = receiver.timeline.filter((entry) => entry.endsWith(hook.path));
+    expect(timeline).toEqual(
+      Array(4)
+        .fill([`in ${hook.path}`, `out ${hook.path}`])
+        .flat(),
+    );
+    expect(receiver.at(hook.path).map((r) => JSON.parse(r.body).payload._id)).toEqual(
+      rounds.map((r) => r.roundId),
+    );
   });
 
   it('serves two webhooks independently and in parallel', async () => {

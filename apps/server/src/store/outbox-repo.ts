@@ -45,8 +45,8 @@ export interface OutboxRepo {
   findById(id: string): OutboxEvent | undefined;
   /** One head per webhook that has queued events, due or not. */
   heads(): OutboxHead[];
-  /** The oldest queued event of a webhook. */
-  headOf(webhookId: string): OutboxEvent | undefined;
+  /** A webhook's queued events after `afterSeq`, oldest first (the head: afterSeq -1). */
+  queuedAfter(webhookId: string, afterSeq: number, limit: number): OutboxEvent[];
   markDelivered(id: string, attempts: number): void;
   scheduleRetry(id: string, retry: { attempts: number; nextAttemptAt: string; firstFailureAt: string }): void;
   markFailed(id: string, failure: { attempts: number; firstFailureAt: string }): void;
@@ -76,8 +76,8 @@ export function createOutboxRepo(db: Db): OutboxRepo {
     FROM webhooks w JOIN webhook_events e ON e.seq = (SELECT min(q.seq) FROM webhook_events q
       WHERE q.webhook_id = w.id AND q.status = 'queued')
     ORDER BY e.next_attempt_at, e.seq`);
-  const headOf = db.prepare<[string], OutboxRow>(`SELECT ${COLUMNS} FROM webhook_events
-    WHERE webhook_id = ? AND status = 'queued' ORDER BY seq LIMIT 1`);
+  const queuedAfter = db.prepare<[string, number, number], OutboxRow>(`SELECT ${COLUMNS} FROM webhook_events
+    WHERE webhook_id = ? AND status = 'queued' AND seq > ? ORDER BY seq LIMIT ?`);
   const markDelivered = db.prepare<[number, string]>(
     `UPDATE webhook_events SET status = 'delivered', attempts = ? WHERE id = ? AND status = 'queued'`,
   );
@@ -104,10 +104,7 @@ export function createOutboxRepo(db: Db): OutboxRepo {
       return row && fromRow(row);
     },
     heads: () => heads.all(),
-    headOf: (webhookId) => {
-      const row = headOf.get(webhookId);
-      return row && fromRow(row);
-    },
+    queuedAfter: (webhookId, afterSeq, limit) => queuedAfter.all(webhookId, afterSeq, limit).map(fromRow),
     markDelivered: (id, attempts) => void markDelivered.run(attempts, id),
     scheduleRetry: (id, retry) => void scheduleRetry.run({ id, ...retry }),
     markFailed: (id, failure) => void markFailed.run({ id, ...failure }),

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.ts';
 import { checkWebhookUrl, type HostLookup, systemLookup } from '../services/webhook-url-policy.ts';
 import type { OutboxEvent, OutboxHead } from '../store/outbox-repo.ts';
 import type { DeliveryAttempt, WebhookRecord } from '../store/webhooks-repo.ts';
+import { createWebhookSender } from './webhook-sender.ts';
 import { signedRequestHeader, standardWebhookSignature } from './webhook-signatures.ts';
 
 const SECOND = 1000;
@@ -31,13 +32,17 @@ export interface DispatcherOptions {
   giveUpAfterMs?: number;
   /** A webhook failing (no success) for this long is disabled; default giveUpAfterMs. */
   disableAfterMs?: number;
-  fetch?: typeof globalThis.fetch;
   /** Skip the URL policy; default: the `allowPrivateWebhooks` setting, read at each attempt. */
   allowPrivate?: boolean;
   /** Host resolution for the URL policy. */
   lookup?: HostLookup;
-  /** Webhooks served at once; each webhook gets one request at a time. */
+  /** Webhooks served at once. */
   concurrency?: number;
+  /**
+   * Events in flight per webhook once its receiver has answered 2xx, each on its own connection;
+   * default 16. 1 = one at a time: the receiver then gets every event strictly in order.
+   */
+  inFlightPerWebhook?: number;
   /** Longest the running dispatcher sleeps before looking at the queue again; default 30 s. */
   pollMs?: number;
   /** How much of an answer's body the log keeps; default 2 KiB. */
@@ -71,6 +76,18 @@ interface Exchange {
   failure: string | null;
 }
 
+/** A webhook as one drain sends to it: the URL verdict and the opened token are read once per batch. */
+interface Target {
+  webhook: WebhookRecord;
+  /** The signatureToken, or why it cannot be used (the URL refused, the token unreadable). */
+  token: { ok: true; value: string } | { ok: false; failure: string };
+}
+
+export const DEFAULT_IN_FLIGHT_PER_WEBHOOK = 16;
+
+/** A drain re-reads its webhook (deleted? disabled? URL still allowed?) at least this often. */
+const TARGET_TTL_MS = SECOND;
+
 /** After an unexpected error (a bug, the disk), a webhook is left alone this long (real time). */
 const FAULT_PAUSE_MS = 30 * SECOND;
 
@@ -83,44 +100,17 @@ function answerMessage(code: number): string | null {
   return `the receiver answered ${code}`;
 }
 
-/** A network error in a few words, without the URL (it may carry credentials). */
-function networkMessage(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const code = (cause as { code?: unknown } | null)?.code;
-  const text = typeof code === 'string' ? code : cause instanceof Error ? cause.message : String(cause);
-  return `could not reach the receiver: ${text}`;
-}
-
 /**
- * The start of a body, at most `limit` bytes, cut on a character boundary. A body that stops
- * (time-out, reset) midway keeps what arrived.
- */
-async function readStart(response: Response, limit: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } catch {
-    // keep what came
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  // stream: true holds back a multi-byte character cut in half instead of writing U+FFFD.
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit), { stream: true });
-}
-
-/**
- * Sends the webhook outbox (CONTRACT §7). Per webhook strictly in `seq` order: an event is tried
- * only once every earlier one is delivered or given up; webhooks proceed in parallel. All state
- * lives in SQLite (webhook_events, webhook_deliveries), so a restart resumes where it stopped;
- * an attempt in flight during a crash is sent again (receivers deduplicate on `webhook-id`).
+ * Sends the webhook outbox (CONTRACT §7). Per webhook in `seq` (round) order: a webhook starts
+ * with one event at a time; after a 2xx, up to `inFlightPerWebhook` go out at once, still started
+ * in order, so a busy webhook is not held to one round trip per event (a receiver may then see
+ * events of different rounds overtake each other; a round's own events never overlap: its
+ * close-round is sent only after its open-round has been answered). A failure stops the webhook's
+ * sending: nothing after the failed event is sent before its retry (only those already in flight
+ * may be accepted meanwhile), and the next attempt starts with one event again. Webhooks proceed
+ * in parallel. All state lives in SQLite
+ * (webhook_events, webhook_deliveries), so a restart resumes where it stopped; an attempt in
+ * flight during a crash is sent again (receivers deduplicate on `webhook-id`).
  */
 export function createWebhookDispatcher(
   deps: DispatcherDeps,
@@ -131,14 +121,18 @@ export function createWebhookDispatcher(
   const timeoutMs = options.timeoutMs ?? 15 * SECOND;
   const giveUpAfterMs = options.giveUpAfterMs ?? 5 * DAY;
   const disableAfterMs = options.disableAfterMs ?? giveUpAfterMs;
-  const fetchFn = options.fetch ?? globalThis.fetch;
   const lookup = options.lookup ?? systemLookup;
   const concurrency = options.concurrency ?? 16;
+  const perWebhook = Math.max(1, options.inFlightPerWebhook ?? DEFAULT_IN_FLIGHT_PER_WEBHOOK);
   const pollMs = options.pollMs ?? 30 * SECOND;
-  const maxBodyBytes = options.maxResponseBodyBytes ?? 2048;
+  const sender = createWebhookSender({
+    timeoutMs,
+    connections: perWebhook,
+    maxBodyBytes: options.maxResponseBodyBytes ?? 2048,
+  });
   const allowPrivate = () => options.allowPrivate ?? deps.settings.allowPrivateWebhooks;
 
-  /** webhookId → its drain: one request at a time per webhook. */
+  /** webhookId → its drain: one drain per webhook. */
   const inFlight = new Map<string, Promise<void>>();
   /** webhookId → performance.now() before which it is skipped. */
   const faulted = new Map<string, number>();
@@ -147,53 +141,57 @@ export function createWebhookDispatcher(
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
 
-  /** Sends one attempt; the URL is checked again first, since DNS can change after registration. */
-  async function exchange(webhook: WebhookRecord, event: OutboxEvent, body: string): Promise<Exchange> {
+  /**
+   * The webhook if it may still receive (else its queue is dropped), with its URL checked again
+   * (DNS can change after registration) and its token opened.
+   */
+  async function lookUp(webhookId: string): Promise<Target | undefined> {
+    const webhook = store.webhooks.findById(webhookId);
+    if (!webhook || webhook.deletedAt !== null || webhook.status !== 'active') {
+      const dropped = store.outbox.dropQueued(webhookId);
+      logger.info('webhook events dropped', { webhookId, dropped });
+      return undefined;
+    }
     if (!allowPrivate()) {
       const verdict = await checkWebhookUrl(webhook.url, lookup);
-      if (!verdict.ok) {
-        const failure = `the url was refused: ${verdict.reason}`;
-        return { at: deps.clock(), responseCode: null, responseBody: '', durationMs: 0, failure };
-      }
+      if (!verdict.ok)
+        return { webhook, token: { ok: false, failure: `the url was refused: ${verdict.reason}` } };
     }
-    let token: string;
     try {
-      token = deps.secrets.open(webhook.tokenSealed);
+      return { webhook, token: { ok: true, value: deps.secrets.open(webhook.tokenSealed) } };
     } catch {
       // Another server key than the one it was sealed with: retried and given up like any failure.
       const failure = 'the webhook’s signatureToken cannot be read (was the server key changed?)';
-      return { at: deps.clock(), responseCode: null, responseBody: '', durationMs: 0, failure };
+      return { webhook, token: { ok: false, failure } };
     }
+  }
+
+  /** Sends one attempt of an event. */
+  async function exchange({ webhook, token }: Target, event: OutboxEvent): Promise<Exchange> {
+    if (!token.ok) {
+      return {
+        at: deps.clock(),
+        responseCode: null,
+        responseBody: '',
+        durationMs: 0,
+        failure: token.failure,
+      };
+    }
+    const body = canonicalBody({ event: event.eventType, payload: event.payload });
     const at = deps.clock();
     const timestamp = Math.floor(at.getTime() / 1000);
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'Raspa-Webhooks/1',
-      'x-signed-request': signedRequestHeader(body, token),
+      'x-signed-request': signedRequestHeader(body, token.value),
       'webhook-id': event.id,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': standardWebhookSignature(event.id, timestamp, body, token),
+      'webhook-signature': standardWebhookSignature(event.id, timestamp, body, token.value),
     };
-    const controller = new AbortController();
-    const deadline = setTimeout(() => controller.abort(), timeoutMs);
     const startedAt = performance.now();
-    const elapsed = () => Math.round(performance.now() - startedAt);
-    try {
-      const response = await fetchFn(webhook.url, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'manual',
-        signal: controller.signal,
-      });
-      const responseBody = await readStart(response, maxBodyBytes);
-      return { at, responseCode: response.status, responseBody, durationMs: elapsed(), failure: null };
-    } catch (error) {
-      const failure = controller.signal.aborted ? `no answer within ${timeoutMs} ms` : networkMessage(error);
-      return { at, responseCode: null, responseBody: '', durationMs: elapsed(), failure };
-    } finally {
-      clearTimeout(deadline);
-    }
+    const sent = await sender.post(webhook.id, webhook.url, headers, body);
+    const durationMs = Math.round(performance.now() - startedAt);
+    return { at, responseCode: sent.status, responseBody: sent.body, durationMs, failure: sent.failure };
   }
 
   /** Logs the attempt and moves the event (and maybe the webhook) on, in one transaction. */
@@ -254,26 +252,51 @@ export function createWebhookDispatcher(
     });
   }
 
-  /** One event: true when an attempt was made (false: dropped, its webhook is gone or disabled). */
-  async function deliver(event: OutboxEvent): Promise<boolean> {
-    const webhook = store.webhooks.findById(event.webhookId);
-    if (!webhook || webhook.deletedAt !== null || webhook.status !== 'active') {
-      const dropped = store.outbox.dropQueued(event.webhookId);
-      logger.info('webhook events dropped', { webhookId: event.webhookId, dropped });
-      return false;
-    }
-    const body = canonicalBody({ event: event.eventType, payload: event.payload });
-    await settle(webhook, event, await exchange(webhook, event, body));
-    return true;
+  /** One attempt of one event, logged; true on a 2xx. */
+  async function attempt(to: Target, event: OutboxEvent): Promise<boolean> {
+    const result = await exchange(to, event);
+    await settle(to.webhook, event, result);
+    attemptsMade++;
+    return isSuccess(result.responseCode);
   }
 
-  /** A webhook's due events, one after the other, until one is not due or none is left. */
+  /**
+   * A webhook's due events in seq order, until one is not due, none is left or one fails. The
+   * first goes alone; once one has had a 2xx, up to `perWebhook` are in flight.
+   */
   async function drain(webhookId: string): Promise<void> {
+    const sending = new Set<Promise<unknown>>();
+    const roundsInFlight = new Set<string>();
+    let lastSeq = -1;
+    let healthy = false;
+    let failed = false;
+    let to: { target: Target; readAt: number } | undefined;
     try {
-      while (!stopping) {
-        const event = store.outbox.headOf(webhookId);
-        if (!event || event.nextAttemptAt > deps.clock().toISOString()) return;
-        if (await deliver(event)) attemptsMade++;
+      for (;;) {
+        const room = (healthy ? perWebhook : 1) - sending.size;
+        if (!stopping && !failed && room > 0) {
+          if (!to || performance.now() - to.readAt > TARGET_TTL_MS) {
+            const target = await lookUp(webhookId);
+            if (!target) break;
+            to = { target, readAt: performance.now() };
+          }
+          const now = deps.clock().toISOString();
+          for (const event of store.outbox.queuedAfter(webhookId, lastSeq, room)) {
+            // A retry not yet due holds back everything after it; so does a round's earlier event.
+            if (event.nextAttemptAt > now || roundsInFlight.has(event.roundId)) break;
+            lastSeq = event.seq;
+            roundsInFlight.add(event.roundId);
+            const work = attempt(to.target, event).then((ok) => {
+              roundsInFlight.delete(event.roundId);
+              if (ok) healthy = true;
+              else failed = true;
+            });
+            sending.add(work);
+            void work.finally(() => sending.delete(work)).catch(() => {});
+          }
+        }
+        if (sending.size === 0) return;
+        await Promise.race(sending);
       }
     } catch (error) {
       faulted.set(webhookId, performance.now() + FAULT_PAUSE_MS);
@@ -281,6 +304,8 @@ export function createWebhookDispatcher(
         webhookId,
         error: error instanceof Error ? error.message : String(error),
       });
+    } finally {
+      await Promise.allSettled(sending);
     }
   }
 
@@ -351,6 +376,7 @@ export function createWebhookDispatcher(
       started = false;
       clearTimeout(timer);
       while (inFlight.size > 0) await Promise.all(inFlight.values());
+      await sender.close();
     },
     nudge() {
       if (started) pump();

@@ -1,0 +1,70 @@
+import { connectPlayer, type Player } from '../../test/play-fixtures.ts';
+import { serveParent } from '../kit/child.ts';
+import { sleep } from '../kit/processes.ts';
+import { latency } from '../kit/stats.ts';
+
+/**
+ * The load generator of the play-loop bench, in its own process: one Socket.IO client per game
+ * session, each buying and revealing in a loop, as fast as its answers come.
+ */
+const players: Player[] = [];
+
+async function connectAll(url: string, tokens: string[]): Promise<void> {
+  for (let i = 0; i < tokens.length; i += 50) {
+    players.push(...(await Promise.all(tokens.slice(i, i + 50).map((token) => connectPlayer(url, token)))));
+  }
+}
+
+async function run(seconds: number) {
+  const buyMs: number[] = [];
+  const revealMs: number[] = [];
+  const errors: { request: string; answer: unknown }[] = [];
+  let rounds = 0;
+  let buys = 0;
+  const deadline = Date.now() + seconds * 1000;
+
+  async function play(player: Player): Promise<void> {
+    while (Date.now() < deadline) {
+      let start = performance.now();
+      const bought = await player.ask('buy');
+      buyMs.push(performance.now() - start);
+      if (!bought.ok) {
+        errors.push({ request: 'buy', answer: bought });
+        await sleep(50); // don't spin on a failing service
+        continue;
+      }
+      buys++;
+      start = performance.now();
+      const revealed = await player.ask('reveal', { roundId: bought.data.round.roundId });
+      revealMs.push(performance.now() - start);
+      if (revealed.ok) rounds++;
+      else errors.push({ request: 'reveal', answer: revealed });
+    }
+  }
+
+  const started = performance.now();
+  await Promise.all(players.map(play));
+  const elapsed = (performance.now() - started) / 1000;
+  return {
+    elapsed,
+    rounds,
+    buys,
+    buyMs: latency(buyMs),
+    revealMs: latency(revealMs),
+    errors: errors.length,
+    errorSamples: errors.slice(0, 20),
+  };
+}
+
+serveParent(async (type, body) => {
+  if (type === 'connect') {
+    await connectAll(String(body.url), body.tokens as string[]);
+    return { connected: players.length };
+  }
+  if (type === 'run') return run(Number(body.seconds));
+  if (type === 'close') {
+    for (const player of players) player.close();
+    return {};
+  }
+  throw new Error(`unknown request ${type}`);
+});
