@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiCaller, freePort } from '../test/harness.ts';
 import { type BenchChild, forkChild } from './kit/child.ts';
-import { loadAverage, rssMb } from './kit/machine.ts';
+import { cpuSeconds, loadAverage, rssMb } from './kit/machine.ts';
 import { sleep, startService, stopProcess } from './kit/processes.ts';
 import { report } from './kit/report.ts';
 import { type Latency, perSecond, triple } from './kit/stats.ts';
@@ -24,6 +24,8 @@ const { values } = parseArgs({
     players: { type: 'string', default: '100' },
     seconds: { type: 'string', default: '10' },
     'cpu-prof': { type: 'string' },
+    // For decomposing the cost of a round: the same loop with no webhook registered.
+    'no-webhooks': { type: 'boolean', default: false },
   },
 });
 const players = Number(values.players);
@@ -33,6 +35,7 @@ if (!Number.isInteger(players) || players < 1 || !(seconds > 0)) {
   process.exit(2);
 }
 const profileDir = values['cpu-prof'];
+const withWebhooks = !values['no-webhooks'];
 
 interface Counts {
   walletCalls: number;
@@ -67,20 +70,32 @@ try {
     nodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   console.log(`setting up ${players} players…`);
-  const { tokens, sessions } = await setUpPlayers(url, API_KEY, address, players);
+  const { tokens, sessions } = await setUpPlayers(url, API_KEY, address, players, withWebhooks);
   load = forkChild(new URL('./play/players-process.ts', import.meta.url));
   await load.ask('connect', { url, tokens: sessions });
   const before = await operator.ask<Counts>('counts');
   const rssBefore = rssMb(service.pid);
   console.log(`${players} players connected; playing for ${seconds} s…`);
 
+  const processes = { service: service.pid, operator: operator.process.pid, players: load.process.pid };
+  const cpu = () =>
+    Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
+  const cpuBefore = cpu();
   const run = await load.ask<RunResult>('run', { seconds });
+  const cpuAfter = cpu();
+  // Cores each process kept busy during the run (2.0 = two whole cores).
+  const coresUsed = Object.fromEntries(
+    Object.keys(processes).map((name) => [
+      name,
+      Math.round((((cpuAfter[name] ?? 0) - (cpuBefore[name] ?? 0)) / run.elapsed) * 100) / 100,
+    ]),
+  );
   const after = await operator.ask<Counts>('counts');
   const rssAfter = rssMb(service.pid);
   const load1m = loadAverage();
 
   // One open-round per accepted buy, one close-round per closed round.
-  const expected = before.distinctEvents + run.buys + run.rounds;
+  const expected = before.distinctEvents + (withWebhooks ? run.buys + run.rounds : 0);
   const undeliveredAtEnd = expected - after.distinctEvents;
   const drainStart = performance.now();
   let drained = after;
@@ -92,9 +107,11 @@ try {
   const { lagMs } = await operator.ask<{ lagMs: Latency }>('lag', { fromEvent: before.events });
   const hooks = await apiCaller(url)('GET', '/v1/webhook', { token: tokens });
   const [hook] = hooks.body.data as { successCount: number; failureCount: number }[];
+  const command = `pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}`;
 
   const result = {
     players,
+    withWebhooks,
     seconds: Math.round(run.elapsed * 100) / 100,
     rounds: run.rounds,
     roundsPerSecond: perSecond(run.rounds, run.elapsed),
@@ -111,11 +128,14 @@ try {
       attemptsFailed: hook?.failureCount,
     },
     serviceRssMb: { connected: rssBefore, afterRun: rssAfter },
+    coresUsed,
+    /** The service's CPU time per round: what a round costs, whatever else the machine was doing. */
+    serviceCpuMsPerRound:
+      Math.round((((cpuAfter.service ?? 0) - (cpuBefore.service ?? 0)) * 1000 * 100) / run.rounds) / 100,
     loadAverage1m: load1m,
     errors: run.errors,
     errorSamples: run.errorSamples,
   };
-  const command = `pnpm bench:play --players ${players} --seconds ${seconds}`;
   report('play-loop', command, result, {
     'rounds/s': result.roundsPerSecond,
     rounds: result.rounds,
@@ -127,7 +147,9 @@ try {
     'webhooks undelivered at end': undeliveredAtEnd,
     'webhook drain ms': result.webhooks.drainMs ?? `> ${DRAIN_LIMIT_MS}`,
     'webhook attempts ok / failed': `${hook?.successCount} / ${hook?.failureCount}`,
+    'service CPU ms per round': result.serviceCpuMsPerRound,
     'service RSS MB': rssAfter,
+    'cores used: service / operator / players': `${coresUsed.service} / ${coresUsed.operator} / ${coresUsed.players}`,
     'load average (1 min)': load1m,
     errors: run.errors,
   });

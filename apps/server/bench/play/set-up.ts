@@ -35,6 +35,7 @@ export async function setUpPlayers(
   apiKey: string,
   operator: OperatorAddress,
   players: number,
+  withWebhook = true,
 ): Promise<PlaySetUp> {
   const call = apiCaller(url);
   const accepted = async (answer: Promise<Answer>, status: number) => {
@@ -56,17 +57,18 @@ export async function setUpPlayers(
     }),
     201,
   );
-  await accepted(
-    call('POST', '/v1/webhook', {
-      token: tokens,
-      body: {
-        url: operator.webhookUrl,
-        eventTriggers: ['open-round', 'close-round'],
-        signatureToken: randomUUID(),
-      },
-    }),
-    201,
-  );
+  if (withWebhook)
+    await accepted(
+      call('POST', '/v1/webhook', {
+        token: tokens,
+        body: {
+          url: operator.webhookUrl,
+          eventTriggers: ['open-round', 'close-round'],
+          signatureToken: randomUUID(),
+        },
+      }),
+      201,
+    );
   const game = await accepted(
     call('POST', '/v1/game', {
       token: tokens,

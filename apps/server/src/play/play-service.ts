@@ -107,10 +107,12 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     };
   }
 
-  function movement(transaction: LedgerTransaction, round: RoundRecord): WalletMovement {
-    const player = store.players.findById(round.playerId);
-    const game = store.games.findById(round.gameId);
-    if (!player || !game) throw new Error(`round ${round.id} refers to missing records`);
+  function movement(
+    transaction: LedgerTransaction,
+    round: RoundRecord,
+    player: PlayerRecord,
+    game: GameRecord,
+  ): WalletMovement {
     return {
       transactionId: transaction.id,
       roundId: round.id,
@@ -124,10 +126,13 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     };
   }
 
-  function walletOf(round: RoundRecord): Wallet {
+  /** What a wallet call of a round needs, read again (a retry may come long after the round). */
+  function callContext(round: RoundRecord): { wallet: Wallet; player: PlayerRecord; game: GameRecord } {
     const profile = store.profiles.findById(round.profileId);
-    if (!profile) throw new Error(`round ${round.id} has no profile`);
-    return options.wallets.forProfile(profile);
+    const player = store.players.findById(round.playerId);
+    const game = store.games.findById(round.gameId);
+    if (!profile || !player || !game) throw new Error(`round ${round.id} refers to missing records`);
+    return { wallet: options.wallets.forProfile(profile), player, game };
   }
 
   function playRound(round: RoundRecord): PlayRound | null {
@@ -185,7 +190,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     const card = layoutCard(game.gameModel, game.ladder, draw.level, rng);
     const prize = draw.level > 0 ? (game.ladder.levels[draw.level - 1]?.prize ?? 0) : 0;
     const now = nowIso();
-    store.rounds.updateRound(round.id, {
+    const change = {
       status: 'open',
       poolId: draw.poolId,
       drawIndex: draw.drawIndex,
@@ -193,7 +198,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       cardJson: JSON.stringify(card),
       prizeMinor: prize,
       lastActionAt: now,
-    });
+    } as const;
+    store.rounds.updateRound(round.id, change);
     store.rounds.updateTransaction(bet.id, {
       status: 'completed',
       balanceAfterMinor: balanceMinor,
@@ -202,7 +208,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       nextAttemptAt: null,
     });
     store.rounds.updatePlayer(round.playerId, balanceMinor, 1, 0);
-    const opened = mustRound(round.id);
+    const opened: RoundRecord = { ...round, ...change };
     queueEvent(opened, 'open-round');
     return opened;
   }
@@ -294,15 +300,15 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     const { round, bet } = started.data;
     busyTransactions.add(bet.id);
     try {
-      const answer = await track(wallet.bet(movement(bet, round)));
-      return await settleBet(round.id, bet.id, game, answer);
+      const answer = await track(wallet.bet(movement(bet, round, player, game)));
+      return await settleBet(round, bet.id, game, answer);
     } finally {
       busyTransactions.delete(bet.id);
     }
   }
 
   async function settleBet(
-    roundId: string,
+    { id: roundId, playerId }: RoundRecord,
     betId: string,
     game: GameRecord,
     answer: WalletAnswer,
@@ -335,7 +341,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     });
     if (result.ok) {
       deps.logger.info('round opened', { roundId, level: result.data.round.level });
-      notifier.balance(mustRound(roundId).playerId, result.data.balance);
+      notifier.balance(playerId, result.data.balance);
     } else {
       deps.logger.info('bet refused', {
         roundId,
@@ -355,8 +361,9 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       if (round.status !== 'open') return { round, prize: undefined };
       const now = nowIso();
       if (round.prizeMinor === 0) {
-        store.rounds.updateRound(round.id, { status: 'closed', endAt: now, lastActionAt: now });
-        const closed = mustRound(round.id);
+        const change = { status: 'closed', endAt: now, lastActionAt: now } as const;
+        store.rounds.updateRound(round.id, change);
+        const closed: RoundRecord = { ...round, ...change };
         queueEvent(closed, 'close-round');
         return { round: closed, prize: undefined };
       }
@@ -381,9 +388,14 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       };
       store.rounds.insertTransaction(prize);
       store.rounds.updateRound(round.id, { status: 'closing', lastActionAt: now });
-      return { round: mustRound(round.id), prize };
+      return { round, prize };
     });
-    if (step.prize) await attempt(step.prize.id);
+    if (!step.prize) {
+      const view = playRound(step.round);
+      if (view) notifier.round(step.round.playerId, view);
+      return step.round;
+    }
+    await attempt(step.prize.id);
     const round = mustRound(roundId);
     const view = playRound(round);
     if (view) notifier.round(round.playerId, view);
@@ -426,8 +438,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       });
       if (!claimed) return;
       const { transaction, round } = claimed;
-      const wallet = walletOf(round);
-      const call = movement(transaction, round);
+      const { wallet, player, game } = callContext(round);
+      const call = movement(transaction, round, player, game);
       const answer =
         transaction.type === 'prize'
           ? await wallet.prize(call)

@@ -101,6 +101,12 @@ export function createHttpWallet(options: HttpWalletOptions): Wallet {
       // A bad walletUrl or amount: a bug or a misconfiguration, and nothing was sent.
       return { kind: 'unknown', reason: `request not sent: ${errorText(error)}` };
     }
+    // A plain timer: AbortSignal.timeout() costs a transferable object per call (seen in profiles).
+    const controller = new AbortController();
+    const deadline = setTimeout(
+      () => controller.abort(new DOMException('timed out', 'TimeoutError')),
+      timeoutMs,
+    );
     try {
       const response = await fetchImpl(url, {
         method: 'POST',
@@ -112,11 +118,13 @@ export function createHttpWallet(options: HttpWalletOptions): Wallet {
         body: text,
         // A 3xx is an answer to classify (unknown), not a hop to follow with a signed body.
         redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: controller.signal,
       });
       return classify(response.status, await readAnswer(response), request.currency);
     } catch (error) {
       return { kind: 'unknown', reason: failureReason(error, timeoutMs) };
+    } finally {
+      clearTimeout(deadline);
     }
   }
 
