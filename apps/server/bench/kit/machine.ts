@@ -38,18 +38,3 @@ export function loadAverage(): number | null {
     return null;
   }
 }
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux), or null. */
-export function cpuSeconds(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-/** USER_HZ: 100 on every Linux we run on. */
-const CLOCK_TICKS = 100;
