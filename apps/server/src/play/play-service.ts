@@ -576,8 +576,12 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
         currency: game.currency,
       });
       if (answer.kind === 'ok') {
-        balance = answer.balanceMinor;
-        store.rounds.updatePlayer(player.id, balance, 0, 0);
+        const reported = answer.balanceMinor;
+        balance = reported;
+        // Through the group commit, and only on a change: a restart with thousands of pages open
+        // must not cost a durable commit each.
+        if (reported !== player.balanceMinor)
+          await store.batch(() => store.rounds.updatePlayer(player.id, reported, 0, 0));
       } else if (player.totalBets === 0) {
         balance = null;
       }
