@@ -52,6 +52,11 @@ const envSchema = z.object({
       'must be durations separated by commas, e.g. 5s,5m,30m',
     )
     .default('5s,5m,30m,2h,5h,10h,10h'),
+  /**
+   * Deliveries in flight per webhook once its receiver answers 2xx, each on its own connection;
+   * 1 = strictly one at a time, in order.
+   */
+  WEBHOOK_IN_FLIGHT: z.coerce.number().int().min(1).max(256).default(32),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

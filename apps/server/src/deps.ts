@@ -35,6 +35,8 @@ export interface PlaySettings {
   webhookScheduleMs?: number[];
   /** Time-out of one webhook delivery (15 s). */
   webhookTimeoutMs?: number;
+  /** Deliveries in flight per webhook (32). */
+  webhookInFlight?: number;
   /** How often the loop looks for due retries and idle rounds. */
   tickMs?: number;
 }

@@ -46,6 +46,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
         webhookScheduleMs: config.WEBHOOK_RETRY_SCHEDULE.split(',').map(
           (step) => durationSeconds(step) * 1000,
         ),
+        webhookInFlight: config.WEBHOOK_IN_FLIGHT,
       },
       ...(config.TRUST_PROXY !== undefined && { trustProxy: proxySetting(config.TRUST_PROXY) }),
     },

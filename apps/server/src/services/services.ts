@@ -19,6 +19,7 @@ export function createServices(deps: Deps) {
   const webhooks = createWebhookDelivery(deps, {
     ...(play.webhookScheduleMs && { schedule: play.webhookScheduleMs }),
     ...(play.webhookTimeoutMs && { timeoutMs: play.webhookTimeoutMs }),
+    ...(play.webhookInFlight && { inFlightPerWebhook: play.webhookInFlight }),
   });
   // The realtime layer attaches to the HTTP server after the services exist; events wait for it.
   const notifier = createNotifierRelay();

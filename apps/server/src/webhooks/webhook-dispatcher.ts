@@ -40,7 +40,7 @@ export interface DispatcherOptions {
   concurrency?: number;
   /**
    * Events in flight per webhook once its receiver has answered 2xx, each on its own connection;
-   * default 16. 1 = one at a time: the receiver then gets every event strictly in order.
+   * default 32. 1 = one at a time: the receiver then gets every event strictly in order.
    */
   inFlightPerWebhook?: number;
   /** Longest the running dispatcher sleeps before looking at the queue again; default 30 s. */
@@ -83,7 +83,7 @@ interface Target {
   token: { ok: true; value: string } | { ok: false; failure: string };
 }
 
-export const DEFAULT_IN_FLIGHT_PER_WEBHOOK = 16;
+export const DEFAULT_IN_FLIGHT_PER_WEBHOOK = 32;
 
 /** A drain re-reads its webhook (deleted? disabled? URL still allowed?) at least this often. */
 const TARGET_TTL_MS = SECOND;
@@ -267,32 +267,51 @@ export function createWebhookDispatcher(
   async function drain(webhookId: string): Promise<void> {
     const sending = new Set<Promise<unknown>>();
     const roundsInFlight = new Set<string>();
+    /** Read, but waiting for their round's earlier event to be answered; oldest first. */
+    const held: OutboxEvent[] = [];
     let lastSeq = -1;
     let healthy = false;
     let failed = false;
     let to: { target: Target; readAt: number } | undefined;
+
+    const send = (target: Target, event: OutboxEvent) => {
+      roundsInFlight.add(event.roundId);
+      const work = attempt(target, event).then((ok) => {
+        roundsInFlight.delete(event.roundId);
+        if (ok) healthy = true;
+        else failed = true;
+      });
+      sending.add(work);
+      void work.finally(() => sending.delete(work)).catch(() => {});
+    };
+
     try {
       for (;;) {
-        const room = (healthy ? perWebhook : 1) - sending.size;
+        let room = (healthy ? perWebhook : 1) - sending.size;
         if (!stopping && !failed && room > 0) {
           if (!to || performance.now() - to.readAt > TARGET_TTL_MS) {
             const target = await lookUp(webhookId);
             if (!target) break;
             to = { target, readAt: performance.now() };
           }
+          for (let i = 0; i < held.length && room > 0; ) {
+            const event = held[i] as OutboxEvent;
+            if (roundsInFlight.has(event.roundId)) i++;
+            else {
+              held.splice(i, 1);
+              send(to.target, event);
+              room--;
+            }
+          }
           const now = deps.clock().toISOString();
-          for (const event of store.outbox.queuedAfter(webhookId, lastSeq, room)) {
-            // A retry not yet due holds back everything after it; so does a round's earlier event.
-            if (event.nextAttemptAt > now || roundsInFlight.has(event.roundId)) break;
+          const read =
+            room > 0 && held.length < perWebhook ? store.outbox.queuedAfter(webhookId, lastSeq, room) : [];
+          for (const event of read) {
+            // A retry not yet due holds back everything after it.
+            if (event.nextAttemptAt > now) break;
             lastSeq = event.seq;
-            roundsInFlight.add(event.roundId);
-            const work = attempt(to.target, event).then((ok) => {
-              roundsInFlight.delete(event.roundId);
-              if (ok) healthy = true;
-              else failed = true;
-            });
-            sending.add(work);
-            void work.finally(() => sending.delete(work)).catch(() => {});
+            if (roundsInFlight.has(event.roundId)) held.push(event);
+            else send(to.target, event);
           }
         }
         if (sending.size === 0) return;
