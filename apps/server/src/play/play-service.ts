@@ -382,7 +382,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
         createdAt: now,
         originalTransactionId: null,
         attempts: 0,
-        nextAttemptAt: now,
+        // Its first attempt is this reveal's own: the retrier leaves it alone meanwhile.
+        nextAttemptAt: later(retry.inFlightMs),
         lastError: null,
         completedAt: null,
       };

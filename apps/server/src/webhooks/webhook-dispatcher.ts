@@ -287,32 +287,37 @@ export function createWebhookDispatcher(
 
     try {
       for (;;) {
-        let room = (healthy ? perWebhook : 1) - sending.size;
+        const room = (healthy ? perWebhook : 1) - sending.size;
         if (!stopping && !failed && room > 0) {
           if (!to || performance.now() - to.readAt > TARGET_TTL_MS) {
             const target = await lookUp(webhookId);
             if (!target) break;
             to = { target, readAt: performance.now() };
           }
-          for (let i = 0; i < held.length && room > 0; ) {
+          const ready: OutboxEvent[] = [];
+          for (let i = 0; i < held.length && ready.length < room; ) {
             const event = held[i] as OutboxEvent;
             if (roundsInFlight.has(event.roundId)) i++;
             else {
-              held.splice(i, 1);
-              send(to.target, event);
-              room--;
+              ready.push(...held.splice(i, 1));
+              roundsInFlight.add(event.roundId);
             }
           }
+          const free = room - ready.length;
           const now = deps.clock().toISOString();
           const read =
-            room > 0 && held.length < perWebhook ? store.outbox.queuedAfter(webhookId, lastSeq, room) : [];
+            free > 0 && held.length < perWebhook ? store.outbox.queuedAfter(webhookId, lastSeq, free) : [];
           for (const event of read) {
             // A retry not yet due holds back everything after it.
             if (event.nextAttemptAt > now) break;
             lastSeq = event.seq;
             if (roundsInFlight.has(event.roundId)) held.push(event);
-            else send(to.target, event);
+            else {
+              ready.push(event);
+              roundsInFlight.add(event.roundId);
+            }
           }
+          for (const event of ready) send(to.target, event);
         }
         if (sending.size === 0) return;
         await Promise.race(sending);
