@@ -19,6 +19,7 @@ import { type OperatorAddress, setUpPlayers } from './play/set-up.ts';
  */
 const API_KEY = 'rsp_bench-api-key-0123456789abcdef';
 const DRAIN_LIMIT_MS = 60_000;
+const WARM_UP_SECONDS = 2;
 
 const { values } = parseArgs({
   options: {
@@ -27,16 +28,21 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     // For decomposing the cost of a round: the same loop with no webhook registered.
     'no-webhooks': { type: 'boolean', default: false },
+    // A pause after each round, per player: a load below saturation (default 0: as fast as answered).
+    'think-ms': { type: 'string', default: '0' },
   },
 });
 const players = Number(values.players);
 const seconds = Number(values.seconds);
-if (!Number.isInteger(players) || players < 1 || !(seconds > 0)) {
-  console.error('usage: pnpm bench:play [--players N] [--seconds D] [--cpu-prof DIR]');
+if (!Number.isInteger(players) || players < 1 || !(seconds > 0) || !(Number(values['think-ms']) >= 0)) {
+  console.error(
+    'usage: pnpm bench:play [--players N] [--seconds D] [--think-ms T] [--no-webhooks] [--cpu-prof DIR]',
+  );
   process.exit(2);
 }
 const profileDir = values['cpu-prof'];
 const withWebhooks = !values['no-webhooks'];
+const thinkMs = Number(values['think-ms']);
 
 interface Counts {
   walletCalls: number;
@@ -74,6 +80,12 @@ try {
   const { tokens, sessions } = await setUpPlayers(url, API_KEY, address, players, withWebhooks);
   load = forkChild(new URL('./play/players-process.ts', import.meta.url));
   await load.ask('connect', { url, tokens: sessions });
+  // Warm-up, not measured: the JIT, the first pool's tables, connections to the wallet and receiver.
+  const warm = await load.ask<RunResult>('run', { seconds: WARM_UP_SECONDS, thinkMs });
+  const warmEvents = withWebhooks ? warm.buys + warm.rounds : 0;
+  const warmDeadline = Date.now() + DRAIN_LIMIT_MS;
+  while ((await operator.ask<Counts>('counts')).distinctEvents < warmEvents && Date.now() < warmDeadline)
+    await sleep(50);
   const before = await operator.ask<Counts>('counts');
   const rssBefore = rssMb(service.pid);
   console.log(`${players} players connected; playing for ${seconds} s…`);
@@ -82,7 +94,7 @@ try {
   const cpu = () =>
     Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
   const cpuBefore = cpu();
-  const run = await load.ask<RunResult>('run', { seconds });
+  const run = await load.ask<RunResult>('run', { seconds, thinkMs });
   const cpuAfter = cpu();
   // Cores each process kept busy during the run (2.0 = two whole cores).
   const coresUsed = Object.fromEntries(
@@ -108,11 +120,12 @@ try {
   const { lagMs } = await operator.ask<{ lagMs: Latency }>('lag', { fromEvent: before.events });
   const hooks = await apiCaller(url)('GET', '/v1/webhook', { token: tokens });
   const [hook] = hooks.body.data as { successCount: number; failureCount: number }[];
-  const command = `pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}`;
+  const command = `pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}`;
 
   const result = {
     players,
     withWebhooks,
+    thinkMs,
     seconds: Math.round(run.elapsed * 100) / 100,
     rounds: run.rounds,
     roundsPerSecond: perSecond(run.rounds, run.elapsed),

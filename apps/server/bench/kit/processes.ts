@@ -42,9 +42,22 @@ export async function startService(options: ServiceOptions): Promise<ChildProces
       LOG_LEVEL: 'warn',
       ...options.env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'], // the start-up banner is noise here; warnings still show
+    stdio: ['ignore', 'pipe', 'inherit'], // the start-up banner is read, not shown; warnings still show
+  });
+  // The service listens before it has set up the demo client: its banner comes after.
+  let seen = '';
+  const banner = new Promise<void>((resolve) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (seen.length < 4096) seen += chunk.toString('utf8');
+      if (seen.includes('Raspa is running at')) resolve();
+    });
   });
   await waitUntilUp(`http://127.0.0.1:${options.port}/health`, child);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the service printed no start-up banner')), 30_000);
+  });
+  await Promise.race([banner, timedOut]).finally(() => clearTimeout(timer));
   return child;
 }
 

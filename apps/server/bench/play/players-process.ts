@@ -15,7 +15,7 @@ async function connectAll(url: string, tokens: string[]): Promise<void> {
   }
 }
 
-async function run(seconds: number) {
+async function run(seconds: number, thinkMs: number) {
   const buyMs: number[] = [];
   const revealMs: number[] = [];
   const errors: { request: string; answer: unknown }[] = [];
@@ -39,6 +39,7 @@ async function run(seconds: number) {
       revealMs.push(performance.now() - start);
       if (revealed.ok) rounds++;
       else errors.push({ request: 'reveal', answer: revealed });
+      if (thinkMs > 0) await sleep(thinkMs);
     }
   }
 
@@ -61,7 +62,7 @@ serveParent(async (type, body) => {
     await connectAll(String(body.url), body.tokens as string[]);
     return { connected: players.length };
   }
-  if (type === 'run') return run(Number(body.seconds));
+  if (type === 'run') return run(Number(body.seconds), Number(body.thinkMs ?? 0));
   if (type === 'close') {
     for (const player of players) player.close();
     return {};
