@@ -78,6 +78,11 @@ try {
   });
   console.log(`setting up ${players} players…`);
   const { tokens, sessions } = await setUpPlayers(url, API_KEY, address, players, withWebhooks);
+  /** The webhook's delivery-log counters (GET /v1/webhook), if one is registered. */
+  const attemptCounts = async () => {
+    const hooks = await apiCaller(url)('GET', '/v1/webhook', { token: tokens });
+    return (hooks.body.data as { successCount: number; failureCount: number }[])[0];
+  };
   load = forkChild(new URL('./play/players-process.ts', import.meta.url));
   await load.ask('connect', { url, tokens: sessions });
   // Warm-up, not measured: the JIT, the first pool's tables, connections to the wallet and receiver.
@@ -87,6 +92,7 @@ try {
   while ((await operator.ask<Counts>('counts')).distinctEvents < warmEvents && Date.now() < warmDeadline)
     await sleep(50);
   const before = await operator.ask<Counts>('counts');
+  const hookBefore = await attemptCounts();
   const rssBefore = rssMb(service.pid);
   console.log(`${players} players connected; playing for ${seconds} s…`);
 
@@ -118,8 +124,12 @@ try {
   }
   const drainMs = Math.round(performance.now() - drainStart);
   const { lagMs } = await operator.ask<{ lagMs: Latency }>('lag', { fromEvent: before.events });
-  const hooks = await apiCaller(url)('GET', '/v1/webhook', { token: tokens });
-  const [hook] = hooks.body.data as { successCount: number; failureCount: number }[];
+  const hookAfter = await attemptCounts();
+  const hook = hookAfter &&
+    hookBefore && {
+      successCount: hookAfter.successCount - hookBefore.successCount,
+      failureCount: hookAfter.failureCount - hookBefore.failureCount,
+    };
   const command = `pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}`;
 
   const result = {

@@ -416,6 +416,40 @@ describe.each(['/v1/round', '/v1/transaction'])('%s: access and validation', (pa
     });
   });
 
+  it.each([
+    ['pageIndex=501', 500, 20],
+    ['pageSize=100&pageIndex=101', 100, 100],
+    ['pageSize=7&pageIndex=1430', 1429, 7],
+    ['pageSize=1&pageIndex=10001', 10_000, 1],
+  ])('refuses %s: pages reach the newest 10,000 records', async (query, last, pageSize) => {
+    expect(await get(`${path}?${query}`)).toEqual({
+      status: 400,
+      body: {
+        status: 'error',
+        code: 'VALIDATION_ERROR',
+        messages: [
+          `pageIndex: must be at most ${last} with pageSize ${pageSize}: a list pages through its newest ` +
+            '10,000 records; narrow it (dateStart, dateEnd, profileId, userId, type) to reach older ones',
+        ],
+      },
+      headers: expect.anything(),
+    });
+  });
+
+  it.each([
+    ['pageIndex=500', 500, 20],
+    ['pageSize=100&pageIndex=100', 100, 100],
+    ['pageSize=7&pageIndex=1429', 1429, 7],
+  ])('answers %s, the last page within reach', async (query, pageIndex, pageSize) => {
+    const answer = await get(`${path}?${query}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      status: 'success',
+      data: [],
+      pagination: { pageIndex, pageSize, totalCount: path === '/v1/round' ? 8 : 14 },
+    });
+  });
+
   it('accepts a leap day and a one-day range', async () => {
     expect((await get(`${path}?dateStart=2028-02-29&dateEnd=2028-02-29`)).body.pagination.totalCount).toBe(0);
   });

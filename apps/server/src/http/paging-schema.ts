@@ -11,6 +11,29 @@ export const pageQuery = z.object({
     .default(20),
 });
 
+/**
+ * How deep the round and transaction lists page: OFFSET walks every record before the page, so a
+ * page must start within the newest LIST_REACH records of its list (filters reach older ones).
+ */
+export const LIST_REACH = 10_000;
+
+/** Refuses a pageIndex past the reach, naming the last one that pageSize allows. */
+export function checkPageReach(
+  value: { pageIndex: number; pageSize: number },
+  context: z.RefinementCtx,
+): void {
+  const last = Math.ceil(LIST_REACH / value.pageSize);
+  if (value.pageIndex > last) {
+    context.addIssue({
+      code: 'custom',
+      path: ['pageIndex'],
+      message:
+        `must be at most ${last} with pageSize ${value.pageSize}: a list pages through its newest ` +
+        `${LIST_REACH.toLocaleString('en')} records; narrow it (dateStart, dateEnd, profileId, userId, type) to reach older ones`,
+    });
+  }
+}
+
 export const paginationSchema = z
   .object({ pageIndex: z.number().int(), pageSize: z.number().int(), totalCount: z.number().int() })
   .meta({ id: 'Pagination' });

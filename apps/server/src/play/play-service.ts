@@ -153,19 +153,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   /** Queues the round's event; its payload (the spec's Round) is built only if a webhook wants it. */
   function queueEvent(round: RoundRecord, eventType: 'open-round' | 'close-round'): void {
     const payload = () => {
-      const page = store.ledger.listRounds(
-        {
-          clientId: round.clientId,
-          profileId: null,
-          playerId: null,
-          roundId: round.id,
-          type: null,
-          from: null,
-          before: null,
-        },
-        { pageIndex: 1, pageSize: 1 },
-      );
-      const detail = page.items[0];
+      const detail = store.ledger.findRoundDetail(round.id);
       if (!detail) throw new Error(`round ${round.id} vanished inside its transaction`);
       return roundView(detail);
     };

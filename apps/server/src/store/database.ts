@@ -19,6 +19,9 @@ export function openDatabase(file: string): Db {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // Statement journals (every ledger INSERT has them: the list counts' triggers write other tables)
+  // and sorts stay in memory instead of temp files: half the triggers' cost per round.
+  db.pragma('temp_store = MEMORY');
   migrate(db);
   return db;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { okPage } from '../envelope.ts';
-import { pageQuery, paginationSchema } from '../paging-schema.ts';
+import { checkPageReach, LIST_REACH, pageQuery, paginationSchema } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 import { id, successStatus } from '../schemas/common.ts';
@@ -23,11 +23,16 @@ const ledgerQuery = pageQuery
     }),
     ...dateRangeFields,
   })
-  .superRefine(checkDateOrder);
+  .superRefine((value, context) => {
+    checkDateOrder(value, context);
+    checkPageReach(value, context);
+  });
 
 const LIST_NOTES =
   'Newest first. Filters combine (AND); dateStart and dateEnd are whole UTC days, both included. ' +
-  'A profileId, userId or roundId of another API client is a 403, an unknown one a 404.';
+  'A profileId, userId or roundId of another API client is a 403, an unknown one a 404. ' +
+  `Pages reach the newest ${LIST_REACH.toLocaleString('en')} records of a list: pageIndex may be at most ` +
+  `ceil(${LIST_REACH} / pageSize); narrow the list (e.g. dateStart and dateEnd) to reach older ones.`;
 
 const pageOf = <S extends z.ZodType>(item: S) =>
   z.object({ status: successStatus, data: z.array(item), pagination: paginationSchema });

@@ -1,0 +1,248 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { freePort, signForTest, type TokenSet } from '../test/harness.ts';
+import { loadAverage, rssMb } from './kit/machine.ts';
+import { startService, stopProcess } from './kit/processes.ts';
+import { RESULTS_DIR, report } from './kit/report.ts';
+import { copyLedger, type SeededLedger, seedLedger } from './seed-ledger.ts';
+
+/**
+ * API benchmark: the real service as its own process on a seeded ledger (1,000,000 rounds by
+ * default, built once and cached: seed-ledger.ts), and autocannon in this process hitting each
+ * case for a fixed time. Measurement only; 127.0.0.1, bounded in time, stops by itself.
+ * Exits 1 when any request failed or answered other than 2xx.
+ */
+
+const USAGE =
+  'usage: pnpm bench:api [--seconds D] [--connections C] [--rounds N] [--only case,case] [--rebuild] [--cpu-prof]';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '1000000' },
+    only: { type: 'string' },
+    rebuild: { type: 'boolean', default: false },
+    // Writes the service's CPU profile (node --cpu-prof) under bench/results/ when it stops.
+    'cpu-prof': { type: 'boolean', default: false },
+  },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const rounds = Number(values.rounds);
+if (!(seconds > 0) || !Number.isInteger(connections) || connections < 1 || !Number.isInteger(rounds)) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+interface BenchCase {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+}
+
+/** A week in the middle of the seeded timeline, as whole UTC days. */
+function middleWeek(seeded: SeededLedger): { dateStart: string; dateEnd: string } {
+  const first = Date.parse(`${seeded.firstDay}T00:00:00.000Z`);
+  const last = Date.parse(`${seeded.lastDay}T00:00:00.000Z`);
+  const start = first + Math.floor((last - first) / 2 / 86_400_000) * 86_400_000;
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return { dateStart: day(start), dateEnd: day(start + 6 * 86_400_000) };
+}
+
+function casesFor(seeded: SeededLedger): BenchCase[] {
+  const [big, small] = [...seeded.profiles].sort((a, b) => b.rounds - a.rounds);
+  if (!big || !small) throw new Error('the seeded ledger has no profiles');
+  const week = middleWeek(seeded);
+  const range = `dateStart=${week.dateStart}&dateEnd=${week.dateEnd}`;
+  const busy = seeded.busyPlayer.id;
+  // The deepest page the lists serve (pageIndex × pageSize within the first 10,000 records).
+  const deep = 'pageIndex=500&pageSize=20';
+  return [
+    { name: 'game list', method: 'GET', path: `/v1/game?profileId=${big.id}` },
+    {
+      name: 'game simulation (signed POST)',
+      method: 'POST',
+      path: '/v1/game',
+      body: {
+        profileId: big.id,
+        gameModel: big.gameModel,
+        lang: 'pt',
+        currency: big.currency,
+        rtp: 0.92,
+        sampling: 500_000,
+        prizedPercent: 0.4,
+        betPrice: 2,
+        simulation: true,
+        replacePreviousVersion: false,
+      },
+    },
+    { name: 'tx: first page', method: 'GET', path: '/v1/transaction' },
+    { name: 'tx: profile', method: 'GET', path: `/v1/transaction?profileId=${big.id}` },
+    { name: 'tx: busiest user', method: 'GET', path: `/v1/transaction?userId=${busy}` },
+    { name: 'tx: one week', method: 'GET', path: `/v1/transaction?${range}` },
+    { name: 'tx: rollbacks', method: 'GET', path: `/v1/transaction?type=rollback` },
+    {
+      name: 'tx: profile+type+week',
+      method: 'GET',
+      path: `/v1/transaction?profileId=${small.id}&type=prize&${range}`,
+    },
+    { name: 'tx: deep page', method: 'GET', path: `/v1/transaction?${deep}` },
+    { name: 'round: first page', method: 'GET', path: '/v1/round' },
+    { name: 'round: profile', method: 'GET', path: `/v1/round?profileId=${big.id}` },
+    { name: 'round: busiest user', method: 'GET', path: `/v1/round?userId=${busy}` },
+    { name: 'round: one week', method: 'GET', path: `/v1/round?${range}` },
+    { name: 'round: voided (rollback)', method: 'GET', path: '/v1/round?type=rollback' },
+    {
+      name: 'round: profile+prize+week',
+      method: 'GET',
+      path: `/v1/round?profileId=${small.id}&type=prize&${range}`,
+    },
+    { name: 'round: deep page', method: 'GET', path: `/v1/round?${deep}` },
+  ];
+}
+
+function requestOf(tokens: TokenSet, item: BenchCase) {
+  const headers: Record<string, string> = { authorization: `Bearer ${tokens.accessToken}` };
+  if (item.method === 'GET') return { method: item.method, headers };
+  headers['content-type'] = 'application/json';
+  // CONTRACT §2: HMAC-SHA512 of the canonical body with the signatureToken; the body never changes.
+  headers['x-signed-request'] = signForTest(item.body, tokens.signatureToken);
+  return { method: item.method, headers, body: JSON.stringify(item.body) };
+}
+
+interface CaseResult {
+  name: string;
+  path: string;
+  /** totalCount of the first answer (lists), so a figure can be read against the rows behind it. */
+  totalCount: number | null;
+  requests: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p97_5: number; p99: number; max: number; mean: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+async function runCase(base: string, tokens: TokenSet, item: BenchCase): Promise<CaseResult> {
+  const request = requestOf(tokens, item);
+  // One request first: a case that fails outright is reported as such, not as a fast 4xx.
+  const probe = await fetch(`${base}${item.path}`, request);
+  const answer = (await probe.json()) as { pagination?: { totalCount: number }; messages?: string[] };
+  if (!probe.ok) console.error(`${item.name}: ${probe.status} ${JSON.stringify(answer)}`);
+  const result = await autocannon({
+    url: `${base}${item.path}`,
+    ...request,
+    connections,
+    duration: seconds,
+    timeout: 10,
+  });
+  return {
+    name: item.name,
+    path: item.path,
+    totalCount: answer.pagination?.totalCount ?? null,
+    requests: result.requests.total,
+    requestsPerSecond: Math.round(result.requests.average),
+    latencyMs: {
+      p50: result.latency.p50,
+      p97_5: result.latency.p97_5,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: Math.round(result.latency.mean * 100) / 100,
+    },
+    non2xx: result.non2xx + (probe.ok ? 0 : 1),
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+const log = (line: string) => console.log(line);
+const seeded = await seedLedger({ rounds, rebuild: values.rebuild, log });
+const selected = values.only?.split(',').map((name) => name.trim().toLowerCase());
+const cases = casesFor(seeded).filter(
+  (item) => !selected || selected.some((name) => item.name.toLowerCase().includes(name)),
+);
+if (cases.length === 0) {
+  console.error(`no case matches --only ${values.only}`);
+  process.exit(2);
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'raspa-bench-api-'));
+let service: ChildProcess | undefined;
+try {
+  log(`copying the ledger (${seeded.sizeMb} MB) to ${dataDir}`);
+  copyLedger(seeded, dataDir);
+  const port = await freePort();
+  service = await startService({
+    dataDir,
+    port,
+    apiKey: seeded.apiKey,
+    ...(values['cpu-prof'] && { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}`] }),
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const login = await fetch(`${base}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiKey: seeded.apiKey }),
+  });
+  if (!login.ok) throw new Error(`login: ${login.status} ${await login.text()}`);
+  const tokens = ((await login.json()) as { data: TokenSet }).data;
+
+  const results: CaseResult[] = [];
+  for (const item of cases) {
+    log(`${item.name}: ${item.method} ${item.path} for ${seconds} s`);
+    results.push(await runCase(base, tokens, item));
+  }
+  const rss = rssMb(service.pid);
+  const load = loadAverage();
+  const failed = results.reduce((sum, item) => sum + item.non2xx + item.errors, 0);
+  const table = Object.fromEntries(
+    results.map((item) => [
+      item.name,
+      {
+        'req/s': item.requestsPerSecond,
+        'p50 ms': item.latencyMs.p50,
+        'p97.5 ms': item.latencyMs.p97_5,
+        'p99 ms': item.latencyMs.p99,
+        'max ms': item.latencyMs.max,
+        totalCount: item.totalCount ?? '',
+        'non-2xx': item.non2xx,
+        errors: item.errors,
+      },
+    ]),
+  );
+  const command = `pnpm bench:api --seconds ${seconds} --connections ${connections} --rounds ${rounds}${
+    values.only ? ` --only '${values.only}'` : ''
+  }`;
+  report(
+    'api',
+    command,
+    {
+      seconds,
+      connections,
+      ledger: {
+        rounds: seeded.rounds,
+        transactions: seeded.transactions,
+        profiles: seeded.profiles.length,
+        sizeMb: seeded.sizeMb,
+        migrations: seeded.migrations,
+        busyPlayerRounds: seeded.busyPlayer.rounds,
+      },
+      cases: results,
+      serviceRssMb: rss,
+      loadAverage1m: load,
+      failed,
+    },
+    table,
+  );
+  console.log(`service RSS ${rss} MB, load average (1 min) ${load}`);
+  process.exitCode = failed === 0 ? 0 : 1;
+} finally {
+  await stopProcess(service);
+  rmSync(dataDir, { recursive: true, force: true });
+}

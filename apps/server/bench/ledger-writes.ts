@@ -1,0 +1,206 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import type { Db } from '../src/store/database.ts';
+import { createRoundsRepo, type LedgerTransaction, type RoundRecord } from '../src/store/rounds-repo.ts';
+import { loadAverage } from './kit/machine.ts';
+import { report } from './kit/report.ts';
+
+/**
+ * What the list indexes and counts (migration 003) cost the play loop's writes: the ledger writes
+ * of a round (the round, its bet, the state changes, a prize for 45% of them), through the play
+ * loop's own repository, on a schema with and without 003, in group commits of --batch rounds
+ * with synchronous=FULL on disk, after --preload rounds so the indexes have their depth.
+ * Reports CPU and wall time per round. Measurement only; stops by itself.
+ */
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '20000' },
+    preload: { type: 'string', default: '200000' },
+    batch: { type: 'string', default: '50' },
+    runs: { type: 'string', default: '3' },
+  },
+});
+const rounds = Number(values.rounds);
+const preload = Number(values.preload);
+const batch = Number(values.batch);
+const runs = Number(values.runs);
+const MIGRATIONS_DIR = fileURLToPath(new URL('../src/store/migrations/', import.meta.url));
+const LISTS_MIGRATION = '003_ledger_lists.sql';
+
+function openLedger(file: string, withLists: boolean): Db {
+  const db = new Database(file);
+  // openDatabase's settings (database.ts), with the migrations picked here.
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('temp_store = MEMORY');
+  for (const name of readdirSync(MIGRATIONS_DIR).sort()) {
+    if (!name.endsWith('.sql') || (name === LISTS_MIGRATION && !withLists)) continue;
+    db.exec(readFileSync(join(MIGRATIONS_DIR, name), 'utf8'));
+  }
+  const now = '2026-01-01T00:00:00.000Z';
+  db.exec(`INSERT INTO api_clients (id, name, email, api_key_hash, created_at)
+      VALUES ('client', 'c', 'c@bench.test', 'hash', '${now}');
+    INSERT INTO profiles (id, client_id, name, type, currency, created_at, updated_at)
+      VALUES ('profile', 'client', 'p', 'demo', 'BRL', '${now}', '${now}');
+    INSERT INTO games (id, client_id, profile_id, game_model, version, active, lang, currency, rtp_ppm, sampling,
+      prized_ppm, bet_minor, ladder_json, created_at)
+      VALUES ('game', 'client', 'profile', 'oxe-ganhei', 1, 1, 'pt', 'BRL', 900000, 1000000, 450000, 200, '{}', '${now}')`);
+  const player =
+    db.prepare(`INSERT INTO players (id, client_id, profile_id, credential, credential_type, created_at)
+    VALUES (?, 'client', 'profile', ?, 'username', '${now}')`);
+  const session =
+    db.prepare(`INSERT INTO game_sessions (id, client_id, profile_id, player_id, game_id, token_hash,
+    lang, expire_at, created_at) VALUES (?, 'client', 'profile', ?, 'game', ?, 'pt', '${now}', '${now}')`);
+  db.transaction(() => {
+    for (let p = 0; p < PLAYERS; p++) {
+      player.run(`player-${p}`, `player-${p}`);
+      session.run(`session-${p}`, `player-${p}`, `token-${p}`);
+    }
+  })();
+  return db;
+}
+
+const PLAYERS = 2000;
+const CARD = JSON.stringify({ model: 'oxe-ganhei', cells: Array.from({ length: 9 }, (_, i) => 100 * i) });
+
+/** The ledger writes of rounds from..to, as the play loop makes them, `batch` rounds per commit. */
+function writeRounds(db: Db, from: number, to: number, perCommit: number): void {
+  const repo = createRoundsRepo(db);
+  const commit = db.transaction((start: number, end: number) => {
+    for (let n = start; n < end; n++) {
+      const at = new Date(Date.UTC(2026, 0, 1) + n * 7_000).toISOString();
+      const later = new Date(Date.UTC(2026, 0, 1) + n * 7_000 + 3_000).toISOString();
+      const id = `r-${String(n).padStart(10, '0')}`;
+      const p = (n * 7919) % PLAYERS;
+      const round: RoundRecord = {
+        id,
+        clientId: 'client',
+        profileId: 'profile',
+        gameId: 'game',
+        playerId: `player-${p}`,
+        sessionId: `session-${p}`,
+        status: 'pending',
+        currency: 'BRL',
+        paidMinor: 200,
+        prizeMinor: 0,
+        createdAt: at,
+        endAt: null,
+        poolId: null,
+        drawIndex: null,
+        level: null,
+        cardJson: null,
+        lastActionAt: at,
+        reconciliation: false,
+      };
+      const bet: LedgerTransaction = {
+        id: `${id}-bet`,
+        roundId: id,
+        clientId: 'client',
+        profileId: 'profile',
+        playerId: round.playerId,
+        type: 'bet',
+        amountMinor: -200,
+        currency: 'BRL',
+        balanceBeforeMinor: null,
+        balanceAfterMinor: null,
+        status: 'pending',
+        createdAt: at,
+        originalTransactionId: null,
+        attempts: 1,
+        nextAttemptAt: at,
+        lastError: null,
+        completedAt: null,
+      };
+      repo.insertRound(round);
+      repo.insertTransaction(bet);
+      repo.updateTransaction(bet.id, {
+        status: 'completed',
+        balanceBeforeMinor: 10_000,
+        balanceAfterMinor: 9_800,
+      });
+      const won = n % 20 < 9;
+      repo.updateRound(id, { status: 'open', level: won ? 1 : 0, cardJson: CARD, prizeMinor: won ? 400 : 0 });
+      if (won) {
+        const prize = {
+          ...bet,
+          id: `${id}-prize`,
+          type: 'prize' as const,
+          amountMinor: 400,
+          createdAt: later,
+        };
+        repo.insertTransaction(prize);
+        repo.updateTransaction(prize.id, { status: 'completed', completedAt: later });
+      }
+      repo.updateRound(id, { status: 'closed', endAt: later, lastActionAt: later });
+    }
+  });
+  for (let start = from; start < to; start += perCommit) commit(start, Math.min(to, start + perCommit));
+}
+
+interface Measured {
+  lists: boolean;
+  cpuMicrosPerRound: number;
+  wallMicrosPerRound: number;
+}
+
+function measure(withLists: boolean): Measured {
+  const dir = mkdtempSync(join(tmpdir(), 'raspa-bench-writes-'));
+  try {
+    const db = openLedger(join(dir, 'raspa.sqlite'), withLists);
+    db.pragma('synchronous = OFF'); // the preload is set-up, not measured
+    writeRounds(db, 0, preload, 5000);
+    db.pragma('synchronous = FULL'); // as the service runs
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    writeRounds(db, preload, preload + rounds, batch);
+    const wall = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    db.close();
+    return {
+      lists: withLists,
+      cpuMicrosPerRound: Math.round(((used.user + used.system) / rounds) * 10) / 10,
+      wallMicrosPerRound: Math.round(((wall * 1000) / rounds) * 10) / 10,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const samples: Measured[] = [];
+for (let run = 0; run < runs; run++) for (const lists of [false, true]) samples.push(measure(lists));
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
+const summary = (lists: boolean) => {
+  const mine = samples.filter((sample) => sample.lists === lists);
+  return {
+    cpuMicrosPerRound: median(mine.map((sample) => sample.cpuMicrosPerRound)),
+    wallMicrosPerRound: median(mine.map((sample) => sample.wallMicrosPerRound)),
+  };
+};
+const without = summary(false);
+const withLists = summary(true);
+const load = loadAverage();
+report(
+  'ledger-writes',
+  `node --import tsx apps/server/bench/ledger-writes.ts --rounds ${rounds} --preload ${preload} --batch ${batch} --runs ${runs}`,
+  { rounds, preload, batch, runs, without, withLists, samples, loadAverage1m: load },
+  {
+    [`without ${LISTS_MIGRATION}`]: {
+      'CPU µs/round': without.cpuMicrosPerRound,
+      'wall µs/round': without.wallMicrosPerRound,
+    },
+    [`with ${LISTS_MIGRATION}`]: {
+      'CPU µs/round': withLists.cpuMicrosPerRound,
+      'wall µs/round': withLists.wallMicrosPerRound,
+    },
+    'added by the lists': {
+      'CPU µs/round': Math.round((withLists.cpuMicrosPerRound - without.cpuMicrosPerRound) * 10) / 10,
+      'wall µs/round': Math.round((withLists.wallMicrosPerRound - without.wallMicrosPerRound) * 10) / 10,
+    },
+  },
+);
+console.log(`load average (1 min) ${load} (CPU time is the steadier figure on a shared machine)`);
