@@ -39,12 +39,17 @@ async function startService(): Promise<ChildProcess> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  child.stdout?.on('data', (d) => process.env.CRASH_DEBUG && process.stdout.write(d));
+  // It listens before the demo client exists: ready once its start-up banner is out.
+  let banner = '';
+  child.stdout?.on('data', (d) => {
+    if (banner.length < 4096) banner += String(d);
+    if (process.env.CRASH_DEBUG) process.stdout.write(d);
+  });
   child.stderr?.on('data', (d) => process.env.CRASH_DEBUG && process.stdout.write(d));
   const deadline = Date.now() + 20_000;
   for (;;) {
     try {
-      if ((await fetch(`${url}/health`)).ok) return child;
+      if (banner.includes('Raspa is running at') && (await fetch(`${url}/health`)).ok) return child;
     } catch {
       // not listening yet
     }
