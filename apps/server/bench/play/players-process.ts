@@ -23,7 +23,12 @@ async function run(seconds: number, thinkMs: number) {
   let buys = 0;
   const deadline = Date.now() + seconds * 1000;
 
+  // Players think for a random 0.5-1.5 × thinkMs and start at random within one think: in step,
+  // 200 players would arrive as one burst each cycle and measure the burst, not the service.
+  const think = () => thinkMs * (0.5 + Math.random());
+
   async function play(player: Player): Promise<void> {
+    if (thinkMs > 0) await sleep(Math.random() * thinkMs);
     while (Date.now() < deadline) {
       let start = performance.now();
       const bought = await player.ask('buy');
@@ -39,7 +44,7 @@ async function run(seconds: number, thinkMs: number) {
       revealMs.push(performance.now() - start);
       if (revealed.ok) rounds++;
       else errors.push({ request: 'reveal', answer: revealed });
-      if (thinkMs > 0) await sleep(thinkMs);
+      if (thinkMs > 0) await sleep(think());
     }
   }
 
