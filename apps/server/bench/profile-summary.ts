@@ -46,6 +46,24 @@ for (const file of positionals) {
     byFunction.set(name, (byFunction.get(name) ?? 0) + hits);
     byArea.set(area(url), (byArea.get(area(url)) ?? 0) + hits);
   }
+  // Inclusive time of our own named functions: a sample counts once for each of them on its stack.
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const inclusive = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    if (hits === 0) continue;
+    const seen = new Set<string>();
+    for (let id: number | undefined = node.id; id !== undefined; id = parentOf.get(id)) {
+      const { functionName, url } = byId.get(id)?.callFrame ?? { functionName: '', url: '' };
+      if (!functionName || !/\/(apps|packages)\//.test(url) || url.includes('node_modules')) continue;
+      const name = `${functionName} ${url.split('/').slice(-2).join('/')}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      inclusive.set(name, (inclusive.get(name) ?? 0) + hits);
+    }
+  }
   const share = (hits: number) => `${((100 * hits) / total).toFixed(1)}%`;
   const top = (map: Map<string, number>, n: number) =>
     Object.fromEntries(
@@ -59,4 +77,6 @@ for (const file of positionals) {
   console.table(top(byArea, 20));
   console.log('self time by function:');
   console.table(top(byFunction, Number(values.top)));
+  console.log('inclusive time of our functions (callees included):');
+  console.table(top(inclusive, Number(values.top)));
 }
