@@ -83,8 +83,12 @@ function run(step: Step): Promise<number> {
   });
 }
 
+// The benches' JSON, read field by field for the summary (each bench owns its shape).
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type BenchJson = any;
+
 /** The JSON a step wrote: the newest `<name>-*.json` written after `since`. */
-function written(name: string, since: number): { file: string; result: any } | undefined {
+function written(name: string, since: number): { file: string; result: BenchJson } | undefined {
   const file = readdirSync(RESULTS_DIR)
     .filter((entry) => entry.startsWith(`${name}-`) && entry.endsWith('.json'))
     .sort()
@@ -95,7 +99,7 @@ function written(name: string, since: number): { file: string; result: any } | u
 }
 
 const started = Date.now();
-const outcomes: { title: string; exit: number; file?: string; result?: any }[] = [];
+const outcomes: { title: string; exit: number; file?: string; result?: BenchJson }[] = [];
 for (const step of steps.filter((item) => only.includes(item.part))) {
   console.log(`\n=== ${step.title} ===`);
   const since = Date.now();

@@ -28,7 +28,10 @@ function snapshot(): string {
   for (const table of tables) {
     hash.update(table);
     // Sorted as text: WITHOUT ROWID tables (the list counts) have no rowid to order by.
-    const rows = reader.prepare(`SELECT * FROM "${table}"`).all().map((row) => JSON.stringify(row));
+    const rows = reader
+      .prepare(`SELECT * FROM "${table}"`)
+      .all()
+      .map((row) => JSON.stringify(row));
     for (const row of rows.sort()) hash.update(row);
   }
   return hash.digest('hex');

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { within } from './within.ts';
 
 const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -53,11 +54,7 @@ export async function startService(options: ServiceOptions): Promise<ChildProces
     });
   });
   await waitUntilUp(`http://127.0.0.1:${options.port}/health`, child);
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('the service printed no start-up banner')), 30_000);
-  });
-  await Promise.race([banner, timedOut]).finally(() => clearTimeout(timer));
+  await within(banner, 30_000, 'the service’s start-up banner');
   return child;
 }
 
