@@ -150,6 +150,7 @@ export function createWebhookDispatcher(
     if (!webhook || webhook.deletedAt !== null || webhook.status !== 'active') {
       const dropped = store.outbox.dropQueued(webhookId);
       logger.info('webhook events dropped', { webhookId, dropped });
+      sender.forget(webhookId);
       return undefined;
     }
     if (!allowPrivate()) {

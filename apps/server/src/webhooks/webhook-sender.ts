@@ -18,6 +18,8 @@ export interface SendResult {
 export interface WebhookSender {
   /** `line`: whose connection to use (the webhook id). */
   post(line: string, url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
+  /** Closes a line's connections (its webhook was deleted or disabled). */
+  forget(line: string): void;
   close(): Promise<void>;
 }
 
@@ -115,6 +117,13 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
         };
       } finally {
         clearTimeout(deadline);
+      }
+    },
+    forget(line) {
+      for (const [key, client] of clients) {
+        if (!key.startsWith(`${line} `)) continue;
+        clients.delete(key);
+        client.close().catch(() => client.destroy());
       }
     },
     async close() {
