@@ -1,4 +1,4 @@
-import { errors, Pool } from 'undici';
+import { Pool } from 'undici';
 
 /**
  * The HTTP side of webhook delivery: a few keep-alive connections per webhook, so a busy webhook
@@ -52,8 +52,6 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
     if (!client || client.closed || client.destroyed) {
       client = new Pool(origin, {
         connections: options.connections,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
         keepAliveTimeout: 10_000,
       });
       clients.set(key, client);
@@ -106,14 +104,10 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
         });
         return { status: answer.statusCode, body: await readStart(answer.body), failure: null };
       } catch (error) {
-        const timedOut =
-          signal.aborted ||
-          error instanceof errors.HeadersTimeoutError ||
-          error instanceof errors.BodyTimeoutError;
         return {
           status: null,
           body: '',
-          failure: timedOut ? `no answer within ${options.timeoutMs} ms` : networkMessage(error),
+          failure: signal.aborted ? `no answer within ${options.timeoutMs} ms` : networkMessage(error),
         };
       } finally {
         clearTimeout(deadline);
