@@ -83,6 +83,19 @@ try {
     const hooks = await apiCaller(url)('GET', '/v1/webhook', { token: tokens });
     return (hooks.body.data as { successCount: number; failureCount: number }[])[0];
   };
+  /**
+   * The counters once the log holds at least `attempts` (the receiver can have an event a moment
+   * before the service has committed its log row), or as they are after 5 s.
+   */
+  const loggedAttempts = async (attempts: number) => {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const counts = await attemptCounts();
+      if (!counts || counts.successCount + counts.failureCount >= attempts || Date.now() > deadline)
+        return counts;
+      await sleep(50);
+    }
+  };
   load = forkChild(new URL('./play/players-process.ts', import.meta.url));
   await load.ask('connect', { url, tokens: sessions });
   // Warm-up, not measured: the JIT, the first pool's tables, connections to the wallet and receiver.
@@ -92,7 +105,7 @@ try {
   while ((await operator.ask<Counts>('counts')).distinctEvents < warmEvents && Date.now() < warmDeadline)
     await sleep(50);
   const before = await operator.ask<Counts>('counts');
-  const hookBefore = await attemptCounts();
+  const hookBefore = await loggedAttempts(warmEvents);
   const rssBefore = rssMb(service.pid);
   console.log(`${players} players connected; playing for ${seconds} s…`);
 
@@ -124,7 +137,9 @@ try {
   }
   const drainMs = Math.round(performance.now() - drainStart);
   const { lagMs } = await operator.ask<{ lagMs: Latency }>('lag', { fromEvent: before.events });
-  const hookAfter = await attemptCounts();
+  const hookAfter = await loggedAttempts(
+    (hookBefore ? hookBefore.successCount + hookBefore.failureCount : 0) + expected - before.distinctEvents,
+  );
   const hook = hookAfter &&
     hookBefore && {
       successCount: hookAfter.successCount - hookBefore.successCount,
