@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Express, Router } from 'express
 import type { Deps } from './deps.ts';
 import { ApiError, errorBody } from './http/api-error.ts';
 import { docsRouter } from './http/docs-routes.ts';
+import { rejectNonFiniteNumbers } from './http/finite-body.ts';
 import { createGuards } from './http/guards.ts';
 import { createPlayPageRouter } from './http/play-page.ts';
 import { createRateLimits } from './http/rate-limits.ts';
@@ -58,6 +59,7 @@ export function createApp(deps: Deps): App {
 
   const v1 = Router();
   v1.use(express.json({ limit: '100kb', strict: true }));
+  v1.use(rejectNonFiniteNumbers);
   mountRoutes(v1, routes, createGuards(services.auth));
   app.use('/v1', v1);
   app.use('/media', createMediaRouter());
