@@ -2,7 +2,9 @@ import express, { type ErrorRequestHandler, type Express, Router } from 'express
 import type { Deps } from './deps.ts';
 import { ApiError, errorBody } from './http/api-error.ts';
 import { docsRouter } from './http/docs-routes.ts';
+import { rejectNonFiniteNumbers } from './http/finite-body.ts';
 import { createGuards } from './http/guards.ts';
+import { createIdempotencyStep } from './http/idempotency.ts';
 import { createPlayPageRouter } from './http/play-page.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
@@ -58,7 +60,10 @@ export function createApp(deps: Deps): App {
 
   const v1 = Router();
   v1.use(express.json({ limit: '100kb', strict: true }));
-  mountRoutes(v1, routes, createGuards(services.auth));
+  v1.use(rejectNonFiniteNumbers);
+  mountRoutes(v1, routes, createGuards(services.auth), {
+    idempotency: createIdempotencyStep(services.idempotency),
+  });
   app.use('/v1', v1);
   app.use('/media', createMediaRouter());
   app.use(createPlayPageRouter({ sessions: services.sessions }));

@@ -1,6 +1,8 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import type { AuthContext } from '../services/auth-context.ts';
+import { ApiError, errorBody } from './api-error.ts';
+import { type IdempotencyStep, isIdempotent, REPLAYED_HEADER } from './idempotency.ts';
 import { parseOrThrow } from './validation.ts';
 
 /** none: public; bearer: `Authorization: Bearer`; signed: bearer plus `x-signed-request` (CONTRACT §2). */
@@ -65,17 +67,52 @@ export interface RouteGuards {
   verifySignature: (request: Request, auth: AuthContext) => void;
 }
 
-/** Registers routes on a router: guards, then validation, then the handler, then the JSON answer. */
-export function mountRoutes(router: Router, routes: readonly RouteDefinition[], guards: RouteGuards): void {
+/**
+ * Registers routes on a router: guards, then validation, then the Idempotency-Key step, then the
+ * handler, then the JSON answer. Failures before the key step (auth, signature, a malformed key or
+ * body) are not stored against the key: the request never ran.
+ */
+export function mountRoutes(
+  router: Router,
+  routes: readonly RouteDefinition[],
+  guards: RouteGuards,
+  steps: { idempotency?: IdempotencyStep } = {},
+): void {
   for (const route of routes) {
+    const idempotent = isIdempotent(route) ? steps.idempotency : undefined;
     const handler: RequestHandler = async (request, response) => {
       const auth = route.auth === 'none' ? undefined : guards.authenticate(request);
       if (route.auth === 'signed' && auth) guards.verifySignature(request, auth);
       const params = route.params ? parseOrThrow(route.params, request.params, 'path') : undefined;
       const query = route.query ? parseOrThrow(route.query, request.query, 'query') : undefined;
       const body = route.body ? parseOrThrow(route.body, request.body ?? {}, 'body') : undefined;
-      const result = await route.handle({ body, query, params, auth, request, response } as never);
-      if (!response.headersSent) response.status(route.success.status).json(result);
+      const claim =
+        idempotent && auth ? idempotent.claim(route, request, auth.clientId) : { kind: 'none' as const };
+      if (claim.kind === 'replay') {
+        response.status(claim.status).set(REPLAYED_HEADER, 'true').type('application/json').send(claim.body);
+        return;
+      }
+      let result: unknown;
+      try {
+        result = await route.handle({ body, query, params, auth, request, response } as never);
+      } catch (error) {
+        // An expected refusal (4xx) is the request's outcome and is kept, as Stripe does; anything
+        // else (5xx) rolled its transaction back, so the key is freed for a retry.
+        if (claim.kind === 'claimed') {
+          if (error instanceof ApiError && error.status < 500) {
+            claim.complete(error.status, JSON.stringify(errorBody(error)));
+          } else claim.release();
+        }
+        throw error;
+      }
+      if (response.headersSent) {
+        // A handler that wrote its own answer: nothing we could replay faithfully.
+        if (claim.kind === 'claimed') claim.release();
+        return;
+      }
+      const text = JSON.stringify(result);
+      if (claim.kind === 'claimed') claim.complete(route.success.status, text);
+      response.status(route.success.status).type('application/json').send(text);
     };
     router[route.method](route.path, ...(route.before ?? []), handler);
   }

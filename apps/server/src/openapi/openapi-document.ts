@@ -6,6 +6,7 @@ import {
   type ZodOpenApiResponseObject,
 } from 'zod-openapi';
 import { ERROR_STATUS } from '../http/api-error.ts';
+import { idempotencyHeaderSchema, isIdempotent, replayedHeaderSchema } from '../http/idempotency.ts';
 import type { RouteDefinition } from '../http/route.ts';
 
 const errorSchema = z
@@ -51,6 +52,10 @@ no whitespace, strings and numbers as JSON.stringify writes them; a request with
 with the signatureToken as UTF-8. Test vectors: \`docs/signature-vectors.json\` in the repository. On this page,
 paste your signatureToken in the box at the top and "Try it out" signs for you.
 
+**Retry** a write safely with an \`Idempotency-Key\` header (any 1–255 printable ASCII characters, e.g. a UUID,
+new for each new request): for 24 h the same key with the same request answers the first answer again, with
+\`Idempotent-Replayed: true\`, and changes nothing more. A signature alone does not stop a replay.
+
 **Money** travels as JSON numbers in major units (12.5 = twelve and a half BRL) and may not have more decimals
 than the currency allows. **Errors** are \`{"status":"error","code":"UPPER_SNAKE","messages":[…]}\`.`;
 
@@ -60,18 +65,30 @@ const toOpenApiPath = (path: string) => `/v1${path.replace(/:(\w+)/g, '{$1}')}`;
 export function createOpenApiDocument(routes: readonly RouteDefinition[], serverUrl: string) {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
+    const idempotent = isIdempotent(route);
     const responses: Record<string, ZodOpenApiResponseObject> = {
       [String(route.success.status)]: {
         description: route.success.description ?? (route.success.status === 201 ? 'Created' : 'OK'),
         content: { 'application/json': { schema: route.success.schema } },
+        ...(idempotent && { headers: replayedHeaderSchema }),
       },
     };
-    for (const status of route.errors) {
+    // A key reused for another request, or while its first request runs, is a 409 on every keyed write.
+    const errors = idempotent ? [...new Set([...route.errors, 409])].sort((a, b) => a - b) : route.errors;
+    for (const status of errors) {
+      const text = STATUS_TEXT[status] ?? 'Error';
       responses[String(status)] = {
-        description: STATUS_TEXT[status] ?? 'Error',
+        description:
+          status === 409 && idempotent ? `${text}; also an Idempotency-Key reused or in use` : text,
         content: { 'application/json': { schema: errorSchema } },
       };
     }
+    const headers =
+      route.auth === 'signed'
+        ? signatureHeader.extend(idempotencyHeaderSchema.shape)
+        : idempotent
+          ? idempotencyHeaderSchema
+          : undefined;
     const operation: ZodOpenApiOperationObject = {
       tags: [route.tag],
       summary: route.summary,
@@ -81,7 +98,7 @@ export function createOpenApiDocument(routes: readonly RouteDefinition[], server
       requestParams: {
         ...(route.params && { path: route.params as z.ZodObject }),
         ...(route.query && { query: route.query as z.ZodObject }),
-        ...(route.auth === 'signed' && { header: signatureHeader }),
+        ...(headers && { header: headers }),
       },
       ...(route.body && {
         requestBody: { required: true, content: { 'application/json': { schema: route.body } } },

@@ -1,14 +1,13 @@
 import type { Server as HttpServer } from 'node:http';
 import {
   type Ack,
-  buyRequestSchema,
   PLAY_EVENTS,
   PLAY_NAMESPACE,
-  PLAY_REQUESTS,
   type PlayErrorCode,
   type PlayLang,
+  type PlayRequest,
+  parsePlayRequest,
   playErrorMessage,
-  revealRequestSchema,
 } from '@raspa/core';
 import { Server, type Socket } from 'socket.io';
 import type { Logger } from '../logger.ts';
@@ -25,8 +24,9 @@ const playerRoom = (playerId: string) => `player:${playerId}`;
 const asLang = (lang: string): PlayLang => (lang === 'pt' || lang === 'es' ? lang : 'en');
 
 /**
- * The play protocol over Socket.IO (docs/play-protocol.md): thin handlers that check the message
- * with the shared zod schemas, call the play service and answer through the acknowledgement.
+ * The play protocol over Socket.IO (docs/play-protocol.md): one thin handler that reads each
+ * message with the shared zod schemas (parsePlayRequest), calls the play service and answers through
+ * the acknowledgement, exactly once, whenever the page sent one.
  * A connection is authenticated by the session token of its gameUrl.
  */
 export function attachPlaySockets(
@@ -55,12 +55,42 @@ export function attachPlaySockets(
   play.on('connection', (socket: Socket) => {
     const data = socket.data as SocketData;
     void socket.join(playerRoom(data.playerId));
-    // The work runs even when the page sent no acknowledgement callback; only the reply is skipped.
-    const answer = <T>(ack: unknown, work: () => Promise<PlayResult<T>>) => {
-      const reply = typeof ack === 'function' ? (ack as (answer: Ack<T>) => void) : () => {};
+    const run = (request: PlayRequest): Promise<PlayResult<unknown>> => {
+      switch (request.type) {
+        case 'state':
+          return deps.play.state(data.sessionId);
+        case 'buy':
+          return deps.play.buy(data.sessionId);
+        case 'reveal':
+          return deps.play.reveal(data.sessionId, request.roundId);
+      }
+    };
+    // One listener for every event, so no shape of arguments (none, no callback, a callback in the
+    // wrong place, extra ones, an unknown event) can slip past a handler and leave the page waiting.
+    socket.onAny((event: unknown, ...args: unknown[]) => {
+      const ack =
+        typeof args.at(-1) === 'function' ? (args.pop() as (answer: Ack<unknown>) => void) : undefined;
+      let answered = false;
+      const reply = (answer: Ack<unknown>) => {
+        if (answered || !ack) return;
+        answered = true;
+        ack(answer);
+      };
       const failWith = (code: PlayErrorCode) =>
         reply({ ok: false, error: { code, message: playErrorMessage(code, data.lang) } });
-      work().then(
+      const request = parsePlayRequest(event, args);
+      if (!request) {
+        failWith('INVALID_REQUEST');
+        return;
+      }
+      // The work runs even when the page sent no acknowledgement callback; only the reply is skipped.
+      let work: Promise<PlayResult<unknown>>;
+      try {
+        work = run(request);
+      } catch (error) {
+        work = Promise.reject(error);
+      }
+      work.then(
         (result) => (result.ok ? reply({ ok: true, data: result.data }) : failWith(result.code)),
         (error: unknown) => {
           deps.logger.error('play request failed', {
@@ -70,20 +100,6 @@ export function attachPlaySockets(
           failWith('INTERNAL_ERROR');
         },
       );
-    };
-    const invalid = async () => ({ ok: false, code: 'INVALID_REQUEST' }) as const;
-
-    socket.on(PLAY_REQUESTS.state, (ack: unknown) => answer(ack, () => deps.play.state(data.sessionId)));
-    socket.on(PLAY_REQUESTS.buy, (payload: unknown, ack?: unknown) => {
-      // The payload is optional: `emit('buy', ack)` is fine too.
-      if (typeof payload === 'function') return answer(payload, () => deps.play.buy(data.sessionId));
-      if (!buyRequestSchema.safeParse(payload).success) return answer(ack, invalid);
-      answer(ack, () => deps.play.buy(data.sessionId));
-    });
-    socket.on(PLAY_REQUESTS.reveal, (payload: unknown, ack: unknown) => {
-      const request = revealRequestSchema.safeParse(payload);
-      if (!request.success) return answer(ack, invalid);
-      answer(ack, () => deps.play.reveal(data.sessionId, request.data.roundId));
     });
   });
 

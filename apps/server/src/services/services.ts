@@ -6,6 +6,7 @@ import { createWebhookDelivery } from '../webhooks/webhook-delivery.ts';
 import { createAuthService } from './auth-service.ts';
 import { createFairnessService } from './fairness-service.ts';
 import { createGameService } from './game-service.ts';
+import { createIdempotencyService } from './idempotency-service.ts';
 import { createListService } from './list-service.ts';
 import { createPanelAuthService } from './panel-auth-service.ts';
 import { createPlayerService } from './player-service.ts';
@@ -53,6 +54,7 @@ export function createServices(deps: Deps) {
     lists: createListService(deps),
     webhooks: createWebhookService(deps),
     fairness: createFairnessService(deps.store),
+    idempotency: createIdempotencyService(deps),
   };
 }
 

@@ -74,7 +74,40 @@ export const playStateSchema = z.object({
 });
 
 export const revealRequestSchema = z.object({ roundId: z.string().min(1).max(100) });
-export const buyRequestSchema = z.object({}).optional();
+/** `buy` and `state` carry nothing: no payload, `{}` or null. Anything else is a page we cannot read. */
+export const buyRequestSchema = z.strictObject({}).nullish();
+export const stateRequestSchema = buyRequestSchema;
+
+/**
+ * The arguments each request accepts before its acknowledgement callback, as a tuple: an extra
+ * argument is as unreadable as a wrong one, so it is refused rather than ignored.
+ */
+const emptyRequestArgs = z.union([z.tuple([]), z.tuple([buyRequestSchema])]);
+export const playRequestArgsSchemas = {
+  state: emptyRequestArgs,
+  buy: emptyRequestArgs,
+  reveal: z.tuple([revealRequestSchema]),
+} as const satisfies Record<keyof typeof PLAY_REQUESTS, z.ZodType>;
+
+export type PlayRequest = { type: 'state' } | { type: 'buy' } | { type: 'reveal'; roundId: string };
+
+/**
+ * Reads one request from its event name and the arguments before the acknowledgement; undefined
+ * for an unknown event or arguments its schema refuses (the server answers INVALID_REQUEST).
+ */
+export function parsePlayRequest(event: unknown, args: readonly unknown[]): PlayRequest | undefined {
+  switch (event) {
+    case PLAY_REQUESTS.state:
+    case PLAY_REQUESTS.buy:
+      return playRequestArgsSchemas[event].safeParse(args).success ? { type: event } : undefined;
+    case PLAY_REQUESTS.reveal: {
+      const parsed = playRequestArgsSchemas.reveal.safeParse(args);
+      return parsed.success ? { type: 'reveal', roundId: parsed.data[0].roundId } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
 
 export const playErrorSchema = z.object({
   code: z.enum(PLAY_ERROR_CODES as [string, ...string[]]),
