@@ -109,6 +109,29 @@ export async function longTasksSince(
 
 export const frameNow = (frame: Frame) => frame.evaluate(() => performance.now());
 
+/**
+ * Scratches the card (mouse drags, or touch drags through `cdp`) until it reveals itself, and measures
+ * the longest task of the frame "while scratching": from the first stroke to the moment the card
+ * reveals itself (the page's `raspa:revealing` mark). Needs LONG_TASK_RECORDER in the context.
+ */
+export async function scratchMeasured(
+  page: Page,
+  frame: Frame,
+  cdp?: CDPSession,
+): Promise<{ strokes: number; longestTaskMs: number }> {
+  const started = await frameNow(frame);
+  const strokes = cdp ? await scratchWithTouch(cdp, frame) : await scratchWithMouse(page, frame);
+  const revealedAt = await frame.evaluate(
+    () => performance.getEntriesByName('raspa:revealing').at(-1)?.startTime ?? 0,
+  );
+  const tasks = await longTasksSince(frame, started);
+  const longestTaskMs = Math.max(
+    0,
+    ...tasks.filter((task) => task.start < revealedAt).map((task) => task.duration),
+  );
+  return { strokes, longestTaskMs };
+}
+
 export async function hostMessages(page: Page): Promise<HostMessage[]> {
   return page.evaluate(() => (window as unknown as { __raspaMessages: HostMessage[] }).__raspaMessages);
 }
