@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GameModel } from '@raspa/core';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
@@ -10,9 +9,11 @@ import { LONG_TASK_RECORDER, launchChromium } from '../src/chromium.ts';
 import {
   firstCardMs,
   hostMessages,
+  OUTPUT_DIR,
   openFramed,
   SCREENSHOT_DIR,
   scratchMeasured,
+  settledBox,
   shootFrame,
   stateOf,
   waitForState,
@@ -49,8 +50,7 @@ afterAll(async () => {
   await browser?.close();
   await raspa?.close();
   if (figures.length) {
-    mkdirSync(join(tmpdir(), 'raspa-e2e'), { recursive: true });
-    writeFileSync(join(tmpdir(), 'raspa-e2e', 'figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
+    writeFileSync(join(OUTPUT_DIR, 'figures.json'), `${JSON.stringify(figures, null, 2)}\n`);
     const worst = (key: 'firstCardMs' | 'longestScratchTaskMs') =>
       Math.max(...figures.map((each) => each[key]));
     console.log(
@@ -345,7 +345,7 @@ describe('the states a player meets', () => {
             Math.abs(window.innerHeight - height) < 60 && document.querySelector('canvas.foil') !== null,
           size.height - 36,
         );
-        await page.waitForTimeout(150); // the layout settles (ResizeObserver, then the next frame)
+        await settledBox(frame, '[data-scratch-zone]'); // the layout settles (ResizeObserver, the next frame)
         const zone = await frame.locator('[data-scratch-zone]').boundingBox();
         const buy = await frame.locator('[data-action="buy"]').boundingBox();
         const viewport = { width: size.width, height: size.height };
