@@ -13,6 +13,7 @@
  * the page's budgets (2 s first card, 50 ms long task). The figures are a benchmark's, not a test's:
  * they depend on the machine and on what else runs on it. Needs `pnpm build:game` first.
  */
+import { loadavg } from 'node:os';
 import { GAME_MODELS, type GameModel } from '@raspa/core';
 import { LONG_TASK_RECORDER, launchChromium } from '../src/chromium.ts';
 import { firstCardMs, openFramed, scratchMeasured, waitForState } from '../src/player-page.ts';
@@ -75,6 +76,9 @@ try {
   await raspa.close();
 }
 
+const load = loadavg()
+  .map((each) => each.toFixed(2))
+  .join(' / ');
 const first = rows.map((row) => row.firstCardMs);
 const longest = rows.map((row) => row.longestTaskMs);
 // The browser reports long tasks only (50 ms or more): 0 means no task of 50 ms or more.
@@ -84,5 +88,6 @@ console.log(
   [
     `  first card:                    ${figure(first)} (budget ${FIRST_CARD_BUDGET_MS} ms; ${first.filter((ms) => ms >= FIRST_CARD_BUDGET_MS).length} of ${rows.length} over)`,
     `  longest task while scratching: ${figure(longest)} (budget ${LONG_TASK_BUDGET_MS} ms; ${longest.filter((ms) => ms > LONG_TASK_BUDGET_MS).length} of ${rows.length} over)`,
+    `  load average at the end (1 / 5 / 15 min): ${load}`,
   ].join('\n'),
 );
