@@ -126,6 +126,10 @@ async function playCard(
   await frame.page().waitForTimeout(700); // the banner's pop and the confetti, for the screenshot
   await shootFrame(page, `${plan.name}-2-after`);
   figures.push({ test: plan.name, firstCardMs: firstCard, longestScratchTaskMs: longest, strokes });
+  // It draws its first card and scratches without freezing: sanity caps, checked in each test (a
+  // separate test reading the figures of the others would depend on their order, and fail alone).
+  expect(firstCard, `${plan.name}: first card`).toBeLessThan(FIRST_CARD_CAP_MS);
+  expect(longest, `${plan.name}: longest task while scratching`).toBeLessThanOrEqual(LONG_TASK_CAP_MS);
 
   // The round is closed, the wallet was debited (and credited on a win).
   const round = await eventually(async () => {
@@ -224,13 +228,6 @@ describe("the player's page, framed by an operator on another origin", () => {
     }
   });
 
-  it('draws its first card and scratches without freezing (sanity caps: 20 s first card, 500 ms long task)', () => {
-    expect(figures.length).toBeGreaterThan(0);
-    for (const each of figures) {
-      expect(each.firstCardMs, each.test).toBeLessThan(FIRST_CARD_CAP_MS);
-      expect(each.longestScratchTaskMs, each.test).toBeLessThanOrEqual(LONG_TASK_CAP_MS);
-    }
-  });
 });
 
 describe('the states a player meets', () => {
