@@ -227,7 +227,6 @@ describe("the player's page, framed by an operator on another origin", () => {
       await context.close();
     }
   });
-
 });
 
 describe('the states a player meets', () => {
