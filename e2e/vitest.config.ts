@@ -6,7 +6,8 @@ export default defineProject({
     name: 'e2e',
     include: ['tests/**/*.test.ts'],
     fileParallelism: false,
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A bound, not a budget: a card played end to end, or a 10,000,000-ticket pool, on a loaded 2-core box.
+    testTimeout: 240_000,
+    hookTimeout: 120_000,
   },
 });

@@ -1,10 +1,15 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
 
+/**
+ * This run's own folder for what the browser tests leave (screenshots, figures): runs at the same time
+ * (another checkout, another test file) do not overwrite each other's files.
+ */
+export const OUTPUT_DIR = mkdtempSync(join(tmpdir(), 'raspa-e2e-'));
 /** Where the tests save their screenshots (RASPA_SCREENSHOTS to choose, e.g. docs/screenshots). */
-export const SCREENSHOT_DIR = process.env.RASPA_SCREENSHOTS ?? join(tmpdir(), 'raspa-e2e', 'screenshots');
+export const SCREENSHOT_DIR = process.env.RASPA_SCREENSHOTS ?? join(OUTPUT_DIR, 'screenshots');
 mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
 export interface HostMessage {
@@ -24,15 +29,16 @@ export async function openFramed(context: BrowserContext, url: string): Promise<
   const handle = await page.waitForSelector('iframe');
   const frame = await handle.contentFrame();
   if (!frame) throw new Error('the game frame did not load');
+  // A bound for a loaded machine, above the tests' 20 s sanity cap on the first card.
   await frame.waitForFunction(() => document.documentElement.dataset.firstCard !== undefined, null, {
-    timeout: 15_000,
+    timeout: 30_000,
   });
   return { page, frame };
 }
 
 export const stateOf = (frame: Frame) => frame.evaluate(() => document.documentElement.dataset.state ?? '');
 
-export async function waitForState(frame: Frame, state: string, timeout = 10_000): Promise<void> {
+export async function waitForState(frame: Frame, state: string, timeout = 20_000): Promise<void> {
   await frame.waitForFunction((wanted) => document.documentElement.dataset.state === wanted, state, {
     timeout,
   });
@@ -108,6 +114,52 @@ export async function longTasksSince(
 }
 
 export const frameNow = (frame: Frame) => frame.evaluate(() => performance.now());
+
+/**
+ * Waits until the element's box stays the same over two animation frames (the layout has settled
+ * after a resize: ResizeObserver callbacks, the card redrawn), instead of sleeping a fixed time.
+ */
+export async function settledBox(frame: Frame, selector: string, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const stable = await frame.evaluate(
+      (wanted) =>
+        new Promise<boolean>((resolve) => {
+          const box = () => JSON.stringify(document.querySelector(wanted)?.getBoundingClientRect() ?? null);
+          const before = box();
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => resolve(box() === before && before !== 'null')),
+          );
+        }),
+      selector,
+    );
+    if (stable) return;
+    if (Date.now() > end) throw new Error(`${selector} did not settle in ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * Scratches the card (mouse drags, or touch drags through `cdp`) until it reveals itself, and measures
+ * the longest task of the frame "while scratching": from the first stroke to the moment the card
+ * reveals itself (the page's `raspa:revealing` mark). Needs LONG_TASK_RECORDER in the context.
+ */
+export async function scratchMeasured(
+  page: Page,
+  frame: Frame,
+  cdp?: CDPSession,
+): Promise<{ strokes: number; longestTaskMs: number }> {
+  const started = await frameNow(frame);
+  const strokes = cdp ? await scratchWithTouch(cdp, frame) : await scratchWithMouse(page, frame);
+  const revealedAt = await frame.evaluate(
+    () => performance.getEntriesByName('raspa:revealing').at(-1)?.startTime ?? 0,
+  );
+  const tasks = await longTasksSince(frame, started);
+  const longestTaskMs = Math.max(
+    0,
+    ...tasks.filter((task) => task.start < revealedAt).map((task) => task.duration),
+  );
+  return { strokes, longestTaskMs };
+}
 
 export async function hostMessages(page: Page): Promise<HostMessage[]> {
   return page.evaluate(() => (window as unknown as { __raspaMessages: HostMessage[] }).__raspaMessages);

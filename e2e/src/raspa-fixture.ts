@@ -164,10 +164,10 @@ export async function startRaspa(): Promise<Raspa> {
   };
 }
 
-/** Waits until `check` holds (polling), or fails after `ms`. */
+/** Waits until `check` holds (polling), or fails after `ms` (a bound for a loaded machine). */
 export async function eventually<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 8000,
+  ms = 20_000,
 ): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {

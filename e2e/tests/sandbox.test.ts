@@ -184,7 +184,7 @@ describe("the designer's sandbox", () => {
     const pool = `${A} .pool`;
     await page.click(`${pool} [data-action="simulate"]`);
     const started = Date.now();
-    await page.waitForSelector(`${pool}[data-state="done"]`, { timeout: 30_000 });
+    await page.waitForSelector(`${pool}[data-state="done"]`, { timeout: 60_000 });
     figures.push(`1,000,000-ticket pool played in the worker, click to done: ${Date.now() - started} ms`);
     expect(await page.getAttribute(pool, 'data-drawn')).toBe('1000000');
     expect(await page.getAttribute(`${pool} svg[data-chart="rtp"]`, 'data-points')).toBe('200');
@@ -212,7 +212,7 @@ describe("the designer's sandbox", () => {
     expect(Number(await page.getAttribute(pool, 'data-drawn'))).toBeLessThan(10_000_000);
 
     await page.click(`${pool} [data-action="simulate"]`);
-    await page.waitForSelector(`${pool}[data-state="done"]`, { timeout: 60_000 });
+    await page.waitForSelector(`${pool}[data-state="done"]`, { timeout: 150_000 });
     expect(await page.getAttribute(pool, 'data-drawn')).toBe('10000000');
     figures.push(
       `10,000,000-ticket pool in the worker: ${(await page.textContent(`${pool} .status`))?.trim()}`,

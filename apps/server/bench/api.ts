@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { freePort, signForTest, type TokenSet } from '../test/harness.ts';
+import { signForTest, type TokenSet } from '../test/harness.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
-import { startService, stopProcess } from './kit/processes.ts';
+import { startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { RESULTS_DIR, report } from './kit/report.ts';
 import { copyLedger, type SeededLedger, seedLedger } from './seed-ledger.ts';
 
@@ -177,14 +177,13 @@ let service: ChildProcess | undefined;
 try {
   log(`copying the ledger (${seeded.sizeMb} MB) to ${dataDir}`);
   copyLedger(seeded, dataDir);
-  const port = await freePort();
-  service = await startService({
+  const started = await startServiceOnFreePort({
     dataDir,
-    port,
     apiKey: seeded.apiKey,
     ...(values['cpu-prof'] && { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}`] }),
   });
-  const base = `http://127.0.0.1:${port}`;
+  service = started.child;
+  const base = `http://127.0.0.1:${started.port}`;
   const login = await fetch(`${base}/v1/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { freePort } from '../test/harness.ts';
 import { createDemoSessions } from './idle/demo-sessions.ts';
 import type { Closed, Connected, ConnectOrder } from './idle/idle-clients.ts';
 import { openFilesLimit } from './idle/open-files.ts';
 import { type BenchChild, forkChild } from './kit/child.ts';
 import { corePercent, cpuSeconds } from './kit/cpu.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
-import { sleep, startService, stopProcess } from './kit/processes.ts';
+import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { report } from './kit/report.ts';
 import { triple } from './kit/stats.ts';
 import { within } from './kit/within.ts';
@@ -89,11 +88,8 @@ const log = (line: string) => console.log(`[idle] ${line}`);
 let service: ChildProcess | undefined;
 const clients: BenchChild[] = [];
 try {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  service = await startService({
+  const started = await startServiceOnFreePort({
     dataDir,
-    port,
     apiKey: API_KEY,
     env: { RASPA_MEMORY_PROBE_FILE: probeFile },
     nodeFlags: [
@@ -105,6 +101,8 @@ try {
       probe,
     ],
   });
+  service = started.child;
+  const url = `http://127.0.0.1:${started.port}`;
   const serviceFiles = openFilesLimit(service.pid);
   if (serviceFiles !== null && serviceFiles < players + 1000)
     log(`warning: the service may open only ${serviceFiles} files; raise ulimit -n (hard limit) first`);

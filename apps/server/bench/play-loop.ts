@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apiCaller, freePort } from '../test/harness.ts';
+import { apiCaller } from '../test/harness.ts';
 import { type BenchChild, forkChild } from './kit/child.ts';
 import { cpuSeconds } from './kit/cpu.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
-import { sleep, startService, stopProcess } from './kit/processes.ts';
+import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { report } from './kit/report.ts';
 import { type Latency, perSecond, triple } from './kit/stats.ts';
 import { type OperatorAddress, setUpPlayers } from './play/set-up.ts';
@@ -68,14 +68,13 @@ let load: BenchChild | undefined;
 try {
   operator = forkChild(new URL('./play/operator-process.ts', import.meta.url));
   const address = await operator.ask<OperatorAddress>('address');
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  service = await startService({
+  const started = await startServiceOnFreePort({
     dataDir,
-    port,
     apiKey: API_KEY,
     nodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
+  service = started.child;
+  const url = `http://127.0.0.1:${started.port}`;
   console.log(`setting up ${players} players…`);
   const { tokens, sessions } = await setUpPlayers(url, API_KEY, address, players, withWebhooks);
   /** The webhook's delivery-log counters (GET /v1/webhook), if one is registered. */
@@ -85,10 +84,11 @@ try {
   };
   /**
    * The counters once the log holds at least `attempts` (the receiver can have an event a moment
-   * before the service has committed its log row), or as they are after 5 s.
+   * before the service has committed its log row), or as they are after 30 s (a bound for a loaded
+   * machine: it returns as soon as the log has caught up).
    */
   const loggedAttempts = async (attempts: number) => {
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 30_000;
     for (;;) {
       const counts = await attemptCounts();
       if (!counts || counts.successCount + counts.failureCount >= attempts || Date.now() > deadline)

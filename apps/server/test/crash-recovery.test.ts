@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, freePort, type TokenSet } from './harness.ts';
+import { apiCaller, type Caller, freePort, type TokenSet } from './harness.ts';
 import { connectPlayer, eventually } from './play-fixtures.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
@@ -23,7 +23,22 @@ let port: number;
 let url: string;
 const children: ChildProcess[] = [];
 
+/**
+ * Starts the service on a port free a moment ago. Another process can take that port before the
+ * child listens (the port is chosen here, the child binds it later): then the child exits with
+ * EADDRINUSE, and it is started again on another port (`url` follows it; `call` reads it each time).
+ */
 async function startService(): Promise<ChildProcess> {
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const started = await spawnService();
+    if (started.child) return started.child;
+    if (!started.portTaken || attempt >= 5) throw new Error(`the service did not start: ${started.reason}`);
+  }
+}
+
+async function spawnService(): Promise<{ child?: ChildProcess; portTaken?: boolean; reason?: string }> {
   // One process (node with tsx's loader), so SIGKILL hits the service itself.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
@@ -41,19 +56,30 @@ async function startService(): Promise<ChildProcess> {
   children.push(child);
   // It listens before the demo client exists: ready once its start-up banner is out.
   let banner = '';
+  let errors = '';
   child.stdout?.on('data', (d) => {
     if (banner.length < 4096) banner += String(d);
     if (process.env.CRASH_DEBUG) process.stdout.write(d);
   });
-  child.stderr?.on('data', (d) => process.env.CRASH_DEBUG && process.stdout.write(d));
-  const deadline = Date.now() + 20_000;
+  child.stderr?.on('data', (d) => {
+    if (errors.length < 16_384) errors += String(d);
+    if (process.env.CRASH_DEBUG) process.stdout.write(d);
+  });
+  // Generous: on a loaded 2-core machine, node with tsx's loader can take a while to start.
+  const deadline = Date.now() + 60_000;
   for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      return { portTaken: errors.includes('EADDRINUSE'), reason: `it exited (${child.exitCode}): ${errors}` };
+    }
     try {
-      if (banner.includes('Raspa is running at') && (await fetch(`${url}/health`)).ok) return child;
+      if (banner.includes('Raspa is running at') && (await fetch(`${url}/health`)).ok) return { child };
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('the service did not start');
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      return { reason: 'it was not ready within 60 s' };
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -66,8 +92,6 @@ async function exitOf(child: ChildProcess): Promise<number | null> {
 beforeAll(async () => {
   operator = await startTestOperator();
   dataDir = mkdtempSync(join(tmpdir(), 'raspa-crash-'));
-  port = await freePort();
-  url = `http://127.0.0.1:${port}`;
 });
 afterAll(async () => {
   for (const child of children)
@@ -79,7 +103,8 @@ afterAll(async () => {
 describe('SIGKILL between the pending row and the wallet’s answer, then a restart', () => {
   it('rolls back the unanswered bet, pays the unanswered prize once, and leaves no round undecided', async () => {
     let service = await startService();
-    const call = apiCaller(url);
+    // The restarted service may listen on another port (see startService): each call reads `url`.
+    const call = ((...args: Parameters<Caller>) => apiCaller(url)(...args)) as Caller;
     const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: API_KEY } })).body.data;
     const profileId = (
       await call('POST', '/v1/profile', {
@@ -153,8 +178,8 @@ describe('SIGKILL between the pending row and the wallet’s answer, then a rest
     bettor.close();
 
     service = await startService();
-    await eventually(() => operator.calls.some((c) => c.kind === 'rollback'), 10_000);
-    await eventually(() => operator.calls.filter((c) => c.kind === 'prize').length === 2, 10_000);
+    await eventually(() => operator.calls.some((c) => c.kind === 'rollback'), 30_000);
+    await eventually(() => operator.calls.filter((c) => c.kind === 'prize').length === 2, 30_000);
 
     // No bet taken twice: the bettor has all his money back; the winner was paid exactly once.
     expect(operator.balanceOf('bettor')).toBe(100_000);
@@ -166,7 +191,7 @@ describe('SIGKILL between the pending row and the wallet’s answer, then a rest
     const settled = await eventually(async () => {
       const list = (await call('GET', '/v1/round?pageSize=100', { token: fresh })).body.data as any[];
       return list.every((round) => round.status === 'closed' || round.status === 'voided') && list;
-    }, 10_000);
+    }, 30_000);
     expect(settled.length).toBe(2);
     const byPlayer = Object.fromEntries(settled.map((round: any) => [round.user.credential, round]));
     expect(byPlayer.winner.status).toBe('closed');
@@ -183,11 +208,11 @@ describe('SIGKILL between the pending row and the wallet’s answer, then a rest
     await eventually(
       () =>
         operator.events.some((e) => e.event === 'close-round' && e.payload._id === bought.data.round.roundId),
-      10_000,
+      30_000,
     );
 
     // SIGTERM: a clean stop, exit code 0.
     service.kill('SIGTERM');
     expect(await exitOf(service)).toBe(0);
-  }, 90_000);
+  }, 240_000);
 });

@@ -196,5 +196,5 @@ describe('a whole pool of 100,001 tickets', () => {
     expect(after[1]).toMatchObject({ number: 2, draws: 1, endedAt: null, seed: null });
     expect(after[1].commitment).not.toBe(pool.commitment);
     expect(after[0]).toEqual(pool);
-  }, 300_000);
+  }, 900_000); // a bound for a loaded 2-core machine (the run prints its rate)
 });

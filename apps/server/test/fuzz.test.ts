@@ -139,6 +139,7 @@ describe('fuzz', () => {
       ),
     });
 
+    const RUNS = 1500;
     let requests = 0;
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
@@ -174,8 +175,10 @@ describe('fuzz', () => {
             r.method === 'DELETE');
         if (!mayWrite) expect(snapshot(), `${r.method} ${r.path} changed data`).toBe(before);
       }),
-      { numRuns: 2500, interruptAfterTimeLimit: 60_000 },
+      // A fixed number of requests, not as many as fit in a minute: stopping at a time limit and then
+      // asking for at least 500 requests failed on a loaded machine.
+      { numRuns: RUNS },
     );
-    expect(requests).toBeGreaterThan(500);
-  }, 120_000);
+    expect(requests).toBeGreaterThanOrEqual(RUNS);
+  }, 300_000);
 });

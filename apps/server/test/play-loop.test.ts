@@ -12,7 +12,13 @@ const sockets: Array<{ close(): void }> = [];
 beforeAll(async () => {
   operator = await startTestOperator();
   server = await startTestServer({
-    play: { walletTimeoutMs: 300, walletInFlightMs: 2000, walletRetryDelaysMs: [1000, 5000], tickMs: 60_000 },
+    // A wallet time-out short enough for the 'hang' cases, long enough for a loaded machine's answers.
+    play: {
+      walletTimeoutMs: 1000,
+      walletInFlightMs: 2000,
+      walletRetryDelaysMs: [1000, 5000],
+      tickMs: 60_000,
+    },
   });
   game = await setUpOperatorGame(server, operator, { prizedPercent: 0.5 });
 });

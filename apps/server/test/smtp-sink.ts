@@ -91,6 +91,8 @@ export function parseMail(raw: string, recipients: string[] = []): ReceivedMail 
 /** A local SMTP server on 127.0.0.1 (no TLS, no auth) that keeps every message it receives. */
 export async function startSmtpSink() {
   const messages: ReceivedMail[] = [];
+  /** While held, messages wait at the end of DATA (unreceived, unanswered) until released. */
+  let held: Array<() => void> | undefined;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -100,8 +102,12 @@ export async function startSmtpSink() {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const recipients = session.envelope.rcptTo.map((address) => address.address);
-        messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), recipients));
-        callback();
+        const receive = () => {
+          messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), recipients));
+          callback();
+        };
+        if (held) held.push(receive);
+        else receive();
       });
     },
   });
@@ -111,8 +117,22 @@ export async function startSmtpSink() {
     port,
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    /** How many messages are waiting, held, for `release`. */
+    get waiting() {
+      return held?.length ?? 0;
+    },
+    /** Holds the messages that arrive from now on (received and answered only on `release`). */
+    hold() {
+      held ??= [];
+    },
+    /** Receives and answers the held messages, and stops holding. */
+    release() {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const receive of waiting) receive();
+    },
     /** The first message (received so far or later) that `matches`, or a rejection after `timeoutMs`. */
-    async waitFor(matches: (mail: ReceivedMail) => boolean, timeoutMs = 5000): Promise<ReceivedMail> {
+    async waitFor(matches: (mail: ReceivedMail) => boolean, timeoutMs = 15_000): Promise<ReceivedMail> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = messages.find(matches);

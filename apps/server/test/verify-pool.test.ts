@@ -161,7 +161,7 @@ beforeAll(async () => {
   await playRounds(player.sessionId, 3);
   [pool1, pool2] = server.deps.store.pools.listByGame(gameId) as [PoolRecord, PoolRecord];
   db = new Database(join(dataDir, 'raspa.sqlite'));
-}, 60_000);
+}, 180_000); // a bound for a loaded 2-core machine
 
 afterAll(async () => {
   db?.close();

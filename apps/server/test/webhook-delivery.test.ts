@@ -35,6 +35,10 @@ interface Reply {
   status: number;
   body?: string;
   delayMs?: number;
+  /** Never answers (the connection stays open until the sender gives up or the receiver closes). */
+  hold?: boolean;
+  /** Answers once this settles (an event of the test, not a delay: a delay races a loaded machine). */
+  after?: Promise<unknown>;
   headers?: Record<string, string>;
 }
 /** How a path answers its n-th request (0-based). */
@@ -64,7 +68,9 @@ async function startReceiver() {
         res.writeHead(reply.status, reply.headers);
         res.end(reply.body ?? '');
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      if (reply.hold) return;
+      if (reply.after) void reply.after.then(send);
+      else if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
     });
   });
@@ -179,8 +185,10 @@ function queueRound(operator: Operator, eventType: WebhookEvent = 'close-round')
   return { ...round, ids };
 }
 
+/** A time-out far above any answer here, even on a loaded machine (tests of the time-out set their own). */
+const TEST_TIMEOUT_MS = 10_000;
 const dispatcher = (options: DispatcherOptions = {}) =>
-  createWebhookDispatcher(server.deps, { timeoutMs: 2000, ...options });
+  createWebhookDispatcher(server.deps, { timeoutMs: TEST_TIMEOUT_MS, ...options });
 
 /** The log of a webhook, oldest first. */
 function log(hook: Hook): DeliveryRecord[] {
@@ -202,12 +210,21 @@ async function listed(operator: Operator, hook: Hook) {
   return answer.body.data.find((w: { id: string }) => w.id === hook.id);
 }
 
-async function until(check: () => boolean, ms = 2000) {
+async function until(check: () => boolean, ms = 15_000) {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * Resolves once `check` holds, or after `fallbackMs` (below the dispatcher's time-out) if it never
+ * does: a receiver's answer that waits for it cannot hang a test whose sender is wrong; the test's
+ * assertions then fail instead.
+ */
+function once(check: () => boolean, fallbackMs = TEST_TIMEOUT_MS / 2): Promise<void> {
+  return until(check, fallbackMs).catch(() => {});
 }
 
 // ---- tests ----
@@ -453,11 +470,11 @@ describe('a delivery', () => {
 
   it('a receiver slower than the time-out is a failure with no response code', async () => {
     const op = await newOperator();
-    const hook = await newHook(op, () => ({ status: 200, delayMs: 1000 }));
+    // The receiver never answers: runOnce can only come back through the sender's own time-out.
+    const hook = await newHook(op, () => ({ status: 200, hold: true }));
     const { ids } = queueRound(op);
-    const started = Date.now();
     expect(await dispatcher({ timeoutMs: 150 }).runOnce()).toBe(1);
-    expect(Date.now() - started).toBeLessThan(900);
+    expect(receiver.timeline).not.toContain(`out ${hook.path}`);
     const [row] = log(hook);
     expect(row).toMatchObject({
       responseCode: null,
@@ -585,7 +602,16 @@ describe('order and independence', () => {
 
   it('after a 2xx, sends several events at once; a round’s close-round waits for its open-round', async () => {
     const op = await newOperator();
-    const hook = await newHook(op, () => ({ status: 200, delayMs: 50 }));
+    // The five sent together (after the first) are answered only once all five have arrived: the
+    // order in the timeline below does not depend on how fast the machine is.
+    let together = 0;
+    let allFive: Promise<void> | undefined;
+    const hook = await newHook(op, (n) => {
+      if (n < 1 || n > 5) return { status: 200 };
+      together++;
+      allFive ??= once(() => together === 5);
+      return { status: 200, after: allFive };
+    });
     const rounds = Array.from({ length: 5 }, () => queueRound(op));
     const both = newRound(op);
     for (const eventType of ['open-round', 'close-round'] as const) {
@@ -629,8 +655,15 @@ describe('order and independence', () => {
 
   it('serves two webhooks independently and in parallel', async () => {
     const op = await newOperator();
-    const slowFailing = await newHook(op, () => ({ status: 500, delayMs: 300 }));
+    // The slow one answers only once the healthy one has had both its events: "slow" is an order of
+    // events here, not a delay that a loaded machine could outlast.
+    let healthyPath = '';
+    const slowFailing = await newHook(op, () => ({
+      status: 500,
+      after: once(() => receiver.at(healthyPath).length === 2),
+    }));
     const healthy = await newHook(op);
+    healthyPath = healthy.path;
     const rounds = [queueRound(op), queueRound(op)];
 
     expect(await dispatcher().runOnce()).toBe(3);

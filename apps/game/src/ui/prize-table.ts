@@ -36,7 +36,7 @@ export function prizeTable(
       const symbol = bySymbol.get(level.level);
       const odds =
         level.winners > 0 ? i18n.t('odds', { n: i18n.count(Math.round(sampling / level.winners)) }) : '—';
-      const prizeCell = h('td', { class: 'prize' }, i18n.money(level.prize));
+      const prizeCell = h('td', { class: 'prize' }, ...moneyParts(i18n.money(level.prize)));
       if (level.level === levels.length) prizeCell.append(h('span', { class: 'tag' }, i18n.t('jackpot')));
       const cells: HTMLElement[] = [prizeCell];
       if (withSymbols) {
@@ -64,4 +64,18 @@ export function prizeTable(
     h('thead', {}, head),
     h('tbody', {}, ...rows),
   );
+}
+
+/**
+ * A prize as the parts that may go on separate lines when the column is narrow: the currency
+ * ("KWD", "R$") and the amount, each kept whole ("KWD 1,729,957.469" → "KWD" above "1,729,957.469").
+ */
+function moneyParts(text: string): Array<HTMLElement | string> {
+  const words = text.split(/[\s\u00a0\u202f]+/).filter(Boolean);
+  const amountAt = words.findIndex((word) => /\d/.test(word));
+  if (words.length < 2 || amountAt < 0) return [h('span', { class: 'amount' }, text)];
+  return words.flatMap((word, index) => [
+    ...(index > 0 ? [' '] : []),
+    index === amountAt ? h('span', { class: 'amount' }, word) : word,
+  ]);
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../test/harness.ts';
 import { within } from './within.ts';
 
 const serverDir = fileURLToPath(new URL('../..', import.meta.url));
@@ -30,6 +31,9 @@ export interface ServiceOptions {
   nodeFlags?: string[];
 }
 
+/** The service could not listen: another process holds the port (EADDRINUSE). */
+export class PortTakenError extends Error {}
+
 /** The real service (src/main.ts) as its own process, as `npm start` runs it. */
 export async function startService(options: ServiceOptions): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', 'src/main.ts'], {
@@ -43,7 +47,13 @@ export async function startService(options: ServiceOptions): Promise<ChildProces
       LOG_LEVEL: 'warn',
       ...options.env,
     },
-    stdio: ['ignore', 'pipe', 'inherit'], // the start-up banner is read, not shown; warnings still show
+    // The start-up banner is read, not shown; warnings still show (and are read for EADDRINUSE).
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    if (errors.length < 16_384) errors += chunk.toString('utf8');
   });
   // The service listens before it has set up the demo client: its banner comes after.
   let seen = '';
@@ -53,9 +63,43 @@ export async function startService(options: ServiceOptions): Promise<ChildProces
       if (seen.includes('Raspa is running at')) resolve();
     });
   });
-  await waitUntilUp(`http://127.0.0.1:${options.port}/health`, child);
-  await within(banner, 30_000, 'the service’s start-up banner');
+  // Exiting before it is ready is a failure at once (another process may answer on its port).
+  const exited = new Promise<never>((_resolve, reject) =>
+    child.once('exit', (code) =>
+      reject(
+        errors.includes('EADDRINUSE')
+          ? new PortTakenError(`port ${options.port} is taken`)
+          : new Error(`the service exited (${code}) before it was ready`),
+      ),
+    ),
+  );
+  exited.catch(() => {}); // after start-up, an exit is the caller's business
+  await Promise.race([
+    (async () => {
+      await waitUntilUp(`http://127.0.0.1:${options.port}/health`, child);
+      await within(banner, 30_000, 'the service’s start-up banner');
+    })(),
+    exited,
+  ]);
   return child;
+}
+
+/**
+ * The service on a port that was free a moment before: another process can take it before the
+ * service listens (the port is chosen here, bound later by the child), so on EADDRINUSE it starts
+ * again on another port.
+ */
+export async function startServiceOnFreePort(
+  options: Omit<ServiceOptions, 'port'>,
+): Promise<{ child: ChildProcess; port: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return { child: await startService({ ...options, port }), port };
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt >= 5) throw error;
+    }
+  }
 }
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. */
