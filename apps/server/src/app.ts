@@ -1,10 +1,11 @@
 import express, { type ErrorRequestHandler, type Express, Router } from 'express';
 import type { Deps } from './deps.ts';
 import { ApiError, errorBody } from './http/api-error.ts';
-import { docsRouter } from './http/docs-routes.ts';
+import { docsInlineScripts, docsRouter } from './http/docs-routes.ts';
 import { createGuards } from './http/guards.ts';
 import { createPlayPageRouter } from './http/play-page.ts';
 import { createRateLimits } from './http/rate-limits.ts';
+import { requestLogging } from './http/request-log.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
 import type { RouteKit } from './http/route-kit.ts';
 import { authRoutes } from './http/routes/auth-routes.ts';
@@ -16,7 +17,10 @@ import { profileRoutes } from './http/routes/profile-routes.ts';
 import { sessionRoutes } from './http/routes/session-routes.ts';
 import { userRoutes } from './http/routes/user-routes.ts';
 import { webhookRoutes } from './http/routes/webhook-routes.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { createMediaRouter } from './media/media-router.ts';
+import { opsRouter } from './ops/ops-routes.ts';
+import { createReadiness, type Readiness } from './ops/readiness.ts';
 import { createServices, type Services } from './services/services.ts';
 
 /** Every operation of the API, in the order the docs list them. */
@@ -38,6 +42,8 @@ export interface App {
   express: Express;
   services: Services;
   routes: RouteDefinition[];
+  /** What /ready answers; stopping() on SIGTERM. */
+  readiness: Readiness;
 }
 
 /** Builds the HTTP app from its dependencies; main.ts (or a test) listens on it. */
@@ -49,10 +55,12 @@ export function createApp(deps: Deps): App {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   if (deps.settings.trustProxy !== undefined) app.set('trust proxy', deps.settings.trustProxy);
+  const readiness = createReadiness(() => deps.store.ops.health());
+  deps.metrics.readFrom(deps.store.ops);
 
-  app.get('/health', (_request, response) => {
-    response.json({ status: 'ok' });
-  });
+  app.use(requestLogging(deps));
+  app.use(securityHeaders({ inlineScripts: docsInlineScripts(), publicUrl: () => deps.settings.publicUrl }));
+  app.use(opsRouter({ readiness, metrics: deps.metrics, metricsToken: () => deps.settings.metricsToken }));
 
   app.use(docsRouter(routes, () => deps.settings.publicUrl));
 
@@ -67,7 +75,7 @@ export function createApp(deps: Deps): App {
     next(new ApiError('NOT_FOUND', `no operation ${request.method} ${request.path}`));
   });
   app.use(errorHandler(deps));
-  return { express: app, services, routes };
+  return { express: app, services, routes, readiness };
 }
 
 /** The one place an error becomes an answer: the envelope of CONTRACT §1, never a stack or SQL. */

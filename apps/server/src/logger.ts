@@ -44,10 +44,7 @@ function redact(value: unknown, depth = 0): unknown {
  * JSON lines (CONTRACT §12): `{"level":"info","time":"…","msg":"…",…fields}`, one object per
  * event, for log collectors. Written synchronously so the last lines before an exit are not lost.
  */
-export function createLogger(
-  level: LogLevel,
-  write?: (line: string) => void,
-): Logger {
+export function createLogger(level: LogLevel, write?: (line: string) => void): Logger {
   const destination = write
     ? { write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk) }
     : pino.destination({ dest: 1, sync: true });
@@ -61,12 +58,10 @@ export function createLogger(
     },
     destination,
   );
-  const log =
-    (at: Exclude<LogLevel, 'silent'>) =>
-    (message: string, fields?: Record<string, unknown>) => {
-      if (!base.isLevelEnabled(at)) return;
-      base[at](fields ? (redact(fields) as Record<string, unknown>) : {}, redact(message) as string);
-    };
+  const log = (at: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) => {
+    if (!base.isLevelEnabled(at)) return;
+    base[at](fields ? (redact(fields) as Record<string, unknown>) : {}, redact(message) as string);
+  };
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
 }
 

@@ -11,7 +11,7 @@ import {
   revealRequestSchema,
 } from '@raspa/core';
 import { Server, type Socket } from 'socket.io';
-import type { Logger } from '../logger.ts';
+import { type Logger, withLogContext } from '../logger.ts';
 import type { PlayNotifier, PlayResult, PlayService } from '../play/play-service.ts';
 import type { SessionService } from '../services/session-service.ts';
 
@@ -60,7 +60,8 @@ export function attachPlaySockets(
       const reply = typeof ack === 'function' ? (ack as (answer: Ack<T>) => void) : () => {};
       const failWith = (code: PlayErrorCode) =>
         reply({ ok: false, error: { code, message: playErrorMessage(code, data.lang) } });
-      work().then(
+      // Every line logged for this request names the session (never the token).
+      withLogContext({ sessionId: data.sessionId }, work).then(
         (result) => (result.ok ? reply({ ok: true, data: result.data }) : failWith(result.code)),
         (error: unknown) => {
           deps.logger.error('play request failed', {
