@@ -47,7 +47,7 @@ export interface App {
 }
 
 /** Builds the HTTP app from its dependencies; main.ts (or a test) listens on it. */
-export function createApp(deps: Deps): App {
+export function createApp(deps: Deps, options: { startingUntilToldReady?: boolean } = {}): App {
   const services = createServices(deps);
   const kit: RouteKit = { services, limits: createRateLimits(deps), settings: deps.settings };
   const routes = allRoutes(kit);
@@ -55,7 +55,9 @@ export function createApp(deps: Deps): App {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   if (deps.settings.trustProxy !== undefined) app.set('trust proxy', deps.settings.trustProxy);
-  const readiness = createReadiness(() => deps.store.ops.health());
+  const readiness = createReadiness(() => deps.store.ops.health(), {
+    starting: options.startingUntilToldReady ?? false,
+  });
   deps.metrics.readFrom(deps.store.ops);
 
   app.use(requestLogging(deps));

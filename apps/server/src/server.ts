@@ -66,10 +66,16 @@ export interface RunningServer {
 /**
  * Listens on host:port (0 = any free port) and runs the play loop: the Socket.IO play protocol,
  * the retries and time-outs, and webhook delivery. close() stops taking rounds, finishes those in
- * flight and stops in order, leaving the store open for the caller to close.
+ * flight and stops in order, leaving the store open for the caller to close. With
+ * `startingUntilToldReady`, /ready answers 503 until `app.readiness.started()`.
  */
-export async function startServer(deps: Deps, host: string, port: number): Promise<RunningServer> {
-  const app = createApp(deps);
+export async function startServer(
+  deps: Deps,
+  host: string,
+  port: number,
+  options: { startingUntilToldReady?: boolean } = {},
+): Promise<RunningServer> {
+  const app = createApp(deps, options);
   const server = createServer(app.express);
   server.keepAliveTimeout = 65_000;
   const { services } = app;

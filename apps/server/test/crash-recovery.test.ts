@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,17 +39,15 @@ async function startService(): Promise<ChildProcess> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  // It listens before the demo client exists: ready once its start-up banner is out.
-  let banner = '';
-  child.stdout?.on('data', (d) => {
-    if (banner.length < 4096) banner += String(d);
-    if (process.env.CRASH_DEBUG) process.stdout.write(d);
-  });
+  // It listens before the demo client exists: ready once the demo credentials file is written
+  // (on a restart it is there already, and so is the client).
+  const credentials = join(dataDir, 'demo-credentials.txt');
+  child.stdout?.on('data', (d) => process.env.CRASH_DEBUG && process.stdout.write(d));
   child.stderr?.on('data', (d) => process.env.CRASH_DEBUG && process.stdout.write(d));
   const deadline = Date.now() + 20_000;
   for (;;) {
     try {
-      if (banner.includes('Raspa is running at') && (await fetch(`${url}/health`)).ok) return child;
+      if (existsSync(credentials) && (await fetch(`${url}/health`)).ok) return child;
     } catch {
       // not listening yet
     }
