@@ -1,12 +1,13 @@
 import express, { type ErrorRequestHandler, type Express, Router } from 'express';
 import type { Deps } from './deps.ts';
 import { ApiError, errorBody } from './http/api-error.ts';
-import { docsRouter } from './http/docs-routes.ts';
+import { docsInlineScripts, docsRouter } from './http/docs-routes.ts';
 import { rejectNonFiniteNumbers } from './http/finite-body.ts';
 import { createGuards } from './http/guards.ts';
 import { createIdempotencyStep } from './http/idempotency.ts';
 import { createPlayPageRouter } from './http/play-page.ts';
 import { createRateLimits } from './http/rate-limits.ts';
+import { requestLogging } from './http/request-log.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
 import type { RouteKit } from './http/route-kit.ts';
 import { authRoutes } from './http/routes/auth-routes.ts';
@@ -18,7 +19,10 @@ import { profileRoutes } from './http/routes/profile-routes.ts';
 import { sessionRoutes } from './http/routes/session-routes.ts';
 import { userRoutes } from './http/routes/user-routes.ts';
 import { webhookRoutes } from './http/routes/webhook-routes.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { createMediaRouter } from './media/media-router.ts';
+import { opsRouter } from './ops/ops-routes.ts';
+import { createReadiness, type Readiness } from './ops/readiness.ts';
 import { createServices, type Services } from './services/services.ts';
 
 /** Every operation of the API, in the order the docs list them. */
@@ -40,10 +44,12 @@ export interface App {
   express: Express;
   services: Services;
   routes: RouteDefinition[];
+  /** What /ready answers; stopping() on SIGTERM. */
+  readiness: Readiness;
 }
 
 /** Builds the HTTP app from its dependencies; main.ts (or a test) listens on it. */
-export function createApp(deps: Deps): App {
+export function createApp(deps: Deps, options: { startingUntilToldReady?: boolean } = {}): App {
   const services = createServices(deps);
   const kit: RouteKit = { services, limits: createRateLimits(deps), settings: deps.settings };
   const routes = allRoutes(kit);
@@ -51,10 +57,14 @@ export function createApp(deps: Deps): App {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   if (deps.settings.trustProxy !== undefined) app.set('trust proxy', deps.settings.trustProxy);
-
-  app.get('/health', (_request, response) => {
-    response.json({ status: 'ok' });
+  const readiness = createReadiness(() => deps.store.ops.health(), {
+    starting: options.startingUntilToldReady ?? false,
   });
+  deps.metrics.readFrom(deps.store.ops);
+
+  app.use(requestLogging(deps));
+  app.use(securityHeaders({ inlineScripts: docsInlineScripts(), publicUrl: () => deps.settings.publicUrl }));
+  app.use(opsRouter({ readiness, metrics: deps.metrics, metricsToken: () => deps.settings.metricsToken }));
 
   app.use(docsRouter(routes, () => deps.settings.publicUrl));
 
@@ -72,7 +82,7 @@ export function createApp(deps: Deps): App {
     next(new ApiError('NOT_FOUND', `no operation ${request.method} ${request.path}`));
   });
   app.use(errorHandler(deps));
-  return { express: app, services, routes };
+  return { express: app, services, routes, readiness };
 }
 
 /** The one place an error becomes an answer: the envelope of CONTRACT §1, never a stack or SQL. */

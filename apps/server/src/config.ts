@@ -57,6 +57,8 @@ const envSchema = z.object({
    * 1 = strictly one at a time, in order.
    */
   WEBHOOK_IN_FLIGHT: z.coerce.number().int().min(1).max(256).default(32),
+  /** When set, GET /metrics wants `Authorization: Bearer <it>`; unset, /metrics is open (bind to 127.0.0.1 or firewall it). */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

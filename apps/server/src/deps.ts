@@ -1,6 +1,7 @@
 import type { RateLimitOverrides } from './http/rate-limits.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { Metrics } from './ops/metrics.ts';
 import type { PasswordHasher } from './security/passwords.ts';
 import type { SecretBox } from './security/secrets.ts';
 import type { Store } from './store/store.ts';
@@ -18,6 +19,8 @@ export interface Settings {
   trustProxy?: string | number | boolean;
   /** Changes to the /auth rate limits (http/rate-limits.ts); tests shrink or widen them. */
   rateLimits?: RateLimitOverrides;
+  /** When set, GET /metrics wants `Authorization: Bearer <it>`; unset, /metrics is open. */
+  metricsToken?: string;
 }
 
 export interface PlaySettings {
@@ -43,7 +46,7 @@ export interface PlaySettings {
 
 /**
  * What varies at the edges, injected so tests drive it: the store, the clock, ids and
- * randomness, secrets, password hashing, mail and logs.
+ * randomness, secrets, password hashing, mail, logs and metrics.
  */
 export interface Deps {
   store: Store;
@@ -54,6 +57,8 @@ export interface Deps {
   passwords: PasswordHasher;
   mailer: Mailer;
   logger: Logger;
+  /** This instance's Prometheus registry and instruments (never the global registry). */
+  metrics: Metrics;
   settings: Settings;
 }
 

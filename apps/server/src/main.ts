@@ -1,6 +1,7 @@
 // The service's entry point: the only file that reads the environment, opens the database and listens.
 import { loadDotEnv, readConfig } from './config.ts';
-import { DEMO_GAME, DEMO_PLAYER, setUpDemo } from './demo-setup.ts';
+import { demoCredentialLines, writeDemoCredentials } from './demo-credentials.ts';
+import { setUpDemo } from './demo-setup.ts';
 import { buildDeps, startServer } from './server.ts';
 
 loadDotEnv();
@@ -11,38 +12,45 @@ if (!configured.ok) {
 }
 const config = configured.config;
 const deps = buildDeps(config);
-const running = await startServer(deps, config.HOST, config.PORT);
+// /ready waits for the demo set-up below: a first start's apiKey must work once it says ready.
+const running = await startServer(deps, config.HOST, config.PORT, { startingUntilToldReady: true });
 const demo = await setUpDemo(running.app.services, deps, config.DEMO_API_KEY);
+const database = `${config.DATA_DIR}/raspa.sqlite`;
 
-const lines = [
-  '',
-  `Raspa is running at ${running.url} (public URL ${config.PUBLIC_URL})`,
-  `  API docs:  ${config.PUBLIC_URL}/docs`,
-  `  database:  ${config.DATA_DIR}/raspa.sqlite`,
-];
-if (demo) {
-  lines.push(
+if (process.stdout.isTTY) {
+  // A person at a terminal: the banner, secrets included, as they are shown only this once.
+  const lines = [
     '',
-    'Demo API client created (shown once; keep it):',
-    `  apiKey:          ${demo.apiKey}`,
-    `  panel e-mail:    ${demo.email}`,
-    `  panel password:  ${demo.password}`,
-    '',
-    `  log in:  curl -s -X POST ${config.PUBLIC_URL}/v1/auth/login -H 'Content-Type: application/json' -d '{"apiKey":"${demo.apiKey}"}'`,
-    '',
-    `Demo profile ${demo.game.profileId}: an active ${DEMO_GAME.gameModel} game, player ${DEMO_PLAYER} and a session:`,
-    `  gameUrl:  ${demo.game.gameUrl}`,
-    `            (valid until ${demo.game.expireAt}; open it in a browser to play the scratch card)`,
-  );
+    `Raspa is running at ${running.url} (public URL ${config.PUBLIC_URL})`,
+    `  API docs:  ${config.PUBLIC_URL}/docs`,
+    `  database:  ${database}`,
+  ];
+  if (demo) lines.push('', ...demoCredentialLines(demo, config.PUBLIC_URL));
+  console.log(`${lines.join('\n')}\n`);
+} else {
+  // stdout is the log stream (a collector, a file): secrets go to a file only its owner can read.
+  deps.logger.info('Raspa is running', {
+    url: running.url,
+    publicUrl: config.PUBLIC_URL,
+    docs: `${config.PUBLIC_URL}/docs`,
+    database,
+  });
+  if (demo) {
+    const path = writeDemoCredentials(config.DATA_DIR, demoCredentialLines(demo, config.PUBLIC_URL));
+    deps.logger.info('demo API client created; its apiKey, panel password and a gameUrl are in a file', {
+      path,
+    });
+  }
 }
-console.log(`${lines.join('\n')}\n`);
+
+running.app.readiness.started();
 
 let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;
   stopping = true;
   deps.logger.info('stopping', { signal });
-  await running.close();
+  await running.close(); // /ready answers 503 from its first step
   await running.app.services.panel.settled(); // queued reset e-mails go out before exit
   deps.store.close();
   process.exit(0);

@@ -9,6 +9,7 @@ import { createIdGenerator } from './ids.ts';
 import { createLogger } from './logger.ts';
 import { createOutboxMailer, createSmtpMailer } from './mail/transports.ts';
 import { loadServerKey } from './main-support.ts';
+import { createMetrics } from './ops/metrics.ts';
 import { startPlayTicker } from './play/play-ticker.ts';
 import { attachPlaySockets } from './realtime/play-socket.ts';
 import { argon2idHasher } from './security/passwords.ts';
@@ -35,6 +36,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
         ? createSmtpMailer(config.SMTP_URL, from)
         : createOutboxMailer(join(config.DATA_DIR, 'outbox'), from, logger, clock)),
     logger,
+    metrics: overrides.metrics ?? createMetrics({ clock }),
     settings: overrides.settings ?? {
       publicUrl: config.PUBLIC_URL,
       tokenTtlSeconds: config.TOKEN_TTL,
@@ -49,6 +51,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
         webhookInFlight: config.WEBHOOK_IN_FLIGHT,
       },
       ...(config.TRUST_PROXY !== undefined && { trustProxy: proxySetting(config.TRUST_PROXY) }),
+      ...(config.METRICS_TOKEN !== undefined && { metricsToken: config.METRICS_TOKEN }),
     },
   };
 }
@@ -63,10 +66,16 @@ export interface RunningServer {
 /**
  * Listens on host:port (0 = any free port) and runs the play loop: the Socket.IO play protocol,
  * the retries and time-outs, and webhook delivery. close() stops taking rounds, finishes those in
- * flight and stops in order, leaving the store open for the caller to close.
+ * flight and stops in order, leaving the store open for the caller to close. With
+ * `startingUntilToldReady`, /ready answers 503 until `app.readiness.started()`.
  */
-export async function startServer(deps: Deps, host: string, port: number): Promise<RunningServer> {
-  const app = createApp(deps);
+export async function startServer(
+  deps: Deps,
+  host: string,
+  port: number,
+  options: { startingUntilToldReady?: boolean } = {},
+): Promise<RunningServer> {
+  const app = createApp(deps, options);
   const server = createServer(app.express);
   server.keepAliveTimeout = 65_000;
   const { services } = app;
@@ -89,6 +98,7 @@ export async function startServer(deps: Deps, host: string, port: number): Promi
     server,
     url,
     async close() {
+      app.readiness.stopping(); // first: load balancers stop sending work here
       await services.play.stop();
       await ticker.stop();
       await services.webhookDelivery.dispatcher.stop();

@@ -54,13 +54,9 @@ async function spawnService(): Promise<{ child?: ChildProcess; portTaken?: boole
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
-  // It listens before the demo client exists: ready once its start-up banner is out.
-  let banner = '';
+  // It listens before the demo client exists: /ready answers 200 only once it is set up.
   let errors = '';
-  child.stdout?.on('data', (d) => {
-    if (banner.length < 4096) banner += String(d);
-    if (process.env.CRASH_DEBUG) process.stdout.write(d);
-  });
+  child.stdout?.on('data', (d) => process.env.CRASH_DEBUG && process.stdout.write(d));
   child.stderr?.on('data', (d) => {
     if (errors.length < 16_384) errors += String(d);
     if (process.env.CRASH_DEBUG) process.stdout.write(d);
@@ -72,7 +68,7 @@ async function spawnService(): Promise<{ child?: ChildProcess; portTaken?: boole
       return { portTaken: errors.includes('EADDRINUSE'), reason: `it exited (${child.exitCode}): ${errors}` };
     }
     try {
-      if (banner.includes('Raspa is running at') && (await fetch(`${url}/health`)).ok) return { child };
+      if ((await fetch(`${url}/ready`)).ok) return { child };
     } catch {
       // not listening yet
     }

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../test/harness.ts';
-import { within } from './within.ts';
 
 const serverDir = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -47,21 +46,13 @@ export async function startService(options: ServiceOptions): Promise<ChildProces
       LOG_LEVEL: 'warn',
       ...options.env,
     },
-    // The start-up banner is read, not shown; warnings still show (and are read for EADDRINUSE).
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its log lines are not read; warnings still show (and are read for EADDRINUSE).
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);
     if (errors.length < 16_384) errors += chunk.toString('utf8');
-  });
-  // The service listens before it has set up the demo client: its banner comes after.
-  let seen = '';
-  const banner = new Promise<void>((resolve) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (seen.length < 4096) seen += chunk.toString('utf8');
-      if (seen.includes('Raspa is running at')) resolve();
-    });
   });
   // Exiting before it is ready is a failure at once (another process may answer on its port).
   const exited = new Promise<never>((_resolve, reject) =>
@@ -75,10 +66,9 @@ export async function startService(options: ServiceOptions): Promise<ChildProces
   );
   exited.catch(() => {}); // after start-up, an exit is the caller's business
   await Promise.race([
-    (async () => {
-      await waitUntilUp(`http://127.0.0.1:${options.port}/health`, child);
-      await within(banner, 30_000, 'the service’s start-up banner');
-    })(),
+    // The service listens before it has set up the demo client: /ready answers 200 only after
+    // (a seeded DATA_DIR gets no demo client, hence no credentials file to wait for).
+    waitUntilUp(`http://127.0.0.1:${options.port}/ready`, child, 60_000),
     exited,
   ]);
   return child;

@@ -76,6 +76,9 @@ export function frameAncestors(allowedOrigins: readonly string[]): string {
 }
 
 function pageHeaders(response: Response, ancestors: string): void {
+  // frame-ancestors decides who may frame this page; the app-wide X-Frame-Options: DENY would
+  // keep older browsers from showing it in the operators' frames.
+  response.removeHeader('X-Frame-Options');
   response.set({
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',

@@ -328,7 +328,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       return fail('WALLET_UNAVAILABLE');
     });
     if (result.ok) {
-      deps.logger.info('round opened', { roundId, level: result.data.round.level });
+      // No level or prize here: the player has not seen the card yet.
+      deps.logger.info('round opened', { roundId });
       notifier.balance(playerId, result.data.balance);
     } else {
       deps.logger.info('bet refused', {

@@ -10,7 +10,7 @@ import {
   playErrorMessage,
 } from '@raspa/core';
 import { Server, type Socket } from 'socket.io';
-import type { Logger } from '../logger.ts';
+import { type Logger, withLogContext } from '../logger.ts';
 import type { PlayNotifier, PlayResult, PlayService } from '../play/play-service.ts';
 import type { SessionService } from '../services/session-service.ts';
 
@@ -84,9 +84,10 @@ export function attachPlaySockets(
         return;
       }
       // The work runs even when the page sent no acknowledgement callback; only the reply is skipped.
+      // Every line logged for this request names the session (never the token).
       let work: Promise<PlayResult<unknown>>;
       try {
-        work = run(request);
+        work = withLogContext({ sessionId: data.sessionId }, () => run(request));
       } catch (error) {
         work = Promise.reject(error);
       }

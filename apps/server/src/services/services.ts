@@ -1,4 +1,6 @@
 import type { Deps } from '../deps.ts';
+import { meteredPlay, roundCounting } from '../ops/metered-play.ts';
+import { meteredWallets } from '../ops/metered-wallets.ts';
 import { createPlayService, type PlayNotifier } from '../play/play-service.ts';
 import { DEFAULT_WALLET_RETRY } from '../play/retry-schedule.ts';
 import { createWalletDirectory } from '../wallet/wallet-directory.ts';
@@ -21,30 +23,41 @@ export function createServices(deps: Deps) {
     ...(play.webhookScheduleMs && { schedule: play.webhookScheduleMs }),
     ...(play.webhookTimeoutMs && { timeoutMs: play.webhookTimeoutMs }),
     ...(play.webhookInFlight && { inFlightPerWebhook: play.webhookInFlight }),
+    onSettled: (result, event) =>
+      deps.metrics.webhookAttempt(
+        result,
+        result === 'delivered' ? (deps.clock().getTime() - Date.parse(event.createdAt)) / 1000 : undefined,
+      ),
   });
   // The realtime layer attaches to the HTTP server after the services exist; events wait for it.
   const notifier = createNotifierRelay();
-  const wallets = createWalletDirectory({
-    store: deps.store,
-    secrets: deps.secrets,
-    logger: deps.logger,
-    clock: deps.clock,
-    ...(play.walletTimeoutMs && { timeoutMs: play.walletTimeoutMs }),
-  });
+  const wallets = meteredWallets(
+    createWalletDirectory({
+      store: deps.store,
+      secrets: deps.secrets,
+      logger: deps.logger,
+      clock: deps.clock,
+      ...(play.walletTimeoutMs && { timeoutMs: play.walletTimeoutMs }),
+    }),
+    deps.metrics,
+  );
   return {
     notifier,
     webhookDelivery: webhooks,
-    play: createPlayService(deps, {
-      wallets,
-      events: webhooks.outbox,
-      notifier,
-      retry: {
-        delaysMs: play.walletRetryDelaysMs ?? DEFAULT_WALLET_RETRY.delaysMs,
-        prizeGiveUpMs: play.prizeGiveUpMs ?? DEFAULT_WALLET_RETRY.prizeGiveUpMs,
-        inFlightMs: play.walletInFlightMs ?? DEFAULT_WALLET_RETRY.inFlightMs,
-      },
-      ...(play.roundIdleMs && { roundIdleMs: play.roundIdleMs }),
-    }),
+    play: meteredPlay(
+      createPlayService(deps, {
+        wallets,
+        events: roundCounting(webhooks.outbox, deps.store, deps.metrics),
+        notifier,
+        retry: {
+          delaysMs: play.walletRetryDelaysMs ?? DEFAULT_WALLET_RETRY.delaysMs,
+          prizeGiveUpMs: play.prizeGiveUpMs ?? DEFAULT_WALLET_RETRY.prizeGiveUpMs,
+          inFlightMs: play.walletInFlightMs ?? DEFAULT_WALLET_RETRY.inFlightMs,
+        },
+        ...(play.roundIdleMs && { roundIdleMs: play.roundIdleMs }),
+      }),
+      deps.metrics,
+    ),
     auth: createAuthService(deps),
     panel: createPanelAuthService(deps),
     profiles: createProfileService(deps),

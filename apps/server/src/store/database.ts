@@ -37,9 +37,7 @@ export function migrate(db: Db): string[] {
       .all()
       .map((row) => row.name),
   );
-  const files = readdirSync(MIGRATIONS_DIR)
-    .filter((name) => /^\d{3}_[\w-]+\.sql$/.test(name))
-    .sort();
+  const files = shippedMigrations();
   const ran: string[] = [];
   for (const name of files) {
     if (applied.has(name)) continue;
@@ -54,6 +52,13 @@ export function migrate(db: Db): string[] {
     ran.push(name);
   }
   return ran;
+}
+
+/** The migration files this build ships, in the order they apply. */
+export function shippedMigrations(): string[] {
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((name) => /^\d{3}_[\w-]+\.sql$/.test(name))
+    .sort();
 }
 
 /** Runs `work` in one `BEGIN IMMEDIATE` transaction: it takes the write lock up front, so it never deadlocks. */

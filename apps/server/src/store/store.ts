@@ -1,10 +1,11 @@
 import { type ClientsRepo, createClientsRepo } from './clients-repo.ts';
-import { type Db, immediate } from './database.ts';
+import { type Db, immediate, shippedMigrations } from './database.ts';
 import { createDemoWalletRepo, type DemoWalletRepo } from './demo-wallet-repo.ts';
 import { createGamesRepo, type GamesRepo } from './games-repo.ts';
 import { createGroupCommit } from './group-commit.ts';
 import { createIdempotencyRepo, type IdempotencyRepo } from './idempotency-repo.ts';
 import { createLedgerRepo, type LedgerRepo } from './ledger-repo.ts';
+import { createOpsRepo, type OpsRepo } from './ops-repo.ts';
 import { createOutboxRepo, type OutboxRepo } from './outbox-repo.ts';
 import { createPlayersRepo, type PlayersRepo } from './players-repo.ts';
 import { createPoolsRepo, type PoolsRepo } from './pools-repo.ts';
@@ -32,6 +33,7 @@ export interface Store {
   rounds: RoundsRepo;
   demoWallet: DemoWalletRepo;
   idempotency: IdempotencyRepo;
+  ops: OpsRepo;
   /** Runs `work` as one write transaction (SQLite: BEGIN IMMEDIATE). */
   transaction<T>(work: () => T): T;
   /**
@@ -58,6 +60,7 @@ export function createSqliteStore(db: Db): Store {
     rounds: createRoundsRepo(db),
     demoWallet: createDemoWalletRepo(db),
     idempotency: createIdempotencyRepo(db),
+    ops: createOpsRepo(db, shippedMigrations()),
     transaction: (work) => immediate(db, work),
     batch: createGroupCommit(db),
     close: () => db.close(),

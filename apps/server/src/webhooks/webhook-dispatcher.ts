@@ -47,6 +47,8 @@ export interface DispatcherOptions {
   pollMs?: number;
   /** How much of an answer's body the log keeps; default 2 KiB. */
   maxResponseBodyBytes?: number;
+  /** Told how each attempt ended, once it is recorded (the metrics). */
+  onSettled?: (result: 'delivered' | 'failed' | 'given_up', event: OutboxEvent) => void;
 }
 
 export type DispatcherDeps = Pick<Deps, 'store' | 'clock' | 'newId' | 'secrets' | 'logger' | 'settings'>;
@@ -221,12 +223,13 @@ export function createWebhookDispatcher(
         store.outbox.markDelivered(event.id, attempts);
       });
       logger.debug('webhook delivered', { webhookId: webhook.id, eventId: event.id, attempts });
+      options.onSettled?.('delivered', event);
       return;
     }
     const now = deps.clock().getTime();
     const firstFailureAt = event.firstFailureAt ?? timestamp;
     const gone = result.responseCode === 410;
-    await store.batch(() => {
+    const retrying = await store.batch(() => {
       // Read before this attempt is logged: when did the current run of failures start?
       const failingSince = store.webhooks.failingSince(webhook.id) ?? timestamp;
       const disable = gone || now - Date.parse(failingSince) >= disableAfterMs;
@@ -237,7 +240,7 @@ export function createWebhookDispatcher(
       if (willRetry) {
         const nextAttemptAt = new Date(now + delay).toISOString();
         store.outbox.scheduleRetry(event.id, { attempts, nextAttemptAt, firstFailureAt });
-        return;
+        return true;
       }
       store.outbox.markFailed(event.id, { attempts, firstFailureAt });
       logger.warn('webhook event given up', { webhookId: webhook.id, eventId: event.id, attempts });
@@ -250,7 +253,9 @@ export function createWebhookDispatcher(
           dropped,
         });
       }
+      return false;
     });
+    options.onSettled?.(retrying ? 'failed' : 'given_up', event);
   }
 
   /** One attempt of one event, logged; true on a 2xx. */

@@ -1,0 +1,55 @@
+import { performance } from 'node:perf_hooks';
+import type { PlayResult, PlayService, RoundEventQueue } from '../play/play-service.ts';
+import type { Store } from '../store/store.ts';
+import type { Metrics, RoundOutcome } from './metrics.ts';
+
+/** A buy that ends the round it started: the wallet said no, or gave no definite answer. */
+const ENDED_BY_BUY: Partial<Record<string, RoundOutcome>> = {
+  INSUFFICIENT_FUNDS: 'declined',
+  WALLET_DECLINED: 'declined',
+  WALLET_UNAVAILABLE: 'voided',
+};
+
+const resultOf = (result: PlayResult<unknown>) => (result.ok ? 'ok' : result.code);
+
+/** The play service with its buys and reveals timed, wrapped from the outside. */
+export function meteredPlay(play: PlayService, metrics: Metrics): PlayService {
+  return {
+    ...play,
+    async buy(sessionId) {
+      const started = performance.now();
+      const result = await play.buy(sessionId);
+      metrics.play('buy', resultOf(result), (performance.now() - started) / 1000);
+      const ended = result.ok ? undefined : ENDED_BY_BUY[result.code];
+      if (ended) metrics.roundEnded(ended);
+      return result;
+    },
+    async reveal(sessionId, roundId) {
+      const started = performance.now();
+      const result = await play.reveal(sessionId, roundId);
+      metrics.play('reveal', resultOf(result), (performance.now() - started) / 1000);
+      return result;
+    },
+  };
+}
+
+/**
+ * Counts rounds as they open and close, from the webhook events the play service queues: every
+ * opened and every closed round queues exactly one, inside its own transaction, whether it was
+ * closed by a reveal, a time-out or the prize retrier. The round is read there, already closed, so
+ * its outcome is counted only once the player has seen it.
+ */
+export function roundCounting(events: RoundEventQueue, store: Store, metrics: Metrics): RoundEventQueue {
+  return {
+    enqueue(event) {
+      events.enqueue(event);
+      if (event.eventType === 'open-round') {
+        metrics.roundOpened();
+        return;
+      }
+      const round = store.rounds.findRound(event.roundId);
+      if (!round) return;
+      metrics.roundEnded(round.reconciliation ? 'prize_given_up' : round.prizeMinor > 0 ? 'won' : 'lost');
+    },
+  };
+}

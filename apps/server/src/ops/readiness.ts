@@ -1,0 +1,30 @@
+import type { StoreHealth } from '../store/ops-repo.ts';
+
+export interface Readiness {
+  /** Whether this instance can serve now: started, not shutting down, its database answering. */
+  check(): StoreHealth;
+  /** The start-up work after listening (main.ts: the first start's demo client) is done. */
+  started(): void;
+  /** SIGTERM: from now on /ready answers 503, so a load balancer stops sending work here. */
+  stopping(): void;
+}
+
+export function createReadiness(
+  storeHealth: () => StoreHealth,
+  options: { starting?: boolean } = {},
+): Readiness {
+  let state: 'starting' | 'serving' | 'stopping' = options.starting ? 'starting' : 'serving';
+  return {
+    check() {
+      if (state === 'starting') return { ok: false, reason: 'the instance is starting' };
+      if (state === 'stopping') return { ok: false, reason: 'the instance is shutting down' };
+      return storeHealth();
+    },
+    started() {
+      if (state === 'starting') state = 'serving';
+    },
+    stopping() {
+      state = 'stopping';
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setUpDemo } from '../src/demo-setup.ts';
+import { startTestServer, type TestServer } from './harness.ts';
+
+let server: TestServer;
+let gameUrl: string;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const demo = await setUpDemo(server.running.app.services, server.deps, undefined);
+  if (!demo) throw new Error('expected a demo set-up on an empty database');
+  gameUrl = demo.game.gameUrl.replace(server.deps.settings.publicUrl, server.url);
+});
+afterAll(() => server.close());
+
+const cspOf = (response: Response) => response.headers.get('content-security-policy') ?? '';
+
+describe('every response carries the security headers, set in one place', () => {
+  it.each([
+    ['/docs', 200],
+    ['/docs/assets/swagger-ui.css', 200],
+    ['/docs/assets/swagger-ui-bundle.js', 200],
+    ['/docs/signing.js', 200],
+    ['/docs/assets/no-such-file.js', 404],
+    ['/reset-password?token=abc', 200],
+    ['/v1/openapi.json', 200],
+    ['/v1/profile', 401],
+    ['/v1/no-such-operation', 404],
+    ['/health', 200],
+    ['/ready', 200],
+    ['/metrics', 200],
+    ['/no/such/page', 404],
+  ])('GET %s', async (path, status) => {
+    const response = await fetch(`${server.url}${path}`);
+    expect(response.status).toBe(status);
+    const csp = cspOf(response);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('lets the reset page run its one inline script, by its hash, and nothing else inline', async () => {
+    const response = await fetch(`${server.url}/reset-password`);
+    const html = await response.text();
+    const inline = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    const hash = `'sha256-${createHash('sha256').update(inline).digest('base64')}'`;
+    expect(cspOf(response)).toMatch(new RegExp(`script-src 'self' ${hash.replace(/[+/]/g, '\\$&')}`));
+  });
+
+  it('lets Swagger UI load its files, inline styles and data: icons, and call the API', async () => {
+    const csp = cspOf(await fetch(`${server.url}/docs`));
+    expect(csp).toContain("style-src 'self' 'unsafe-inline'");
+    expect(csp).toContain("img-src 'self' data:");
+    expect(csp).toMatch(/connect-src 'self'/);
+  });
+});
+
+describe('the player’s page keeps its own framing rules', () => {
+  it('sends its own CSP (frame-ancestors from allowedOrigins), no-referrer and nosniff, and no X-Frame-Options', async () => {
+    const response = await fetch(gameUrl);
+    const csp = cspOf(response);
+    // Its own policy replaces the app-wide one, built page (200) or not (503) alike.
+    expect(csp).toContain("worker-src 'self' blob:");
+    expect(csp.match(/frame-ancestors/g)).toHaveLength(1);
+    expect(csp).toContain(response.status === 200 ? "frame-ancestors 'self'" : "frame-ancestors 'none'");
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBeNull();
+  });
+});
