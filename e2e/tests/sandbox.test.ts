@@ -203,11 +203,29 @@ describe("the designer's sandbox", () => {
     await page.fill(`${A} [data-field="sampling"]`, '10000000');
     expect(await page.getAttribute(pool, 'data-state')).toBe('stale');
     await page.click(`${pool} [data-action="simulate"]`);
-    await page.waitForFunction(
-      (selector) => Number(document.querySelector(selector)?.getAttribute('data-drawn')) >= 1_000_000,
+    // Cancel from inside the page, in the same task as the first progress update: a click sent
+    // from here after polling could arrive after a fast machine has finished the whole pool.
+    await page.evaluate(
+      (selector) =>
+        new Promise<void>((resolve, reject) => {
+          const section = document.querySelector(selector) as HTMLElement;
+          const observer = new MutationObserver(() => check());
+          const check = () => {
+            const state = section.dataset.state;
+            if (state === 'running' && Number(section.dataset.drawn) > 0) {
+              observer.disconnect();
+              (section.querySelector('[data-action="cancel"]') as HTMLButtonElement).click();
+              resolve();
+            } else if (state === 'done' || state === 'failed') {
+              observer.disconnect();
+              reject(new Error(`the pool ended (${state}) before its first progress update`));
+            }
+          };
+          observer.observe(section, { attributes: true });
+          check();
+        }),
       pool,
     );
-    await page.click(`${pool} [data-action="cancel"]`);
     await page.waitForSelector(`${pool}[data-state="cancelled"]`);
     expect(Number(await page.getAttribute(pool, 'data-drawn'))).toBeLessThan(10_000_000);
 
