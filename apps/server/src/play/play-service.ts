@@ -201,7 +201,11 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     return opened;
   }
 
-  /** A bet without a definite answer: void the round and roll the bet back (retried until definite). */
+  /**
+   * A bet without a definite answer: void the round and roll the bet back (retried until definite).
+   * The bet stays `failed` (not counted) until the wallet confirms the rollback; then both become
+   * `completed` together and net to zero (CONTRACT §6, docs/reconciliation.md).
+   */
   function voidBet(round: RoundRecord, bet: LedgerTransaction, reason: string): LedgerTransaction {
     const now = nowIso();
     store.rounds.updateRound(round.id, { status: 'voided', endAt: now, lastActionAt: now });
@@ -442,6 +446,23 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     }
   }
 
+  /**
+   * The wallet confirmed a rollback: whether or not it ever took the bet, the pair now nets to
+   * zero in what it moved, so the bet is counted with its rollback (both `completed`, in the same
+   * database transaction). Its lastError keeps that it had no definite answer.
+   */
+  function completeRolledBackBet(rollback: LedgerTransaction, now: string): void {
+    const bet = rollback.originalTransactionId
+      ? store.rounds.findTransaction(rollback.originalTransactionId)
+      : undefined;
+    if (bet?.type !== 'bet' || bet.status !== 'failed') return;
+    store.rounds.updateTransaction(bet.id, {
+      status: 'completed',
+      completedAt: now,
+      lastError: `rolled back by ${rollback.id} after no definite answer: ${bet.lastError ?? 'unknown'}`,
+    });
+  }
+
   async function record(transaction: LedgerTransaction, answer: WalletAnswer): Promise<void> {
     const now = nowIso();
     let balance: number | undefined;
@@ -462,6 +483,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
           store.rounds.updatePlayer(round.playerId, answer.balanceMinor, 0, 1);
           queueEvent(mustRound(round.id), 'close-round');
         } else {
+          completeRolledBackBet(transaction, now);
           store.rounds.updatePlayer(round.playerId, answer.balanceMinor, 0, 0);
         }
         return;
