@@ -195,7 +195,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       completedAt: now,
       nextAttemptAt: null,
     });
-    store.rounds.updatePlayer(round.playerId, balanceMinor, 1, 0);
+    store.rounds.updatePlayer(round.playerId, round.currency, balanceMinor, 1, 0);
     const opened: RoundRecord = { ...round, ...change };
     queueEvent(opened, 'open-round');
     return opened;
@@ -406,8 +406,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     const closed = await track(closeRound(roundId));
     const view = playRound(closed);
     if (!view) return fail('ROUND_NOT_FOUND');
-    const player = store.players.findById(closed.playerId);
-    return { ok: true, data: { round: view, balance: player?.balanceMinor ?? null } };
+    const balance = store.players.balanceIn(closed.playerId, closed.currency);
+    return { ok: true, data: { round: view, balance: balance ?? null } };
   }
 
   // ---- wallet calls without a definite answer yet ----
@@ -480,11 +480,11 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
         });
         if (transaction.type === 'prize') {
           store.rounds.updateRound(round.id, { status: 'closed', endAt: now });
-          store.rounds.updatePlayer(round.playerId, answer.balanceMinor, 0, 1);
+          store.rounds.updatePlayer(round.playerId, round.currency, answer.balanceMinor, 0, 1);
           queueEvent(mustRound(round.id), 'close-round');
         } else {
           completeRolledBackBet(transaction, now);
-          store.rounds.updatePlayer(round.playerId, answer.balanceMinor, 0, 0);
+          store.rounds.updatePlayer(round.playerId, round.currency, answer.balanceMinor, 0, 0);
         }
         return;
       }
@@ -579,7 +579,9 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       const found = context(sessionId);
       if (!found.ok) return found;
       const { session, player, game, profile, wallet } = found.data;
-      let balance: number | null = player.balanceMinor;
+      // The last balance reported in this game's currency: a player may play several of a profile.
+      const known = store.players.balanceIn(player.id, game.currency);
+      let balance: number | null = known ?? null;
       const answer = await wallet.balance({
         sessionId: session.id,
         userId: player.id,
@@ -591,10 +593,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
         balance = reported;
         // Through the group commit, and only on a change: a restart with thousands of pages open
         // must not cost a durable commit each.
-        if (reported !== player.balanceMinor)
-          await store.batch(() => store.rounds.updatePlayer(player.id, reported, 0, 0));
-      } else if (player.totalBets === 0) {
-        balance = null;
+        if (reported !== known)
+          await store.batch(() => store.rounds.updatePlayer(player.id, game.currency, reported, 0, 0));
       }
       const live = store.rounds.findLiveRound(player.id);
       return {

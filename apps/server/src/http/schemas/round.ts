@@ -37,7 +37,7 @@ export const roundUserSchema = z
     _id: z.string(),
     credential: z.string().meta({ description: 'The player’s login credential' }),
     credentialType: z.enum(['email', 'username', 'phone', 'external']),
-    balance: money('The last balance the wallet reported (profile currency)'),
+    balance: money('The last balance the wallet reported in the round’s currency (0 if it never did)'),
     betWins: z.number().int(),
     totalBets: z.number().int(),
   })
