@@ -196,9 +196,10 @@ describe('SIGKILL between the pending row and the wallet’s answer, then a rest
       ['prize', 'completed'],
     ]);
     expect(byPlayer.bettor.status).toBe('voided');
-    expect(byPlayer.bettor.transactions.map((t: any) => [t.type, t.status])).toEqual([
-      ['bet', 'failed'],
-      ['rollback', 'completed'],
+    // The unanswered bet is counted with its confirmed rollback: the pair nets to zero.
+    expect(byPlayer.bettor.transactions.map((t: any) => [t.type, t.amount, t.status])).toEqual([
+      ['bet', -2, 'completed'],
+      ['rollback', 2, 'completed'],
     ]);
     // The winner's close-round event, queued after the restart, is delivered too.
     await eventually(

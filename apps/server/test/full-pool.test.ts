@@ -139,7 +139,7 @@ describe('a whole pool of 100,001 tickets', () => {
       expect(`${ladderPaid}/${SAMPLING * BET_MINOR}`).toBe(`${paidByRounds}/${ladder.totalAmount}`);
       // The demo wallet agrees to the cent.
       const balances = sessions.reduce(
-        (sum, { userId }) => sum + (server.deps.store.demoWallet.findBalance(userId) ?? Number.NaN),
+        (sum, { userId }) => sum + (server.deps.store.demoWallet.findBalance(userId, 'BRL') ?? Number.NaN),
         0,
       );
       expect(balances).toBe(PLAYERS * START_MINOR - SAMPLING * BET_MINOR + ladderPaid);

@@ -243,8 +243,12 @@ describe('POST /v1/game', () => {
     expect(await listGames(profileId)).toEqual([]);
   });
 
-  it('refuses a currency other than the profile’s', async () => {
-    const profileId = await newProfile();
+  it('refuses a currency its profile’s wallet does not take', async () => {
+    const created = await server.call('POST', '/v1/profile', {
+      token: tokens,
+      body: { name: 'Reais only', type: 'demo', currencies: ['BRL'] },
+    });
+    const profileId = created.body.data.profileId;
     const answer = await server.call('POST', '/v1/game', {
       token: tokens,
       body: { ...config, profileId, currency: 'USD' },
@@ -254,7 +258,7 @@ describe('POST /v1/game', () => {
       body: {
         code: 'VALIDATION_ERROR',
         messages: [
-          `currency: must be the currency of profile ${profileId}, BRL, since its wallet works in it`,
+          `currency: USD is not one of the currencies of profile ${profileId} (BRL), which its wallet takes`,
         ],
       },
     });

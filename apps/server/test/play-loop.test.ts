@@ -198,6 +198,49 @@ describe('wallet faults at the bet', () => {
     expect(new Set(rollbacks.map((c) => c.body.transactionId)).size).toBe(1);
     expect(operator.balanceOf(player.credential)).toBe(100_000);
   });
+
+  it('counts an unanswered bet only once its rollback is confirmed; a declined rollback flags the round', async () => {
+    const statuses = async (credential: string) => {
+      const round = (
+        await server.call('GET', '/v1/round?pageSize=100', { token: game.tokens })
+      ).body.data.find((r: any) => r.user.credential === credential);
+      return { round, shape: round.transactions.map((t: any) => [t.type, t.status]) };
+    };
+    const retried = await newPlayer();
+    operator.failNext('bet', 'ok-then-hang');
+    operator.failNext('rollback', 'http500');
+    await retried.ask('buy');
+    await play().settleDue();
+    // While the rollback is retried, the bet is not counted.
+    expect((await statuses(retried.credential)).shape).toEqual([
+      ['bet', 'failed'],
+      ['rollback', 'pending'],
+    ]);
+    server.clock.advance(3_000);
+    await play().settleDue();
+    const settled = await statuses(retried.credential);
+    expect(settled.round.status).toBe('voided');
+    expect(settled.shape).toEqual([
+      ['bet', 'completed'],
+      ['rollback', 'completed'],
+    ]);
+    expect(operator.balanceOf(retried.credential)).toBe(100_000);
+
+    const refused = await newPlayer();
+    operator.failNext('bet', 'ok-then-hang');
+    operator.failNext('rollback', 'decline');
+    await refused.ask('buy');
+    await play().settleDue();
+    const flagged = await statuses(refused.credential);
+    expect(flagged.shape).toEqual([
+      ['bet', 'failed'],
+      ['rollback', 'declined'],
+    ]);
+    expect(server.deps.store.rounds.findRound(flagged.round._id)).toMatchObject({
+      status: 'voided',
+      reconciliation: true,
+    });
+  });
 });
 
 describe('wallet faults at the prize', () => {

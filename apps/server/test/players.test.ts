@@ -164,6 +164,11 @@ describe('GET /v1/user', () => {
     db.prepare('UPDATE players SET balance_minor = 1250, bet_wins = 3, total_bets = 7 WHERE id = ?').run(
       userId,
     );
+    const balance = db.prepare(
+      'INSERT INTO player_balances (player_id, currency, balance_minor) VALUES (?, ?, ?)',
+    );
+    balance.run(userId, 'BRL', 1250);
+    balance.run(userId, 'USD', 300);
     const answer = await server.call('GET', `/v1/user?profileId=${profileId}`, { token: tokens });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
@@ -174,6 +179,7 @@ describe('GET /v1/user', () => {
           credential: 'ana@example.com',
           credentialType: 'email',
           balance: 12.5,
+          balances: { BRL: 12.5, USD: 3 },
           betWins: 3,
           totalBets: 7,
           createdAt: server.clock().toISOString(),

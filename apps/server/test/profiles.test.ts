@@ -32,6 +32,7 @@ describe('POST /v1/profile', () => {
         name: 'Casa Lotérica',
         type: 'operator',
         currency: 'BRL',
+        currencies: null,
         walletUrl: 'https://wallet.example/raspa',
         hasWalletSignatureToken: true,
         allowedOrigins: ['https://casino.example'],
@@ -182,5 +183,126 @@ describe('GET /v1/profile paging', () => {
       status: 400,
       body: { messages: ['pageIndex: must be 1 or more'] },
     });
+  });
+});
+
+describe('multi-currency profiles', () => {
+  const game = (profileId: string, currency: string, betPrice = 2) => ({
+    profileId,
+    gameModel: 'oxe-ganhei',
+    lang: 'en',
+    currency,
+    rtp: 0.9,
+    sampling: 100_001,
+    prizedPercent: 0.5,
+    betPrice,
+    simulation: false,
+    replacePreviousVersion: true,
+  });
+
+  it('a profile with currencies [BRL, USD, EUR] accepts games in each and refuses JPY with a 400', async () => {
+    const created = await server.call('POST', '/v1/profile', {
+      token: tokens,
+      body: { ...operator, currency: undefined, currencies: ['BRL', 'USD', 'EUR', 'USD'] },
+    });
+    expect(created).toMatchObject({
+      status: 201,
+      // Deduplicated, in order; the default currency is the first.
+      body: { data: { currency: 'BRL', currencies: ['BRL', 'USD', 'EUR'] } },
+    });
+    const profileId = created.body.data.profileId;
+    expect((await server.call('GET', `/v1/profile/${profileId}`, { token: tokens })).body.data).toMatchObject(
+      {
+        currencies: ['BRL', 'USD', 'EUR'],
+      },
+    );
+    for (const currency of ['BRL', 'USD', 'EUR']) {
+      const answer = await server.call('POST', '/v1/game', {
+        token: tokens,
+        body: game(profileId, currency),
+      });
+      expect(answer.status, currency).toBe(201);
+    }
+    const refused = await server.call('POST', '/v1/game', {
+      token: tokens,
+      body: game(profileId, 'JPY', 200),
+    });
+    expect(refused).toEqual(
+      expect.objectContaining({
+        status: 400,
+        body: {
+          status: 'error',
+          code: 'VALIDATION_ERROR',
+          messages: [
+            `currency: JPY is not one of the currencies of profile ${profileId} (BRL, USD, EUR), which its wallet takes`,
+          ],
+        },
+      }),
+    );
+    const listed = await server.call('GET', `/v1/game?profileId=${profileId}`, { token: tokens });
+    expect(listed.body.data.map((g: { currency: string }) => g.currency)).toEqual(['BRL', 'USD', 'EUR']);
+  });
+
+  it('a profile without currencies accepts games in any currency; its currency stays the default', async () => {
+    const created = await server.call('POST', '/v1/profile', { token: tokens, body: operator });
+    expect(created.body.data).toMatchObject({ currency: 'BRL', currencies: null });
+    const profileId = created.body.data.profileId;
+    for (const [currency, price] of [
+      ['USD', 2],
+      ['JPY', 200],
+      ['KWD', 1.5],
+    ] as const) {
+      const answer = await server.call('POST', '/v1/game', {
+        token: tokens,
+        body: game(profileId, currency, price),
+      });
+      expect(answer.status, currency).toBe(201);
+    }
+  });
+
+  it.each([
+    [{ currencies: [] }, ['currencies: must list at least one currency (leave it out for any)']],
+    [{ currencies: ['BRL', 'brl'] }, ['currencies.1: must be an ISO 4217 code in capitals, e.g. BRL']],
+    [{ currencies: ['XYZ'] }, ['currencies.0: is not an ISO 4217 currency code']],
+    [{ currencies: 'BRL' }, ['currencies: must be a list of ISO 4217 codes']],
+    [
+      { currency: 'JPY', currencies: ['BRL', 'USD'] },
+      ["currency: JPY is not one of the profile's currencies (BRL, USD)"],
+    ],
+  ])('refuses %o with a 400 naming the field, storing nothing', async (fields, messages) => {
+    const before = await server.call('GET', '/v1/profile?pageSize=100', { token: tokens });
+    const answer = await server.call('POST', '/v1/profile', {
+      token: tokens,
+      body: { ...operator, ...fields },
+    });
+    expect(answer).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR', messages } });
+    const after = await server.call('GET', '/v1/profile?pageSize=100', { token: tokens });
+    expect(after.body.pagination.totalCount).toBe(before.body.pagination.totalCount);
+  });
+
+  it('PUT sets, checks and clears the currencies', async () => {
+    const created = await server.call('POST', '/v1/profile', { token: tokens, body: operator });
+    const id = created.body.data.profileId;
+    const set = await server.call('PUT', `/v1/profile/${id}`, {
+      token: tokens,
+      body: { currencies: ['USD', 'BRL'] },
+    });
+    expect(set).toMatchObject({
+      status: 200,
+      body: { data: { currency: 'BRL', currencies: ['USD', 'BRL'] } },
+    });
+    const stranded = await server.call('PUT', `/v1/profile/${id}`, {
+      token: tokens,
+      body: { currencies: ['USD'] },
+    });
+    expect(stranded).toMatchObject({
+      status: 400,
+      body: { messages: ["currency: BRL is not one of the profile's currencies (USD)"] },
+    });
+    const cleared = await server.call('PUT', `/v1/profile/${id}`, {
+      token: tokens,
+      body: { currencies: null },
+    });
+    expect(cleared).toMatchObject({ status: 200, body: { data: { currencies: null } } });
   });
 });

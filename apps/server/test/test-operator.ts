@@ -6,10 +6,36 @@ import { canonicalForTest } from './harness.ts';
 /**
  * An operator for the play-loop tests, over real HTTP on 127.0.0.1: a wallet that checks
  * signatures and is idempotent by transactionId (amounts in major units, kept here in cents of a
- * two-decimal currency), with faults the test queues per call kind, and a webhook receiver.
+ * two-decimal currency, one balance per player and currency), with faults the test queues per call
+ * kind or picks per call, a log of every move it made, and a webhook receiver.
  */
 export type WalletKind = 'balance' | 'bet' | 'prize' | 'rollback';
-export type Fault = 'http500' | 'hang' | 'drop' | 'decline' | 'insufficient' | 'ok-then-hang';
+/**
+ * What goes wrong with a call. Before the wallet: http500, hang, drop (the connection is reset),
+ * decline / insufficient (a definite no, not remembered: only to a transactionId the wallet has
+ * not answered yet, since an idempotent wallet answers a repeat with its first answer). After the wallet moved the money, the
+ * answer is lost: ok-then-hang, ok-then-500, ok-then-drop.
+ */
+export type Fault =
+  | 'http500'
+  | 'hang'
+  | 'drop'
+  | 'decline'
+  | 'insufficient'
+  | 'ok-then-hang'
+  | 'ok-then-500'
+  | 'ok-then-drop';
+
+/** One change the wallet made to a balance: its own ledger. */
+export interface WalletMove {
+  credential: string;
+  currency: string;
+  roundId: string;
+  transactionId: string;
+  kind: 'bet' | 'prize' | 'rollback';
+  /** Signed: what the player's balance changed by. */
+  cents: number;
+}
 
 export interface WalletCall {
   kind: WalletKind;
@@ -33,20 +59,27 @@ export interface TestOperator {
   webhookUrl: string;
   walletSecret: string;
   calls: WalletCall[];
+  /** Every balance change the wallet made, in order. */
+  moves: WalletMove[];
   events: ReceivedEvent[];
   /** Faults applied to the next calls of a kind, in order. */
   failNext(kind: WalletKind, ...faults: Fault[]): void;
   /** The webhook receiver answers these statuses next (then 200). */
   webhookAnswers(...statuses: number[]): void;
-  balanceOf(credential: string): number;
-  setBalance(credential: string, cents: number): void;
+  balanceOf(credential: string, currency?: string): number;
+  setBalance(credential: string, cents: number, currency?: string): void;
   close(): Promise<void>;
 }
 
 const toCents = (amount: number) => Math.round(amount * 100);
 
 export async function startTestOperator(
-  options: { startCents?: number; walletSecret?: string } = {},
+  options: {
+    startCents?: number;
+    walletSecret?: string;
+    /** Picks the fault of each call not given one by failNext (undefined: none). */
+    chooseFault?: (kind: WalletKind, body: Record<string, any>) => Fault | undefined;
+  } = {},
 ): Promise<TestOperator> {
   const walletSecret = options.walletSecret ?? 'operator-wallet-secret-0123456789';
   const startCents = options.startCents ?? 100_000;
@@ -57,39 +90,59 @@ export async function startTestOperator(
   const faults = new Map<WalletKind, Fault[]>();
   const hookStatuses: number[] = [];
   const calls: WalletCall[] = [];
+  const moves: WalletMove[] = [];
   const events: ReceivedEvent[] = [];
   const hanging = new Set<ServerResponse>();
 
-  const balance = (credential: string) => balances.get(credential) ?? startCents;
+  const account = (credential: string, currency: string) => `${credential}\u0000${currency}`;
+  const balance = (credential: string, currency = 'BRL') =>
+    balances.get(account(credential, currency)) ?? startCents;
   const send = (response: ServerResponse, status: number, body: unknown) => {
     response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
 
   function wallet(kind: WalletKind, body: Record<string, any>): { status: number; body: unknown } {
     const credential = String(body.credential);
-    if (kind === 'balance') return { status: 200, body: { balance: balance(credential) / 100 } };
+    const currency = String(body.currency);
+    const balanceNow = () => ({ balance: balance(credential, currency) / 100 });
+    if (kind === 'balance') return { status: 200, body: balanceNow() };
     const first = answered.get(body.transactionId);
     if (first) return first;
     const cents = toCents(body.amount);
+    const move = (delta: number) => {
+      balances.set(account(credential, currency), balance(credential, currency) + delta);
+      moves.push({
+        credential,
+        currency,
+        roundId: String(body.roundId),
+        transactionId: String(body.transactionId),
+        kind,
+        cents: delta,
+      });
+    };
     let result: { status: number; body: unknown };
     if (kind === 'bet') {
-      if (balance(credential) < cents) result = { status: 402, body: { code: 'INSUFFICIENT_FUNDS' } };
+      if (balance(credential, currency) < cents)
+        result = { status: 402, body: { code: 'INSUFFICIENT_FUNDS' } };
       else {
-        balances.set(credential, balance(credential) - cents);
+        move(-cents);
         applied.set(body.transactionId, { credential, cents, kind });
-        result = { status: 200, body: { balance: balance(credential) / 100 } };
+        result = { status: 200, body: balanceNow() };
       }
     } else if (kind === 'prize') {
-      balances.set(credential, balance(credential) + cents);
+      move(cents);
       applied.set(body.transactionId, { credential, cents, kind });
-      result = { status: 200, body: { balance: balance(credential) / 100 } };
+      result = { status: 200, body: balanceNow() };
     } else {
       const original = applied.get(body.originalTransactionId);
       if (original && !rolledBack.has(body.originalTransactionId)) {
         rolledBack.add(body.originalTransactionId);
-        balances.set(credential, balance(credential) + original.cents);
+        move(original.cents);
+      } else if (!original && !answered.has(body.originalTransactionId)) {
+        // Never seen: a success that moves nothing, and a bet arriving later with that id may not debit.
+        answered.set(body.originalTransactionId, { status: 409, body: { code: 'TRANSACTION_ROLLED_BACK' } });
       }
-      result = { status: 200, body: { balance: balance(credential) / 100 } };
+      result = { status: 200, body: balanceNow() };
     }
     answered.set(body.transactionId, result);
     return result;
@@ -126,7 +179,10 @@ export async function startTestOperator(
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return send(response, 401, { code: 'INVALID_SIGNATURE' });
     }
-    const fault = faults.get(kind)?.shift();
+    let fault = faults.get(kind)?.shift() ?? options.chooseFault?.(kind, body);
+    // A definite no is the wallet's own answer: a repeat gets the first answer instead.
+    if ((fault === 'decline' || fault === 'insufficient') && answered.has(body.transactionId))
+      fault = undefined;
     calls.push({ kind, body, fault });
     if (fault === 'http500') return send(response, 500, { error: 'boom' });
     if (fault === 'hang') {
@@ -137,12 +193,22 @@ export async function startTestOperator(
       request.socket.destroy();
       return;
     }
-    if (fault === 'decline') return send(response, 403, { code: 'PLAYER_BLOCKED', message: 'blocked' });
-    if (fault === 'insufficient') return send(response, 402, { code: 'INSUFFICIENT_FUNDS' });
+    if (fault === 'decline' || fault === 'insufficient') {
+      const answer =
+        fault === 'decline'
+          ? { status: 403, body: { code: 'PLAYER_BLOCKED', message: 'blocked' } }
+          : { status: 402, body: { code: 'INSUFFICIENT_FUNDS' } };
+      return send(response, answer.status, answer.body);
+    }
     const result = wallet(kind, body);
+    // The money moves, but the answer never arrives.
     if (fault === 'ok-then-hang') {
-      // The money moves, but the answer never arrives.
       hanging.add(response);
+      return;
+    }
+    if (fault === 'ok-then-500') return send(response, 500, { error: 'lost after the move' });
+    if (fault === 'ok-then-drop') {
+      request.socket.destroy();
       return;
     }
     send(response, result.status, result.body);
@@ -156,11 +222,12 @@ export async function startTestOperator(
     webhookUrl: `${url}/hooks`,
     walletSecret,
     calls,
+    moves,
     events,
     failNext: (kind, ...list) => faults.set(kind, [...(faults.get(kind) ?? []), ...list]),
     webhookAnswers: (...statuses) => hookStatuses.push(...statuses),
     balanceOf: balance,
-    setBalance: (credential, cents) => balances.set(credential, cents),
+    setBalance: (credential, cents, currency = 'BRL') => balances.set(account(credential, currency), cents),
     close: () =>
       new Promise<void>((resolve) => {
         for (const response of hanging) response.destroy();

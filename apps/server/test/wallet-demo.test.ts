@@ -29,6 +29,7 @@ beforeAll(() => {
       name: `Demo ${currency}`,
       type: 'demo',
       currency,
+      currencies: null,
       walletUrl: null,
       walletTokenSealed: null,
       allowedOrigins: [],
@@ -80,7 +81,7 @@ describe('the demo wallet', () => {
   ])('starts a %s player with 1,000 major units', async (currency, minor) => {
     const { player } = newPlayer(currency);
     expect(await wallet.balance(player)).toEqual(ok(minor));
-    expect(store.demoWallet.findBalance(player.userId)).toBe(minor);
+    expect(store.demoWallet.findBalance(player.userId, currency)).toBe(minor);
   });
 
   it('debits a bet, credits a prize, and a rollback re-credits the bet', async () => {

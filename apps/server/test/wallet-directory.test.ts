@@ -34,6 +34,7 @@ beforeAll(async () => {
     name: 'Demo',
     type: 'demo',
     currency: 'BRL',
+    currencies: null,
     walletUrl: null,
     walletTokenSealed: null,
     allowedOrigins: [],
@@ -108,7 +109,7 @@ describe('the wallet directory', () => {
       walletTokenSealed: null,
     });
     expect(await wallet.bet(bet)).toEqual({ kind: 'ok', balanceMinor: 99_900 });
-    expect(store.demoWallet.findBalance('demo-player')).toBe(99_900);
+    expect(store.demoWallet.findBalance('demo-player', 'BRL')).toBe(99_900);
   });
 
   it('gives other profiles their HTTP wallet, signed with the unsealed token', async () => {

@@ -195,13 +195,17 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       completedAt: now,
       nextAttemptAt: null,
     });
-    store.rounds.updatePlayer(round.playerId, balanceMinor, 1, 0);
+    store.rounds.updatePlayer(round.playerId, round.currency, balanceMinor, 1, 0);
     const opened: RoundRecord = { ...round, ...change };
     queueEvent(opened, 'open-round');
     return opened;
   }
 
-  /** A bet without a definite answer: void the round and roll the bet back (retried until definite). */
+  /**
+   * A bet without a definite answer: void the round and roll the bet back (retried until definite).
+   * The bet stays `failed` (not counted) until the wallet confirms the rollback; then both become
+   * `completed` together and net to zero (CONTRACT §6, docs/reconciliation.md).
+   */
   function voidBet(round: RoundRecord, bet: LedgerTransaction, reason: string): LedgerTransaction {
     const now = nowIso();
     store.rounds.updateRound(round.id, { status: 'voided', endAt: now, lastActionAt: now });
@@ -403,8 +407,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     const closed = await track(closeRound(roundId));
     const view = playRound(closed);
     if (!view) return fail('ROUND_NOT_FOUND');
-    const player = store.players.findById(closed.playerId);
-    return { ok: true, data: { round: view, balance: player?.balanceMinor ?? null } };
+    const balance = store.players.balanceIn(closed.playerId, closed.currency);
+    return { ok: true, data: { round: view, balance: balance ?? null } };
   }
 
   // ---- wallet calls without a definite answer yet ----
@@ -443,6 +447,23 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     }
   }
 
+  /**
+   * The wallet confirmed a rollback: whether or not it ever took the bet, the pair now nets to
+   * zero in what it moved, so the bet is counted with its rollback (both `completed`, in the same
+   * database transaction). Its lastError keeps that it had no definite answer.
+   */
+  function completeRolledBackBet(rollback: LedgerTransaction, now: string): void {
+    const bet = rollback.originalTransactionId
+      ? store.rounds.findTransaction(rollback.originalTransactionId)
+      : undefined;
+    if (bet?.type !== 'bet' || bet.status !== 'failed') return;
+    store.rounds.updateTransaction(bet.id, {
+      status: 'completed',
+      completedAt: now,
+      lastError: `rolled back by ${rollback.id} after no definite answer: ${bet.lastError ?? 'unknown'}`,
+    });
+  }
+
   async function record(transaction: LedgerTransaction, answer: WalletAnswer): Promise<void> {
     const now = nowIso();
     let balance: number | undefined;
@@ -460,10 +481,11 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
         });
         if (transaction.type === 'prize') {
           store.rounds.updateRound(round.id, { status: 'closed', endAt: now });
-          store.rounds.updatePlayer(round.playerId, answer.balanceMinor, 0, 1);
+          store.rounds.updatePlayer(round.playerId, round.currency, answer.balanceMinor, 0, 1);
           queueEvent(mustRound(round.id), 'close-round');
         } else {
-          store.rounds.updatePlayer(round.playerId, answer.balanceMinor, 0, 0);
+          completeRolledBackBet(transaction, now);
+          store.rounds.updatePlayer(round.playerId, round.currency, answer.balanceMinor, 0, 0);
         }
         return;
       }
@@ -558,7 +580,9 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       const found = context(sessionId);
       if (!found.ok) return found;
       const { session, player, game, profile, wallet } = found.data;
-      let balance: number | null = player.balanceMinor;
+      // The last balance reported in this game's currency: a player may play several of a profile.
+      const known = store.players.balanceIn(player.id, game.currency);
+      let balance: number | null = known ?? null;
       const answer = await wallet.balance({
         sessionId: session.id,
         userId: player.id,
@@ -570,10 +594,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
         balance = reported;
         // Through the group commit, and only on a change: a restart with thousands of pages open
         // must not cost a durable commit each.
-        if (reported !== player.balanceMinor)
-          await store.batch(() => store.rounds.updatePlayer(player.id, reported, 0, 0));
-      } else if (player.totalBets === 0) {
-        balance = null;
+        if (reported !== known)
+          await store.batch(() => store.rounds.updatePlayer(player.id, game.currency, reported, 0, 0));
       }
       const live = store.rounds.findLiveRound(player.id);
       return {

@@ -50,9 +50,10 @@ export function createGameService(deps: Deps) {
 
   function ladderFor(profile: ProfileRecord, input: GameInput): Ladder {
     const problems: string[] = [];
-    if (input.currency !== profile.currency) {
+    // A game's bets and prizes go to the profile's wallet in the game's currency: one it takes.
+    if (profile.currencies && !profile.currencies.includes(input.currency)) {
       problems.push(
-        `currency: must be the currency of profile ${profile.id}, ${profile.currency}, since its wallet works in it`,
+        `currency: ${input.currency} is not one of the currencies of profile ${profile.id} (${profile.currencies.join(', ')}), which its wallet takes`,
       );
     }
     const built = buildLadder(input);

@@ -65,9 +65,19 @@ export function createPlayerService(deps: Deps) {
       profileId: string,
       page: PageRequest,
       search?: string,
-    ): { profile: ProfileRecord; page: Page<PlayerRecord> } {
+    ): {
+      profile: ProfileRecord;
+      page: Page<PlayerRecord>;
+      /** Each listed player's last reported balance per currency (minor units). */
+      balances: Map<string, Record<string, number>>;
+    } {
       const profile = referencedProfile(deps, auth.clientId, profileId);
-      return { profile, page: store.players.listByProfile(profile.id, page, search) };
+      const players = store.players.listByProfile(profile.id, page, search);
+      return {
+        profile,
+        page: players,
+        balances: store.players.balancesOf(players.items.map((player) => player.id)),
+      };
     },
 
     /** The player behind a live userToken, or undefined when it is unknown or has expired. */

@@ -8,7 +8,10 @@ import { owned } from './ownership.ts';
 export interface ProfileInput {
   name: string;
   type: ProfileType;
-  currency: string;
+  /** Default: the first of `currencies`, else BRL. */
+  currency?: string | undefined;
+  /** Absent (or null on a change) = any ISO 4217 code. */
+  currencies?: string[] | null | undefined;
   walletUrl?: string | undefined;
   walletSignatureToken?: string | undefined;
   allowedOrigins: string[];
@@ -16,7 +19,10 @@ export interface ProfileInput {
 
 export type ProfileChange = { [K in keyof ProfileInput]?: ProfileInput[K] | undefined };
 
-/** Operator profiles: each has a currency, a wallet (unless demo) and the origins that may frame its games. */
+/**
+ * Operator profiles: each has a wallet (unless demo), the currencies that wallet takes (any, unless
+ * listed), a default currency and the origins that may frame its games.
+ */
 export function createProfileService(deps: Deps) {
   const { store } = deps;
 
@@ -28,15 +34,26 @@ export function createProfileService(deps: Deps) {
     }
   }
 
+  /** The default currency must be one the wallet takes, when they are listed. */
+  function requireDefaultCurrency(profile: ProfileRecord): void {
+    if (profile.currencies && !profile.currencies.includes(profile.currency)) {
+      throw new ApiError('VALIDATION_ERROR', [
+        `currency: ${profile.currency} is not one of the profile's currencies (${profile.currencies.join(', ')})`,
+      ]);
+    }
+  }
+
   return {
     create(auth: AuthContext, input: ProfileInput): ProfileRecord {
+      const currencies = input.currencies ?? null;
       const now = isoNow(deps);
       const profile: ProfileRecord = {
         id: deps.newId(),
         clientId: auth.clientId,
         name: input.name,
         type: input.type,
-        currency: input.currency,
+        currency: input.currency ?? currencies?.[0] ?? 'BRL',
+        currencies,
         walletUrl: input.walletUrl ?? null,
         walletTokenSealed: input.walletSignatureToken ? deps.secrets.seal(input.walletSignatureToken) : null,
         allowedOrigins: input.allowedOrigins,
@@ -44,6 +61,7 @@ export function createProfileService(deps: Deps) {
         updatedAt: now,
       };
       requireWallet(profile);
+      requireDefaultCurrency(profile);
       store.profiles.insert(profile);
       return profile;
     },
@@ -65,6 +83,7 @@ export function createProfileService(deps: Deps) {
           ...(change.name !== undefined && { name: change.name }),
           ...(change.type !== undefined && { type: change.type }),
           ...(change.currency !== undefined && { currency: change.currency }),
+          ...(change.currencies !== undefined && { currencies: change.currencies }),
           ...(change.walletUrl !== undefined && { walletUrl: change.walletUrl }),
           ...(change.allowedOrigins !== undefined && { allowedOrigins: change.allowedOrigins }),
           ...(change.walletSignatureToken !== undefined && {
@@ -73,6 +92,7 @@ export function createProfileService(deps: Deps) {
           updatedAt: isoNow(deps),
         };
         requireWallet(next);
+        requireDefaultCurrency(next);
         store.profiles.update(next);
         return next;
       });

@@ -17,11 +17,11 @@ export interface DemoWalletCallRecord {
   createdAt: string;
 }
 
-/** The built-in demo wallet's balances and calls (tables in 002_play.sql). */
+/** The built-in demo wallet's balances, one per player and currency, and calls (002_play.sql, 005). */
 export interface DemoWalletRepo {
-  findBalance(playerId: string): number | undefined;
-  insertAccount(playerId: string, balanceMinor: number): void;
-  setBalance(playerId: string, balanceMinor: number): void;
+  findBalance(playerId: string, currency: string): number | undefined;
+  insertAccount(playerId: string, currency: string, balanceMinor: number): void;
+  setBalance(playerId: string, currency: string, balanceMinor: number): void;
   findCall(transactionId: string): DemoWalletCallRecord | undefined;
   insertCall(call: DemoWalletCallRecord): void;
   setCallKind(transactionId: string, kind: DemoWalletCallKind): void;
@@ -31,14 +31,14 @@ const CALL_COLUMNS = `transaction_id AS transactionId, player_id AS playerId, ki
   amount_minor AS amountMinor, answer, created_at AS createdAt`;
 
 export function createDemoWalletRepo(db: Db): DemoWalletRepo {
-  const balance = db.prepare<[string], { balanceMinor: number }>(
-    'SELECT balance_minor AS balanceMinor FROM demo_wallet_accounts WHERE player_id = ?',
+  const balance = db.prepare<[string, string], { balanceMinor: number }>(
+    'SELECT balance_minor AS balanceMinor FROM demo_wallet_accounts WHERE player_id = ? AND currency = ?',
   );
-  const insertAccount = db.prepare<[string, number]>(
-    'INSERT INTO demo_wallet_accounts (player_id, balance_minor) VALUES (?, ?)',
+  const insertAccount = db.prepare<[string, string, number]>(
+    'INSERT INTO demo_wallet_accounts (player_id, currency, balance_minor) VALUES (?, ?, ?)',
   );
-  const setBalance = db.prepare<[number, string]>(
-    'UPDATE demo_wallet_accounts SET balance_minor = ? WHERE player_id = ?',
+  const setBalance = db.prepare<[number, string, string]>(
+    'UPDATE demo_wallet_accounts SET balance_minor = ? WHERE player_id = ? AND currency = ?',
   );
   const call = db.prepare<[string], DemoWalletCallRecord>(
     `SELECT ${CALL_COLUMNS} FROM demo_wallet_calls WHERE transaction_id = ?`,
@@ -49,9 +49,10 @@ export function createDemoWalletRepo(db: Db): DemoWalletRepo {
     'UPDATE demo_wallet_calls SET kind = ? WHERE transaction_id = ?',
   );
   return {
-    findBalance: (playerId) => balance.get(playerId)?.balanceMinor,
-    insertAccount: (playerId, balanceMinor) => void insertAccount.run(playerId, balanceMinor),
-    setBalance: (playerId, balanceMinor) => void setBalance.run(balanceMinor, playerId),
+    findBalance: (playerId, currency) => balance.get(playerId, currency)?.balanceMinor,
+    insertAccount: (playerId, currency, balanceMinor) =>
+      void insertAccount.run(playerId, currency, balanceMinor),
+    setBalance: (playerId, currency, balanceMinor) => void setBalance.run(balanceMinor, playerId, currency),
     findCall: (transactionId) => call.get(transactionId),
     insertCall: (record) => void insertCall.run(record),
     setCallKind: (transactionId, kind) => void setKind.run(kind, transactionId),

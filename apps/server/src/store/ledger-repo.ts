@@ -25,7 +25,7 @@ export interface TransactionRecord {
   createdAt: string;
 }
 
-/** The player as a round shows it: its current figures, the balance in the profile's currency. */
+/** The player as a round shows it: its current figures, its last balance in the round's currency. */
 export interface RoundPlayer {
   id: string;
   credential: string;
@@ -93,7 +93,12 @@ const TRANSACTION_COLUMNS = `t.id, t.round_id AS roundId, t.client_id AS clientI
 const ROUND_COLUMNS = `r.id, r.client_id AS clientId, r.profile_id AS profileId, r.game_id AS gameId,
   r.session_id AS sessionId, r.status, r.currency, r.paid_minor AS paidMinor, r.prize_minor AS prizeMinor,
   r.created_at AS createdAt, r.end_at AS endAt, p.id AS playerId, p.credential, p.credential_type AS credentialType,
-  p.balance_minor AS balanceMinor, pr.currency AS balanceCurrency, p.bet_wins AS betWins, p.total_bets AS totalBets`;
+  coalesce(pb.balance_minor, CASE WHEN pr.currency = r.currency THEN p.balance_minor ELSE 0 END) AS balanceMinor,
+  r.currency AS balanceCurrency, p.bet_wins AS betWins, p.total_bets AS totalBets`;
+
+/** The player's last balance in the round's currency (player_balances, 005_multi_currency.sql). */
+const ROUND_BALANCE_JOIN =
+  'LEFT JOIN player_balances pb ON pb.player_id = r.player_id AND pb.currency = r.currency';
 
 type RoundRow = Omit<RoundDetail, 'player' | 'transactions'> & Omit<RoundPlayer, 'id'> & { playerId: string };
 
@@ -234,7 +239,7 @@ export function createLedgerRepo(db: Db): LedgerRepo {
   );
   const roundById = db.prepare<[string], RoundRow>(
     `SELECT ${ROUND_COLUMNS} FROM rounds r JOIN players p ON p.id = r.player_id
-     JOIN profiles pr ON pr.id = p.profile_id WHERE r.id = ?`,
+     JOIN profiles pr ON pr.id = p.profile_id ${ROUND_BALANCE_JOIN} WHERE r.id = ?`,
   );
   const transactionsOfRound = db.prepare<[string], TransactionRecord>(
     `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE t.round_id = ? ORDER BY t.created_at, t.id`,
@@ -276,7 +281,8 @@ export function createLedgerRepo(db: Db): LedgerRepo {
       // Then the page's rounds with their players: at most 100 of each.
       const rows = statement<RoundRow>(
         `SELECT ${ROUND_COLUMNS} FROM (${ids.sql}) page JOIN rounds r ON r.id = page.id
-         JOIN players p ON p.id = r.player_id JOIN profiles pr ON pr.id = p.profile_id ${NEWEST_FIRST('r')}`,
+         JOIN players p ON p.id = r.player_id JOIN profiles pr ON pr.id = p.profile_id ${ROUND_BALANCE_JOIN}
+         ${NEWEST_FIRST('r')}`,
       ).all({ ...ids.params, ...pageParams(page) });
       const transactions = transactionsOf(rows.map((row) => row.id));
       return {

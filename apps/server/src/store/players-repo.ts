@@ -11,7 +11,7 @@ export interface PlayerRecord {
   profileId: string;
   credential: string;
   credentialType: CredentialType;
-  /** The last balance the wallet reported, in minor units of the profile's currency. */
+  /** The last balance the wallet reported in the profile's (default) currency, minor units. */
   balanceMinor: number;
   betWins: number;
   totalBets: number;
@@ -38,6 +38,10 @@ export interface PlayersRepo {
   insertUserToken(token: UserTokenRecord): void;
   /** The player behind a userToken that has not expired at `now`. */
   findByLiveUserToken(tokenHash: string, now: string): PlayerRecord | undefined;
+  /** The last balance the wallet reported in `currency`, if it ever did. */
+  balanceIn(playerId: string, currency: string): number | undefined;
+  /** Every currency's last reported balance of each player (minor units), for a page of players. */
+  balancesOf(playerIds: readonly string[]): Map<string, Record<string, number>>;
 }
 
 const COLUMNS = `p.id, p.client_id AS clientId, p.profile_id AS profileId, p.credential,
@@ -80,7 +84,24 @@ export function createPlayersRepo(db: Db): PlayersRepo {
     `SELECT ${COLUMNS} FROM user_tokens t JOIN players p ON p.id = t.player_id
      WHERE t.token_hash = ? AND t.expire_at > ?`,
   );
+  const balanceIn = db.prepare<[string, string], { balanceMinor: number }>(
+    'SELECT balance_minor AS balanceMinor FROM player_balances WHERE player_id = ? AND currency = ?',
+  );
+  const balancesOf = db.prepare<[string], { playerId: string; currency: string; balanceMinor: number }>(
+    `SELECT player_id AS playerId, currency, balance_minor AS balanceMinor FROM player_balances
+     WHERE player_id IN (SELECT value FROM json_each(?)) ORDER BY player_id, currency`,
+  );
   return {
+    balanceIn: (playerId, currency) => balanceIn.get(playerId, currency)?.balanceMinor,
+    balancesOf: (playerIds) => {
+      const byPlayer = new Map<string, Record<string, number>>(playerIds.map((id) => [id, {}]));
+      if (playerIds.length === 0) return byPlayer;
+      for (const row of balancesOf.all(JSON.stringify(playerIds))) {
+        const balances = byPlayer.get(row.playerId);
+        if (balances) balances[row.currency] = row.balanceMinor;
+      }
+      return byPlayer;
+    },
     insert: (player) => void insert.run(player),
     findById: (id) => byId.get(id),
     findByCredential: (profileId, credentialType, credential) =>

@@ -8,7 +8,10 @@ export interface ProfileRecord {
   clientId: string;
   name: string;
   type: ProfileType;
+  /** The default currency: what the player list's balance is in. */
   currency: string;
+  /** The currencies its games may be priced in (its wallet takes them); null = any ISO 4217 code. */
+  currencies: string[] | null;
   walletUrl: string | null;
   /** The operator's wallet signature token, sealed with the server key. */
   walletTokenSealed: string | null;
@@ -24,28 +27,32 @@ export interface ProfilesRepo {
   listByClient(clientId: string, page: PageRequest): Page<ProfileRecord>;
 }
 
-interface ProfileRow extends Omit<ProfileRecord, 'allowedOrigins'> {
+interface ProfileRow extends Omit<ProfileRecord, 'allowedOrigins' | 'currencies'> {
   allowedOrigins: string;
+  currencies: string | null;
 }
 
-const COLUMNS = `id, client_id AS clientId, name, type, currency, wallet_url AS walletUrl,
+const COLUMNS = `id, client_id AS clientId, name, type, currency, currencies, wallet_url AS walletUrl,
   wallet_token_enc AS walletTokenSealed, allowed_origins AS allowedOrigins, created_at AS createdAt, updated_at AS updatedAt`;
 
 const fromRow = (row: ProfileRow): ProfileRecord => ({
   ...row,
   allowedOrigins: JSON.parse(row.allowedOrigins),
+  currencies: row.currencies === null ? null : JSON.parse(row.currencies),
 });
 const toRow = (profile: ProfileRecord) => ({
   ...profile,
   allowedOrigins: JSON.stringify(profile.allowedOrigins),
+  currencies: profile.currencies === null ? null : JSON.stringify(profile.currencies),
 });
 
 export function createProfilesRepo(db: Db): ProfilesRepo {
   const insert =
-    db.prepare(`INSERT INTO profiles (id, client_id, name, type, currency, wallet_url, wallet_token_enc,
-    allowed_origins, created_at, updated_at) VALUES (@id, @clientId, @name, @type, @currency, @walletUrl,
+    db.prepare(`INSERT INTO profiles (id, client_id, name, type, currency, currencies, wallet_url, wallet_token_enc,
+    allowed_origins, created_at, updated_at) VALUES (@id, @clientId, @name, @type, @currency, @currencies, @walletUrl,
     @walletTokenSealed, @allowedOrigins, @createdAt, @updatedAt)`);
   const update = db.prepare(`UPDATE profiles SET name = @name, type = @type, currency = @currency,
+    currencies = @currencies,
     wallet_url = @walletUrl, wallet_token_enc = @walletTokenSealed, allowed_origins = @allowedOrigins,
     updated_at = @updatedAt WHERE id = @id`);
   const byId = db.prepare<[string], ProfileRow>(`SELECT ${COLUMNS} FROM profiles WHERE id = ?`);

@@ -67,8 +67,17 @@ export interface RoundsRepo {
   idleOpenRounds(before: string, limit: number): RoundRecord[];
   /** Makes every pending wallet call due now: after a restart none of them is in flight. */
   releasePending(now: string): number;
-  /** Records the wallet's balance and the player's counters. */
-  updatePlayer(playerId: string, balanceMinor: number, betsAdded: number, winsAdded: number): void;
+  /**
+   * Records the balance the wallet reported in `currency` and the player's counters (the
+   * player's own balance column only when it is the profile's default currency).
+   */
+  updatePlayer(
+    playerId: string,
+    currency: string,
+    balanceMinor: number,
+    betsAdded: number,
+    winsAdded: number,
+  ): void;
   /** The rounds that drew from a pool, by draw index; streamed, since a pool may hold millions. */
   iteratePoolDraws(poolId: string): IterableIterator<PoolDrawRecord>;
   /** The round that drew `drawIndex` of a pool. */
@@ -158,7 +167,14 @@ export function createRoundsRepo(db: Db): RoundsRepo {
     `SELECT ${roundColumns} FROM rounds WHERE status = 'open' AND last_action_at < ? ORDER BY last_action_at LIMIT ?`,
   );
   const player = db.prepare(
-    'UPDATE players SET balance_minor = ?, total_bets = total_bets + ?, bet_wins = bet_wins + ? WHERE id = ?',
+    `UPDATE players SET total_bets = total_bets + @betsAdded, bet_wins = bet_wins + @winsAdded,
+       balance_minor = CASE WHEN (SELECT currency FROM profiles WHERE id = players.profile_id) = @currency
+         THEN @balanceMinor ELSE balance_minor END
+     WHERE id = @playerId`,
+  );
+  const playerBalance = db.prepare(
+    `INSERT INTO player_balances (player_id, currency, balance_minor) VALUES (@playerId, @currency, @balanceMinor)
+     ON CONFLICT (player_id, currency) DO UPDATE SET balance_minor = excluded.balance_minor`,
   );
   const drawColumns =
     'id AS roundId, draw_index AS drawIndex, level, card_json AS cardJson, prize_minor AS prizeMinor';
@@ -205,8 +221,10 @@ export function createRoundsRepo(db: Db): RoundsRepo {
     dueTransactions: (now, limit) => due.all(now, limit),
     idleOpenRounds: (before, limit) => idle.all(before, limit).map(roundFromRow),
     releasePending: (now) => release.run(now).changes,
-    updatePlayer: (playerId, balanceMinor, betsAdded, winsAdded) =>
-      void player.run(balanceMinor, betsAdded, winsAdded, playerId),
+    updatePlayer: (playerId, currency, balanceMinor, betsAdded, winsAdded) => {
+      player.run({ playerId, currency, balanceMinor, betsAdded, winsAdded });
+      playerBalance.run({ playerId, currency, balanceMinor });
+    },
     iteratePoolDraws: (poolId) => poolDraws.iterate(poolId),
     findPoolDraw: (poolId, drawIndex) => poolDraw.get(poolId, drawIndex),
   };

@@ -4,7 +4,7 @@ import type { DemoWalletCallKind, DemoWalletCallRecord } from '../store/demo-wal
 import type { Store } from '../store/store.ts';
 import type { Wallet, WalletAnswer, WalletMovement, WalletPlayer, WalletRollback } from './wallet.ts';
 
-/** Every demo player starts with this many major units of the profile's currency. */
+/** Every demo player starts with this many major units of each currency it plays in. */
 export const DEMO_STARTING_BALANCE_MAJOR = 1000;
 
 export interface DemoWalletDeps {
@@ -23,12 +23,12 @@ export interface DemoWalletDeps {
 export function createDemoWallet(store: Store, deps: DemoWalletDeps): Wallet {
   const repo = store.demoWallet;
 
-  /** The player's balance, opening the account with the starting balance on first use. */
+  /** The player's balance in the call's currency, opening that account with the starting balance on first use. */
   function openBalance(player: WalletPlayer): number {
-    const balance = repo.findBalance(player.userId);
+    const balance = repo.findBalance(player.userId, player.currency);
     if (balance !== undefined) return balance;
     const start = DEMO_STARTING_BALANCE_MAJOR * 10 ** currencyExponent(player.currency);
-    repo.insertAccount(player.userId, start);
+    repo.insertAccount(player.userId, player.currency, start);
     return start;
   }
 
@@ -71,7 +71,7 @@ export function createDemoWallet(store: Store, deps: DemoWalletDeps): Wallet {
       if (balance < movement.amountMinor) {
         return declined('INSUFFICIENT_FUNDS', 'The balance is lower than the bet.', 402);
       }
-      repo.setBalance(movement.userId, balance - movement.amountMinor);
+      repo.setBalance(movement.userId, movement.currency, balance - movement.amountMinor);
       return { kind: 'ok', balanceMinor: balance - movement.amountMinor };
     });
   }
@@ -79,7 +79,7 @@ export function createDemoWallet(store: Store, deps: DemoWalletDeps): Wallet {
   function prize(movement: WalletMovement): WalletAnswer {
     return record(movement, 'prize', () => {
       const balance = openBalance(movement) + movement.amountMinor;
-      repo.setBalance(movement.userId, balance);
+      repo.setBalance(movement.userId, movement.currency, balance);
       return { kind: 'ok', balanceMinor: balance };
     });
   }
@@ -103,7 +103,7 @@ export function createDemoWallet(store: Store, deps: DemoWalletDeps): Wallet {
       const applied = (JSON.parse(original.answer) as WalletAnswer).kind === 'ok';
       if (original.kind !== 'bet' || !applied) return { kind: 'ok', balanceMinor: balance };
       repo.setCallKind(original.transactionId, 'bet-rolled-back');
-      repo.setBalance(movement.userId, balance + original.amountMinor);
+      repo.setBalance(movement.userId, movement.currency, balance + original.amountMinor);
       return { kind: 'ok', balanceMinor: balance + original.amountMinor };
     });
   }

@@ -22,7 +22,9 @@ const createBody = z
     profileId: id,
     gameModel,
     lang: lang.meta({ description: 'ISO 639-1; the service plays in pt, en and es' }),
-    currency: currencyCode.meta({ description: "ISO 4217; must be the profile's currency" }),
+    currency: currencyCode.meta({
+      description: "ISO 4217; one of the profile's currencies when it lists them",
+    }),
     rtp: z
       .number('must be a number')
       .min(rtp.min, ratioRange(rtp))

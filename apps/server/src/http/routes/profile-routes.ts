@@ -15,7 +15,21 @@ const profileFields = {
     .min(1, 'must not be empty')
     .max(120, 'must be at most 120 characters'),
   type: profileType,
-  currency: currencyCode,
+  currency: currencyCode.meta({
+    description:
+      'The default currency (the player list’s balance is in it). Without currencies it restricts ' +
+      'nothing; with them it must be one of them (default: the first)',
+  }),
+  currencies: z
+    .array(currencyCode, 'must be a list of ISO 4217 codes')
+    .min(1, 'must list at least one currency (leave it out for any)')
+    .max(50, 'may list at most 50 currencies')
+    // A repeated code means nothing more: kept once, in first-seen order.
+    .transform((codes) => [...new Set(codes)])
+    .meta({
+      description:
+        'The ISO 4217 currencies its wallet takes, so its games may be priced in; absent or null = any code',
+    }),
   walletUrl: httpUrl.meta({
     description: 'Base URL of the wallet bridge: the service POSTs to {walletUrl}/bet etc.',
   }),
@@ -33,24 +47,33 @@ const profileFields = {
 const createBody = z
   .object({
     ...profileFields,
-    currency: profileFields.currency.default('BRL'),
+    currency: profileFields.currency.optional(),
+    currencies: profileFields.currencies.optional(),
     walletUrl: profileFields.walletUrl.optional(),
     walletSignatureToken: profileFields.walletSignatureToken.optional(),
     allowedOrigins: profileFields.allowedOrigins.default([]),
   })
   .meta({ id: 'ProfileCreate' });
 
-const updateBody = z.object(profileFields).partial().meta({
-  id: 'ProfileUpdate',
-  description: 'Only the fields given change; a wallet token left out is kept.',
-});
+const updateBody = z
+  .object({ ...profileFields, currencies: profileFields.currencies.nullable() })
+  .partial()
+  .meta({
+    id: 'ProfileUpdate',
+    description:
+      'Only the fields given change; a wallet token left out is kept; currencies: null allows any.',
+  });
 
 export const profileSchema = z
   .object({
     profileId: z.string(),
     name: z.string(),
     type: profileType,
-    currency: z.string(),
+    currency: z.string().meta({ description: 'The default currency' }),
+    currencies: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: 'The currencies its games may be priced in; null = any ISO 4217 code' }),
     walletUrl: z.string().nullable(),
     hasWalletSignatureToken: z.boolean(),
     allowedOrigins: z.array(z.string()),
@@ -68,6 +91,7 @@ export function profileView(profile: ProfileRecord): z.infer<typeof profileSchem
     name: profile.name,
     type: profile.type,
     currency: profile.currency,
+    currencies: profile.currencies,
     walletUrl: profile.walletUrl,
     hasWalletSignatureToken: profile.walletTokenSealed !== null,
     allowedOrigins: profile.allowedOrigins,

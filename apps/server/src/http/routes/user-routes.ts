@@ -71,21 +71,34 @@ const playerSchema = z
     _id: z.string(),
     credential: z.string(),
     credentialType,
-    balance: z
-      .number()
-      .meta({ description: "The last balance the wallet reported, major units of the profile's currency" }),
+    balance: z.number().meta({
+      description:
+        "The last balance the wallet reported in the profile's default currency (major units; 0 if none)",
+    }),
+    balances: z.record(z.string(), z.number()).meta({
+      description:
+        'The last balance the wallet reported in each currency the player played (major units), by ISO 4217 code',
+      example: { BRL: 998, USD: 49.5 },
+    }),
     betWins: z.number().int(),
     totalBets: z.number().int(),
     createdAt: isoTime,
   })
   .meta({ id: 'Player' });
 
-export function playerView(player: PlayerRecord, currency: string): z.input<typeof playerSchema> {
+export function playerView(
+  player: PlayerRecord,
+  currency: string,
+  balances: Record<string, number> = {},
+): z.input<typeof playerSchema> {
   return {
     _id: player.id,
     credential: player.credential,
     credentialType: player.credentialType,
     balance: toMajor(player.balanceMinor, currency),
+    balances: Object.fromEntries(
+      Object.entries(balances).map(([code, minor]) => [code, toMajor(minor, code)]),
+    ),
     betWins: player.betWins,
     totalBets: player.totalBets,
     createdAt: player.createdAt,
@@ -130,9 +143,14 @@ export function userRoutes({ services }: RouteKit): RouteDefinition[] {
       errors: [400, 401, 403, 500],
       handle: ({ auth, query }) => {
         const { profileId, search, pageIndex, pageSize } = query;
-        const { profile, page } = services.players.list(auth, profileId, { pageIndex, pageSize }, search);
+        const { profile, page, balances } = services.players.list(
+          auth,
+          profileId,
+          { pageIndex, pageSize },
+          search,
+        );
         return okPage(
-          page.items.map((player) => playerView(player, profile.currency)),
+          page.items.map((player) => playerView(player, profile.currency, balances.get(player.id))),
           { pageIndex, pageSize, totalCount: page.totalCount },
         );
       },

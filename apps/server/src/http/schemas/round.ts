@@ -22,9 +22,13 @@ export const transactionSchema = z
     currency: z.string().meta({ description: 'ISO 4217' }),
     balanceBefore: money('The balance the wallet reported before it (null until it has answered)').nullable(),
     balanceAfter: money('The balance the wallet reported after it (null until it has answered)').nullable(),
-    status: z
-      .string()
-      .meta({ description: '`completed` once the wallet has confirmed it; `pending` until then' }),
+    status: z.string().meta({
+      description:
+        '`completed` once the wallet has confirmed it (a bet it never answered: once its rollback is ' +
+        'confirmed, the pair netting to zero); `pending` while it is being sent; `failed` a bet with no ' +
+        'definite answer whose rollback is not confirmed yet, or a prize given up; `declined` a definite no. ' +
+        'Only `completed` ones moved money: see docs/reconciliation.md',
+    }),
   })
   .meta({ id: 'Transaction' });
 
@@ -33,7 +37,7 @@ export const roundUserSchema = z
     _id: z.string(),
     credential: z.string().meta({ description: 'The player’s login credential' }),
     credentialType: z.enum(['email', 'username', 'phone', 'external']),
-    balance: money('The last balance the wallet reported (profile currency)'),
+    balance: money('The last balance the wallet reported in the round’s currency (0 if it never did)'),
     betWins: z.number().int(),
     totalBets: z.number().int(),
   })
