@@ -74,6 +74,7 @@ try {
     dataDir,
     port,
     apiKey: API_KEY,
+    env: { OUTBOUND_ALLOW_PRIVATE: 'true' }, // the bench operator's wallet and receiver are on 127.0.0.1
     nodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   console.log(`setting up ${players} players…`);

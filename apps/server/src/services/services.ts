@@ -7,6 +7,7 @@ import { createAuthService } from './auth-service.ts';
 import { createFairnessService } from './fairness-service.ts';
 import { createGameService } from './game-service.ts';
 import { createListService } from './list-service.ts';
+import { outboundPolicy } from './outbound-check.ts';
 import { createPanelAuthService } from './panel-auth-service.ts';
 import { createPlayerService } from './player-service.ts';
 import { createProfileService } from './profile-service.ts';
@@ -28,6 +29,7 @@ export function createServices(deps: Deps) {
     secrets: deps.secrets,
     logger: deps.logger,
     clock: deps.clock,
+    policy: outboundPolicy(deps),
     ...(play.walletTimeoutMs && { timeoutMs: play.walletTimeoutMs }),
   });
   return {
