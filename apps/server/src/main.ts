@@ -20,6 +20,12 @@ const lines = [
   `  API docs:  ${config.PUBLIC_URL}/docs`,
   `  database:  ${config.DATA_DIR}/raspa.sqlite`,
 ];
+if (config.OUTBOUND_ALLOW_PRIVATE) {
+  // Said at every start, so a setting meant for local integration is not left on in production.
+  lines.push(
+    '  OUTBOUND_ALLOW_PRIVATE=true: wallets and webhooks may reach private addresses (local use only)',
+  );
+}
 if (demo) {
   lines.push(
     '',
