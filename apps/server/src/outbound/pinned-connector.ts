@@ -58,12 +58,6 @@ export function createPinnedConnector(
 }
 
 /** An undici Agent (one pool per origin) whose every connection goes through the policy. */
-export function createPinnedAgent(
-  policy: OutboundPolicy,
-  options: { keepAliveTimeoutMs?: number } = {},
-): Agent {
-  return new Agent({
-    connect: createPinnedConnector(policy),
-    ...(options.keepAliveTimeoutMs !== undefined && { keepAliveTimeout: options.keepAliveTimeoutMs }),
-  });
+export function createPinnedAgent(policy: OutboundPolicy): Agent {
+  return new Agent({ connect: createPinnedConnector(policy) });
 }
