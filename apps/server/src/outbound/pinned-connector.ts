@@ -1,5 +1,6 @@
 import { Agent, buildConnector } from 'undici';
 import { type OutboundPolicy, resolveChecked } from './host-resolution.ts';
+import { OutboundRefusedError } from './outbound-refusal.ts';
 
 /**
  * Connections that go only where the outbound policy allows: the host is resolved once per
@@ -7,19 +8,6 @@ import { type OutboundPolicy, resolveChecked } from './host-resolution.ts';
  * a name the system would resolve again), so DNS rebinding between the check and the connect
  * cannot get round the policy. Redirects are the callers' business: neither client follows them.
  */
-
-/** The policy refused the destination; no connection was made. */
-export class OutboundRefusedError extends Error {
-  readonly code = 'ERR_OUTBOUND_REFUSED';
-}
-
-/** The refusal's reason if `error` (or one of its causes) is one; fetch wraps it in a TypeError. */
-export function outboundRefusal(error: unknown): string | undefined {
-  for (let at = error, depth = 0; at instanceof Error && depth < 5; at = at.cause, depth++) {
-    if (at instanceof OutboundRefusedError) return at.message;
-  }
-  return undefined;
-}
 
 /** Worth trying the host's next address: this one did not take the connection. */
 const NEXT_ADDRESS_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);

@@ -1,8 +1,8 @@
 import { toMajor, toMinor } from '@raspa/core';
 import { canonicalBody, SIGNATURE_HEADER, signCanonical } from '@raspa/core/signer';
-import { type Dispatcher, fetch as undiciFetch } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Logger } from '../logger.ts';
-import { outboundRefusal } from '../outbound/pinned-connector.ts';
+import { outboundRefusal } from '../outbound/outbound-refusal.ts';
 import type { Wallet, WalletAnswer, WalletMovement, WalletPlayer, WalletRollback } from './wallet.ts';
 
 /** The four calls of the wallet bridge (CONTRACT §6), each a POST to `{walletUrl}/{call}`. */
@@ -14,13 +14,16 @@ export interface HttpWalletOptions {
   /** The profile's walletSignatureToken, in clear. Never logged. */
   signatureToken: string;
   timeoutMs?: number;
-  /** Where connections come from; the wallet directory passes its pinned agent (outbound policy). */
+  /**
+   * Where connections come from: the wallet directory passes its pinned agent (outbound policy)
+   * with undici's fetch, which must come with it (the global fetch may be another undici).
+   */
   dispatcher?: Dispatcher;
   fetch?: WalletFetch;
   logger: Logger;
 }
 
-/** The slice of fetch the wallet uses: undici's, so `dispatcher` is one of its own Agents. */
+/** The slice of fetch the wallet uses. */
 export type WalletFetch = (
   url: string,
   init: {
@@ -94,7 +97,9 @@ export function walletBody(
  */
 export function createHttpWallet(options: HttpWalletOptions): Wallet {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS;
-  const fetchImpl: WalletFetch = options.fetch ?? (undiciFetch as WalletFetch);
+  if (options.dispatcher && !options.fetch) throw new Error('a dispatcher needs the fetch of its own undici');
+  // Without a dispatcher (the wallet-check command) the global fetch serves: nothing pinned to pass it.
+  const fetchImpl = options.fetch ?? (globalThis.fetch as unknown as WalletFetch);
   const { logger, signatureToken } = options;
   // Only for logs: no user:password that may sit in the URL, no query string.
   const where = safeForLogs(options.walletUrl);

@@ -1,3 +1,4 @@
+import { fetch as undiciFetch } from 'undici';
 import type { Logger } from '../logger.ts';
 import type { OutboundPolicy } from '../outbound/host-resolution.ts';
 import { createPinnedAgent } from '../outbound/pinned-connector.ts';
@@ -52,8 +53,9 @@ export function createWalletDirectory(options: WalletDirectoryOptions): WalletDi
       signatureToken,
       timeoutMs: options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS,
       dispatcher,
+      // undici's own fetch: the agent is one of its dispatchers.
+      fetch: options.fetch ?? (undiciFetch as WalletFetch),
       logger,
-      ...(options.fetch && { fetch: options.fetch }),
     });
     byProfile.set(profile.id, { key, wallet });
     return wallet;

@@ -1,6 +1,7 @@
 import { Pool } from 'undici';
 import type { OutboundPolicy } from '../outbound/host-resolution.ts';
-import { createPinnedConnector, outboundRefusal } from '../outbound/pinned-connector.ts';
+import { outboundRefusal } from '../outbound/outbound-refusal.ts';
+import { createPinnedConnector } from '../outbound/pinned-connector.ts';
 
 /**
  * The HTTP side of webhook delivery: a few keep-alive connections per webhook, so a busy webhook
