@@ -1,7 +1,6 @@
-/**
- * The error a refused outbound connection fails with, apart from the connector so that callers
- * can recognise it without loading undici (the wallet-check command starts faster without it).
- */
+// Apart from the connector so that callers can recognise a refusal without loading undici (the
+// wallet-check command starts noticeably faster without it).
+
 /** The policy refused the destination; no connection was made. */
 export class OutboundRefusedError extends Error {
   readonly code = 'ERR_OUTBOUND_REFUSED';
