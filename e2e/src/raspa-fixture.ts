@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { createPool, type GameModel, seedFromHex, ticketAt } from '@raspa/core';
-import { startTestServer, type TestServer, type TokenSet } from '../../apps/server/test/harness.ts';
+import {
+  LOCAL_INTEGRATION,
+  startTestServer,
+  type TestServer,
+  type TokenSet,
+} from '../../apps/server/test/harness.ts';
 import { connectPlayer, type Player } from '../../apps/server/test/play-fixtures.ts';
 import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
 import { type OperatorPage, startOperatorPage } from './operator-page.ts';
@@ -40,7 +45,7 @@ export interface Raspa {
 
 export async function startRaspa(): Promise<Raspa> {
   const operator = await startTestOperator({ startCents: 100_000 });
-  const server = await startTestServer();
+  const server = await startTestServer({ env: LOCAL_INTEGRATION });
   const host = await startOperatorPage();
   const sockets = new Set<Socket>();
   server.running.server.on('connection', (socket: Socket) => {

@@ -71,6 +71,7 @@ try {
   const started = await startServiceOnFreePort({
     dataDir,
     apiKey: API_KEY,
+    env: { OUTBOUND_ALLOW_PRIVATE: 'true' }, // the bench operator's wallet and receiver are on 127.0.0.1
     nodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   service = started.child;

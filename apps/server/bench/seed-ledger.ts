@@ -175,7 +175,12 @@ async function build(dir: string, rounds: number, log: (line: string) => void) {
   const started = performance.now();
   const db = openLedgerBeforeLists(join(dir, 'raspa.sqlite'));
   const store = createSqliteStore(db);
-  const configured = readConfig({ DATA_DIR: dir, LOG_LEVEL: 'warn', DEMO_API_KEY: BENCH_API_KEY });
+  const configured = readConfig({
+    DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+    DEMO_API_KEY: BENCH_API_KEY,
+    OUTBOUND_ALLOW_PRIVATE: 'true', // the profiles' walletUrl is on 127.0.0.1 (never called)
+  });
   if (!configured.ok) throw new Error(configured.errors.join('; '));
   const deps = buildDeps(configured.config, { store });
   const services = createServices(deps);
@@ -192,14 +197,16 @@ async function build(dir: string, rounds: number, log: (line: string) => void) {
     const profileId =
       index === 0
         ? demo.game.profileId
-        : services.profiles.create(auth, {
-            name: spec.name,
-            type: 'operator',
-            currency: spec.currency,
-            walletUrl: 'http://127.0.0.1:9/wallet', // never called: every round is finished
-            walletSignatureToken: randomBytes(24).toString('hex'),
-            allowedOrigins: [],
-          }).id;
+        : (
+            await services.profiles.create(auth, {
+              name: spec.name,
+              type: 'operator',
+              currency: spec.currency,
+              walletUrl: 'http://127.0.0.1:9/wallet', // never called: every round is finished
+              walletSignatureToken: randomBytes(24).toString('hex'),
+              allowedOrigins: [],
+            })
+          ).id;
     if (index > 0) {
       services.games.create(auth, {
         profileId,

@@ -37,7 +37,13 @@ const envSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')
     .optional(),
-  ALLOW_PRIVATE_WEBHOOKS: flag.default(true),
+  /**
+   * Let webhooks and wallets point at loopback, private, link-local… addresses: only for local
+   * integration (a receiver or wallet on your machine or LAN), never in production.
+   */
+  OUTBOUND_ALLOW_PRIVATE: flag.optional(),
+  /** The old name of OUTBOUND_ALLOW_PRIVATE, still read; OUTBOUND_ALLOW_PRIVATE wins when both are set. */
+  ALLOW_PRIVATE_WEBHOOKS: flag.optional(),
   /** Express `trust proxy`: set it (e.g. `1` or `loopback`) behind a reverse proxy so rate limits see client IPs. */
   TRUST_PROXY: z.string().optional(),
   /** Time-out of one call to an operator's wallet, in milliseconds (CONTRACT §6). */
@@ -62,9 +68,14 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
-export type Config = Omit<z.infer<typeof envSchema>, 'PUBLIC_URL' | 'DATA_DIR'> & {
+export type Config = Omit<
+  z.infer<typeof envSchema>,
+  'PUBLIC_URL' | 'DATA_DIR' | 'OUTBOUND_ALLOW_PRIVATE' | 'ALLOW_PRIVATE_WEBHOOKS'
+> & {
   PUBLIC_URL: string;
   DATA_DIR: string;
+  /** Off unless OUTBOUND_ALLOW_PRIVATE (or its old name) says otherwise. */
+  OUTBOUND_ALLOW_PRIVATE: boolean;
 };
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
@@ -77,13 +88,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
       errors: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
     };
   }
-  const values = parsed.data;
+  const { ALLOW_PRIVATE_WEBHOOKS, ...values } = parsed.data;
   const host = values.HOST === '0.0.0.0' || values.HOST === '::' ? '127.0.0.1' : values.HOST;
   return {
     ok: true,
     config: {
       ...values,
       DATA_DIR: resolve(values.DATA_DIR),
+      OUTBOUND_ALLOW_PRIVATE: values.OUTBOUND_ALLOW_PRIVATE ?? ALLOW_PRIVATE_WEBHOOKS ?? false,
       PUBLIC_URL: (values.PUBLIC_URL ?? `http://${host}:${values.PORT}`).replace(/\/+$/, ''),
     },
   };

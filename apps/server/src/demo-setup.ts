@@ -53,7 +53,7 @@ export async function setUpDemo(
     ...(demoApiKey && { apiKey: demoApiKey }),
   });
   deps.logger.info('created the demo API client', { email: DEMO_EMAIL });
-  const game = setUpDemoGame(services, client.id);
+  const game = await setUpDemoGame(services, client.id);
   deps.logger.info('created the demo profile, game, player and session', {
     profileId: game.profileId,
     gameId: game.gameId,
@@ -62,9 +62,9 @@ export async function setUpDemo(
 }
 
 /** The same steps an integrator takes over HTTP, through the services. */
-function setUpDemoGame(services: Services, clientId: string): DemoGame {
+async function setUpDemoGame(services: Services, clientId: string): Promise<DemoGame> {
   const auth = authAs(services, clientId);
-  const profile = services.profiles.create(auth, {
+  const profile = await services.profiles.create(auth, {
     name: 'Demo',
     type: 'demo',
     currency: DEMO_GAME.currency,

@@ -2,6 +2,7 @@ import type { RateLimitOverrides } from './http/rate-limits.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Metrics } from './ops/metrics.ts';
+import type { HostLookup } from './outbound/host-resolution.ts';
 import type { PasswordHasher } from './security/passwords.ts';
 import type { SecretBox } from './security/secrets.ts';
 import type { Store } from './store/store.ts';
@@ -12,7 +13,11 @@ export interface Settings {
   tokenTtlSeconds: number;
   /** Where password-reset links point (the panel's reset page). */
   panelUrl: string;
-  allowPrivateWebhooks: boolean;
+  /**
+   * Webhooks and wallets may point at loopback, private, link-local… addresses (local
+   * integration only); off by default (OUTBOUND_ALLOW_PRIVATE).
+   */
+  allowPrivateOutbound: boolean;
   /** Timings of the play loop; tests shorten them. */
   play?: PlaySettings;
   /** Express `trust proxy` value, when behind a reverse proxy. */
@@ -46,7 +51,7 @@ export interface PlaySettings {
 
 /**
  * What varies at the edges, injected so tests drive it: the store, the clock, ids and
- * randomness, secrets, password hashing, mail, logs and metrics.
+ * randomness, secrets, password hashing, mail, logs, metrics and DNS.
  */
 export interface Deps {
   store: Store;
@@ -60,6 +65,8 @@ export interface Deps {
   /** This instance's Prometheus registry and instruments (never the global registry). */
   metrics: Metrics;
   settings: Settings;
+  /** DNS for the outbound address policy: registration checks and every outbound connection. */
+  resolveHost: HostLookup;
 }
 
 export const isoNow = (deps: Pick<Deps, 'clock'>) => deps.clock().toISOString();

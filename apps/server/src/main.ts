@@ -17,6 +17,12 @@ const running = await startServer(deps, config.HOST, config.PORT, { startingUnti
 const demo = await setUpDemo(running.app.services, deps, config.DEMO_API_KEY);
 const database = `${config.DATA_DIR}/raspa.sqlite`;
 
+if (config.OUTBOUND_ALLOW_PRIVATE) {
+  // Said at every start, so a setting meant for local integration is not left on in production.
+  deps.logger.warn(
+    'OUTBOUND_ALLOW_PRIVATE=true: wallets and webhooks may reach private addresses (local use only)',
+  );
+}
 if (process.stdout.isTTY) {
   // A person at a terminal: the banner, secrets included, as they are shown only this once.
   const lines = [

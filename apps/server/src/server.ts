@@ -10,6 +10,7 @@ import { createLogger } from './logger.ts';
 import { createOutboxMailer, createSmtpMailer } from './mail/transports.ts';
 import { loadServerKey } from './main-support.ts';
 import { createMetrics } from './ops/metrics.ts';
+import { systemLookup } from './outbound/host-resolution.ts';
 import { startPlayTicker } from './play/play-ticker.ts';
 import { attachPlaySockets } from './realtime/play-socket.ts';
 import { argon2idHasher } from './security/passwords.ts';
@@ -37,11 +38,12 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
         : createOutboxMailer(join(config.DATA_DIR, 'outbox'), from, logger, clock)),
     logger,
     metrics: overrides.metrics ?? createMetrics({ clock }),
+    resolveHost: overrides.resolveHost ?? systemLookup,
     settings: overrides.settings ?? {
       publicUrl: config.PUBLIC_URL,
       tokenTtlSeconds: config.TOKEN_TTL,
       panelUrl: config.PANEL_URL ?? `${config.PUBLIC_URL}/reset-password`,
-      allowPrivateWebhooks: config.ALLOW_PRIVATE_WEBHOOKS,
+      allowPrivateOutbound: config.OUTBOUND_ALLOW_PRIVATE,
       play: {
         walletTimeoutMs: config.WALLET_TIMEOUT_MS,
         roundIdleMs: config.ROUND_IDLE_TIMEOUT * 1000,

@@ -50,6 +50,7 @@ async function spawnService(): Promise<{ child?: ChildProcess; portTaken?: boole
       DEMO_API_KEY: API_KEY,
       LOG_LEVEL: process.env.CRASH_DEBUG ? 'debug' : 'warn',
       WALLET_TIMEOUT_MS: '60000',
+      OUTBOUND_ALLOW_PRIVATE: 'true', // the test operator's wallet and receiver are on 127.0.0.1
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

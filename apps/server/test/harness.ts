@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { type Config, readConfig } from '../src/config.ts';
 import type { Deps, PlaySettings } from '../src/deps.ts';
 import { silentLogger } from '../src/logger.ts';
+import type { HostLookup } from '../src/outbound/host-resolution.ts';
 import { buildDeps, type RunningServer, startServer } from '../src/server.ts';
 
 /** A port free on 127.0.0.1 right now, for a service started as its own process. */
@@ -17,6 +18,27 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * The environment of a test whose wallet or webhook receiver runs on 127.0.0.1: private
+ * outbound addresses are refused by default, as in production.
+ */
+export const LOCAL_INTEGRATION: Readonly<Record<string, string>> = { OUTBOUND_ALLOW_PRIVATE: 'true' };
+
+/** The public address names under `.example` resolve to in tests (example.com's own). */
+export const TEST_PUBLIC_ADDRESS = '93.184.215.14';
+
+/**
+ * The DNS every test server uses, so no test asks the network: `*.example` resolves to a public
+ * address (such URLs are only registered, never called), `localhost` to 127.0.0.1, and anything
+ * else is not found.
+ */
+export const testDns: HostLookup = async (host) => {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
+  if (name === 'example' || name.endsWith('.example')) return [{ address: TEST_PUBLIC_ADDRESS, family: 4 }];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+};
 
 /** A clock tests move by hand. */
 export function createTestClock(start = new Date('2026-03-01T12:00:00.000Z')) {
@@ -125,7 +147,10 @@ export interface TestServer {
 
 let clients = 0;
 
-/** A real server on 127.0.0.1 and an ephemeral port, over a real SQLite file in a fresh directory. */
+/**
+ * A real server on 127.0.0.1 and an ephemeral port, over a real SQLite file in a fresh directory,
+ * resolving names with `testDns`. Pass `env: LOCAL_INTEGRATION` to reach local wallets and receivers.
+ */
 export async function startTestServer(
   options: { env?: Record<string, string>; deps?: Partial<Deps>; play?: PlaySettings } = {},
 ): Promise<TestServer> {
@@ -134,7 +159,7 @@ export async function startTestServer(
   if (!configured.ok) throw new Error(configured.errors.join('\n'));
   const config = configured.config;
   const clock = createTestClock();
-  const deps = buildDeps(config, { clock, logger: silentLogger, ...options.deps });
+  const deps = buildDeps(config, { clock, logger: silentLogger, resolveHost: testDns, ...options.deps });
   deps.settings.play = { ...deps.settings.play, ...options.play };
   const running = await startServer(deps, '127.0.0.1', 0);
   deps.settings.publicUrl = running.url;

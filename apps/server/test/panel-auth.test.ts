@@ -35,7 +35,7 @@ function testSettings(rateLimits: RateLimitOverrides): Settings {
     publicUrl: 'http://127.0.0.1',
     tokenTtlSeconds: 7200,
     panelUrl: PANEL_URL,
-    allowPrivateWebhooks: true,
+    allowPrivateOutbound: true,
     rateLimits,
   };
 }

@@ -28,6 +28,7 @@ export async function setUpOperatorGame(
       walletSignatureToken: operator.walletSecret,
     },
   });
+  if (profile.status !== 201) throw new Error(JSON.stringify(profile.body));
   const profileId = profile.body.data.profileId;
   const webhook = await server.call('POST', '/v1/webhook', {
     token: tokens,
@@ -37,6 +38,7 @@ export async function setUpOperatorGame(
       signatureToken: randomUUID(),
     },
   });
+  if (webhook.status !== 201) throw new Error(JSON.stringify(webhook.body));
   const created = await server.call('POST', '/v1/game', {
     token: tokens,
     body: {

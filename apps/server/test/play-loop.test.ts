@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
+import { LOCAL_INTEGRATION, startTestServer, type TestServer } from './harness.ts';
 import { connectPlayer, eventually, type GameSetup, newSession, setUpOperatorGame } from './play-fixtures.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
@@ -12,6 +12,7 @@ const sockets: Array<{ close(): void }> = [];
 beforeAll(async () => {
   operator = await startTestOperator();
   server = await startTestServer({
+    env: LOCAL_INTEGRATION,
     // A wallet time-out short enough for the 'hang' cases, long enough for a loaded machine's answers.
     play: {
       walletTimeoutMs: 1000,
@@ -298,7 +299,7 @@ describe('one round at a time', () => {
 
   it('100 players buying and revealing at once: every balance adds up', async () => {
     // Its own server with the real 5 s wallet time-out: 100 rounds at once keep the loop busy.
-    const busy = await startTestServer();
+    const busy = await startTestServer({ env: LOCAL_INTEGRATION });
     const setup = await setUpOperatorGame(busy, operator, { prizedPercent: 0.5 });
     const crowd = await Promise.all(
       Array.from({ length: 100 }, async () => {

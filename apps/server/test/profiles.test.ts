@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALLOW_HINT } from '../src/outbound/address-policy.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 let server: TestServer;
@@ -96,6 +97,85 @@ describe('POST /v1/profile', () => {
     }
     const after = await server.call('GET', '/v1/profile?pageSize=100', { token: tokens });
     expect(after.body.pagination.totalCount).toBe(before.body.pagination.totalCount);
+  });
+});
+
+/** walletUrls refused by default, in every notation, and the host the refusal names. */
+const PRIVATE_WALLET_URLS: readonly (readonly [url: string, reason: string])[] = [
+  ['http://127.0.0.1:4000/wallet', '127.0.0.1 is a loopback address'],
+  ['http://[::1]:4000/wallet', '[::1] is a loopback address'],
+  ['http://0.0.0.0:4000/wallet', '0.0.0.0 is the unspecified address'],
+  ['http://2130706433/wallet', '127.0.0.1 is a loopback address'],
+  ['http://0177.0.0.1/wallet', '127.0.0.1 is a loopback address'],
+  ['http://0x7f.1/wallet', '127.0.0.1 is a loopback address'],
+  ['http://127.1/wallet', '127.0.0.1 is a loopback address'],
+  ['http://[::ffff:127.0.0.1]/wallet', '[::ffff:7f00:1] is a loopback address'],
+  ['http://[::ffff:7f00:1]/wallet', '[::ffff:7f00:1] is a loopback address'],
+  ['http://localhost:4000/wallet', 'localhost is a loopback address'],
+  ['http://localhost./wallet', 'localhost is a loopback address'],
+  ['http://wallet.localhost/wallet', 'wallet.localhost is a loopback address'],
+  ['https://10.1.2.3/wallet', '10.1.2.3 is a private address'],
+  ['https://192.168.1.20/wallet', '192.168.1.20 is a private address'],
+  ['https://172.20.0.2/wallet', '172.20.0.2 is a private address'],
+  ['http://169.254.169.254/latest', '169.254.169.254 is a link-local address'],
+  ['https://100.100.1.1/wallet', '100.100.1.1 is a carrier-grade NAT (shared) address'],
+  ['https://[fd12::1]/wallet', '[fd12::1] is a unique-local IPv6 address'],
+  ['https://[fe80::2]/wallet', '[fe80::2] is a link-local address'],
+];
+
+describe('walletUrl: the outbound address policy (default settings)', () => {
+  it.each(PRIVATE_WALLET_URLS)('POST refuses %s with a 400 naming walletUrl', async (walletUrl, reason) => {
+    const before = await server.call('GET', '/v1/profile?pageSize=100', { token: tokens });
+    const answer = await server.call('POST', '/v1/profile', {
+      token: tokens,
+      body: { ...operator, walletUrl },
+    });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { status: 'error', code: 'VALIDATION_ERROR', messages: [`walletUrl: ${reason}; ${ALLOW_HINT}`] },
+    });
+    const after = await server.call('GET', '/v1/profile?pageSize=100', { token: tokens });
+    expect(after.body.pagination.totalCount).toBe(before.body.pagination.totalCount);
+  });
+
+  it('PUT refuses a private walletUrl and keeps the old one', async () => {
+    const created = await server.call('POST', '/v1/profile', { token: tokens, body: operator });
+    const id = created.body.data.profileId;
+    for (const [walletUrl, reason] of PRIVATE_WALLET_URLS) {
+      const answer = await server.call('PUT', `/v1/profile/${id}`, { token: tokens, body: { walletUrl } });
+      expect(answer).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_ERROR', messages: [`walletUrl: ${reason}; ${ALLOW_HINT}`] },
+      });
+    }
+    const read = await server.call('GET', `/v1/profile/${id}`, { token: tokens });
+    expect(read.body.data.walletUrl).toBe(operator.walletUrl);
+  });
+
+  it('refuses a walletUrl whose host does not resolve, and accepts one on a public address', async () => {
+    const refused = await server.call('POST', '/v1/profile', {
+      token: tokens,
+      body: { ...operator, walletUrl: 'https://nowhere.invalid/wallet' },
+    });
+    expect(refused.body.messages).toEqual(['walletUrl: the host nowhere.invalid could not be resolved']);
+    const accepted = await server.call('POST', '/v1/profile', {
+      token: tokens,
+      body: { ...operator, walletUrl: 'https://8.8.8.8/wallet' },
+    });
+    expect(accepted.status).toBe(201);
+  });
+
+  it('accepts a local walletUrl with OUTBOUND_ALLOW_PRIVATE=true (local integration)', async () => {
+    server.deps.settings.allowPrivateOutbound = true;
+    try {
+      const answer = await server.call('POST', '/v1/profile', {
+        token: tokens,
+        body: { ...operator, walletUrl: 'http://127.0.0.1:4000/wallet' },
+      });
+      expect(answer.status).toBe(201);
+    } finally {
+      server.deps.settings.allowPrivateOutbound = false;
+    }
   });
 });
 

@@ -13,7 +13,7 @@ beforeAll(async () => {
         publicUrl: 'http://127.0.0.1',
         tokenTtlSeconds: 7200,
         panelUrl: 'https://panel.example/reset',
-        allowPrivateWebhooks: true,
+        allowPrivateOutbound: true,
         // room for the lock-out tests; the other limits are the defaults
         rateLimits: { panelLoginPerIp: { limit: 30 }, forgotPasswordPerIp: { limit: 8 } },
       },

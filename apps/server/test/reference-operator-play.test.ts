@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperator, type OperatorServer } from '../../../examples/operator/operator.mjs';
-import { startTestServer, type TestServer } from './harness.ts';
+import { LOCAL_INTEGRATION, startTestServer, type TestServer } from './harness.ts';
 import { connectPlayer, eventually } from './play-fixtures.ts';
 
 /** The service playing real rounds against the reference operator of examples/operator. */
@@ -13,7 +13,7 @@ const walletSecret = 'reference-wallet-secret-0123456789';
 const webhookSecret = randomUUID();
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ env: LOCAL_INTEGRATION });
   operator = createOperator({
     walletSecret,
     webhookSecret,

@@ -3,12 +3,14 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/logger.ts';
+import { ALLOW_HINT } from '../src/outbound/address-policy.ts';
+import type { OutboundPolicy } from '../src/outbound/host-resolution.ts';
 import { createSecretBox } from '../src/security/secrets.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createSqliteStore, type Store } from '../src/store/store.ts';
 import type { WalletMovement, WalletProfile } from '../src/wallet/wallet.ts';
 import { createWalletDirectory } from '../src/wallet/wallet-directory.ts';
-import { signForTest } from './harness.ts';
+import { signForTest, testDns } from './harness.ts';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const secrets = createSecretBox(randomBytes(32));
@@ -72,13 +74,17 @@ afterAll(async () => {
   store.close();
 });
 
-const directory = () =>
+/** The wallet is on 127.0.0.1: private addresses allowed, as with OUTBOUND_ALLOW_PRIVATE=true. */
+const LOCAL: OutboundPolicy = { lookup: testDns, allowPrivate: () => true };
+
+const directory = (policy: OutboundPolicy = LOCAL) =>
   createWalletDirectory({
     store,
     secrets,
     logger: silentLogger,
     timeoutMs: 1000,
     clock: () => new Date(NOW),
+    policy,
   });
 
 const operatorProfile = (token: string, id = 'op-profile'): WalletProfile => ({
@@ -156,5 +162,26 @@ describe('the wallet directory', () => {
       kind: 'unknown',
     });
     expect(requests).toHaveLength(0);
+  });
+});
+
+describe('the outbound policy at call time', () => {
+  it('refuses a wallet on a private address when they are not allowed: no definite answer, nothing sent', async () => {
+    const seen = requests.length;
+    const wallets = directory({ lookup: testDns, allowPrivate: () => false });
+    const wallet = wallets.forProfile(operatorProfile('a-wallet-token-of-enough-length', 'private-profile'));
+    const reason = `request refused by the outbound policy: walletUrl: 127.0.0.1 is a loopback address; ${ALLOW_HINT}`;
+    expect(await wallet.bet(bet)).toEqual({ kind: 'unknown', reason });
+    expect(await wallet.prize(bet)).toEqual({ kind: 'unknown', reason });
+    expect(requests.length).toBe(seen);
+  });
+
+  it('reads the setting at each connection', async () => {
+    let allow = false;
+    const wallets = directory({ lookup: testDns, allowPrivate: () => allow });
+    const wallet = wallets.forProfile(operatorProfile('a-wallet-token-of-enough-length', 'switch-profile'));
+    expect((await wallet.balance(bet)).kind).toBe('unknown');
+    allow = true;
+    expect(await wallet.balance(bet)).toEqual({ kind: 'ok', balanceMinor: 4250 });
   });
 });

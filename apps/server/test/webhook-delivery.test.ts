@@ -15,7 +15,14 @@ import {
   type DispatcherOptions,
 } from '../src/webhooks/webhook-dispatcher.ts';
 import { createWebhookOutbox } from '../src/webhooks/webhook-outbox.ts';
-import { canonicalForTest, signForTest, startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import {
+  canonicalForTest,
+  LOCAL_INTEGRATION,
+  signForTest,
+  startTestServer,
+  type TestServer,
+  type TokenSet,
+} from './harness.ts';
 import { type LedgerFixtures, ledgerFixtures, type Seat } from './ledger-fixtures.ts';
 
 const SECOND = 1000;
@@ -97,7 +104,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const made: string[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ env: LOCAL_INTEGRATION });
   fixtures = ledgerFixtures(server);
   receiver = await startReceiver();
 });
@@ -534,7 +541,7 @@ describe('a delivery', () => {
     ]);
   });
 
-  it('checks the URL again before each attempt when private addresses are not allowed', async () => {
+  it('checks the address again at each connection when private addresses are not allowed', async () => {
     const op = await newOperator();
     const hook = await newHook(op);
     queueRound(op);
@@ -544,7 +551,7 @@ describe('a delivery', () => {
         responseCode: null,
         status: 'pending',
         errorMessage:
-          'the url was refused: 127.0.0.1 is a loopback address, and this server only delivers webhooks to public addresses',
+          'the url was refused: 127.0.0.1 is a loopback address; set OUTBOUND_ALLOW_PRIVATE=true for local integration',
       }),
     ]);
     expect(receiver.at(hook.path)).toEqual([]);

@@ -3,6 +3,7 @@ import { ApiError } from '../http/api-error.ts';
 import type { PageRequest } from '../store/paging.ts';
 import type { ProfileRecord, ProfileType } from '../store/profiles-repo.ts';
 import type { AuthContext } from './auth-context.ts';
+import { outboundPolicy, requireOutboundUrl } from './outbound-check.ts';
 import { owned } from './ownership.ts';
 
 export interface ProfileInput {
@@ -25,6 +26,7 @@ export type ProfileChange = { [K in keyof ProfileInput]?: ProfileInput[K] | unde
  */
 export function createProfileService(deps: Deps) {
   const { store } = deps;
+  const policy = outboundPolicy(deps);
 
   function requireWallet(profile: ProfileRecord): void {
     if (profile.type !== 'demo' && (!profile.walletUrl || !profile.walletTokenSealed)) {
@@ -44,7 +46,9 @@ export function createProfileService(deps: Deps) {
   }
 
   return {
-    create(auth: AuthContext, input: ProfileInput): ProfileRecord {
+    async create(auth: AuthContext, input: ProfileInput): Promise<ProfileRecord> {
+      // Checked here and again at each wallet call (DNS may answer differently by then).
+      if (input.walletUrl !== undefined) await requireOutboundUrl(policy, 'walletUrl', input.walletUrl);
       const currencies = input.currencies ?? null;
       const now = isoNow(deps);
       const profile: ProfileRecord = {
@@ -75,7 +79,8 @@ export function createProfileService(deps: Deps) {
     },
 
     /** Changes the given fields; a wallet token left out is kept. */
-    update(auth: AuthContext, profileId: string, change: ProfileChange): ProfileRecord {
+    async update(auth: AuthContext, profileId: string, change: ProfileChange): Promise<ProfileRecord> {
+      if (change.walletUrl !== undefined) await requireOutboundUrl(policy, 'walletUrl', change.walletUrl);
       return store.transaction(() => {
         const current = owned(store.profiles.findById(profileId), auth.clientId, `profile ${profileId}`);
         const next: ProfileRecord = {

@@ -10,6 +10,7 @@ import { createFairnessService } from './fairness-service.ts';
 import { createGameService } from './game-service.ts';
 import { createIdempotencyService } from './idempotency-service.ts';
 import { createListService } from './list-service.ts';
+import { outboundPolicy } from './outbound-check.ts';
 import { createPanelAuthService } from './panel-auth-service.ts';
 import { createPlayerService } from './player-service.ts';
 import { createProfileService } from './profile-service.ts';
@@ -37,6 +38,7 @@ export function createServices(deps: Deps) {
       secrets: deps.secrets,
       logger: deps.logger,
       clock: deps.clock,
+      policy: outboundPolicy(deps),
       ...(play.walletTimeoutMs && { timeoutMs: play.walletTimeoutMs }),
     }),
     deps.metrics,

@@ -4,8 +4,8 @@ import type { PageRequest } from '../store/paging.ts';
 import type { DeliveryStatus, WebhookEvent, WebhookRecord } from '../store/webhooks-repo.ts';
 import type { AuthContext } from './auth-context.ts';
 import { dayBounds } from './day-bounds.ts';
+import { outboundPolicy, requireOutboundUrl } from './outbound-check.ts';
 import { owned } from './ownership.ts';
-import { checkWebhookUrl, type HostLookup, systemLookup } from './webhook-url-policy.ts';
 
 export interface WebhookInput {
   url: string;
@@ -26,11 +26,11 @@ export interface WebhookWithToken extends WebhookRecord {
 
 /**
  * The webhook registry (CONTRACT §7). Sending is the dispatcher's job; this registers, lists,
- * reads the delivery log and removes. `lookup` resolves host names for the URL policy.
+ * reads the delivery log and removes.
  */
-export function createWebhookService(deps: Deps, options: { lookup?: HostLookup } = {}) {
+export function createWebhookService(deps: Deps) {
   const { store } = deps;
-  const lookup = options.lookup ?? systemLookup;
+  const policy = outboundPolicy(deps);
 
   /** A live webhook of the caller: unknown or deleted is 404, another client's 403. */
   function liveOwned(auth: AuthContext, webhookId: string): WebhookRecord {
@@ -41,11 +41,7 @@ export function createWebhookService(deps: Deps, options: { lookup?: HostLookup 
   return {
     async register(auth: AuthContext, input: WebhookInput): Promise<WebhookRecord> {
       const url = new URL(input.url).href;
-      // Read at call time: the setting may change while the server runs (tests, admin).
-      if (!deps.settings.allowPrivateWebhooks) {
-        const verdict = await checkWebhookUrl(url, lookup);
-        if (!verdict.ok) throw new ApiError('VALIDATION_ERROR', `url: ${verdict.reason}`);
-      }
+      await requireOutboundUrl(policy, 'url', url);
       return store.transaction(() => {
         const existing = store.webhooks.findLiveByUrl(auth.clientId, url);
         if (existing) {

@@ -1,6 +1,8 @@
 import { toMajor, toMinor } from '@raspa/core';
 import { canonicalBody, SIGNATURE_HEADER, signCanonical } from '@raspa/core/signer';
+import type { Dispatcher } from 'undici';
 import type { Logger } from '../logger.ts';
+import { outboundRefusal } from '../outbound/outbound-refusal.ts';
 import type { Wallet, WalletAnswer, WalletMovement, WalletPlayer, WalletRollback } from './wallet.ts';
 
 /** The four calls of the wallet bridge (CONTRACT §6), each a POST to `{walletUrl}/{call}`. */
@@ -12,9 +14,27 @@ export interface HttpWalletOptions {
   /** The profile's walletSignatureToken, in clear. Never logged. */
   signatureToken: string;
   timeoutMs?: number;
-  fetch?: typeof globalThis.fetch;
+  /**
+   * Where connections come from: the wallet directory passes its pinned agent (outbound policy)
+   * with undici's fetch, which must come with it (the global fetch may be another undici).
+   */
+  dispatcher?: Dispatcher;
+  fetch?: WalletFetch;
   logger: Logger;
 }
+
+/** The slice of fetch the wallet uses. */
+export type WalletFetch = (
+  url: string,
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body: string;
+    redirect: 'manual';
+    signal: AbortSignal;
+    dispatcher?: Dispatcher;
+  },
+) => Promise<{ status: number; body: ReadableStream<Uint8Array> | null }>;
 
 export const DEFAULT_WALLET_TIMEOUT_MS = 5000;
 /** A wallet answer is a few dozen bytes; anything far larger is not a wallet talking. */
@@ -77,7 +97,9 @@ export function walletBody(
  */
 export function createHttpWallet(options: HttpWalletOptions): Wallet {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS;
-  const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (options.dispatcher && !options.fetch) throw new Error('a dispatcher needs the fetch of its own undici');
+  // Without a dispatcher (the wallet-check command) the global fetch serves: nothing pinned to pass it.
+  const fetchImpl = options.fetch ?? (globalThis.fetch as unknown as WalletFetch);
   const { logger, signatureToken } = options;
   // Only for logs: no user:password that may sit in the URL, no query string.
   const where = safeForLogs(options.walletUrl);
@@ -119,6 +141,7 @@ export function createHttpWallet(options: HttpWalletOptions): Wallet {
         // A 3xx is an answer to classify (unknown), not a hop to follow with a signed body.
         redirect: 'manual',
         signal: controller.signal,
+        ...(options.dispatcher && { dispatcher: options.dispatcher }),
       });
       return classify(response.status, await readAnswer(response), request.currency);
     } catch (error) {
@@ -161,7 +184,7 @@ export function createHttpWallet(options: HttpWalletOptions): Wallet {
 type ReadAnswer = { json: true; value: unknown } | { json: false; detail: string };
 
 /** Reads at most MAX_ANSWER_BYTES of the answer and parses it as JSON. */
-async function readAnswer(response: Response): Promise<ReadAnswer> {
+async function readAnswer(response: { body: ReadableStream<Uint8Array> | null }): Promise<ReadAnswer> {
   const reader = response.body?.getReader();
   if (!reader) return { json: false, detail: 'an empty answer' };
   const chunks: Uint8Array[] = [];
@@ -214,6 +237,9 @@ function classify(status: number, read: ReadAnswer, currency: string): WalletAns
 }
 
 function failureReason(error: unknown, timeoutMs: number): string {
+  const refused = outboundRefusal(error);
+  // Nothing was sent; still not a definite answer, so a bet is rolled back and a prize retried.
+  if (refused !== undefined) return `request refused by the outbound policy: walletUrl: ${refused}`;
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return `no answer within ${timeoutMs} ms`;
   }

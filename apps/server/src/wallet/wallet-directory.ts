@@ -1,8 +1,11 @@
+import { fetch as undiciFetch } from 'undici';
 import type { Logger } from '../logger.ts';
+import type { OutboundPolicy } from '../outbound/host-resolution.ts';
+import { createPinnedAgent } from '../outbound/pinned-connector.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import type { Store } from '../store/store.ts';
 import { createDemoWallet } from './demo-wallet.ts';
-import { createHttpWallet, DEFAULT_WALLET_TIMEOUT_MS } from './http-wallet.ts';
+import { createHttpWallet, DEFAULT_WALLET_TIMEOUT_MS, type WalletFetch } from './http-wallet.ts';
 import type { Wallet, WalletAnswer, WalletDirectory, WalletProfile } from './wallet.ts';
 
 export interface WalletDirectoryOptions {
@@ -10,7 +13,9 @@ export interface WalletDirectoryOptions {
   secrets: SecretBox;
   logger: Logger;
   timeoutMs?: number;
-  fetch?: typeof globalThis.fetch;
+  /** Where wallets may be reached: every connection is resolved, checked and pinned to that address. */
+  policy: OutboundPolicy;
+  fetch?: WalletFetch;
   /** Time for the demo wallet's records; defaults to the system clock. */
   clock?: () => Date;
 }
@@ -24,6 +29,8 @@ export function createWalletDirectory(options: WalletDirectoryOptions): WalletDi
   const { store, secrets, logger } = options;
   const demo = createDemoWallet(store, { clock: options.clock ?? (() => new Date()), logger });
   const byProfile = new Map<string, { key: string; wallet: Wallet }>();
+  // One agent for every wallet: a pool of keep-alive connections per wallet origin.
+  const dispatcher = createPinnedAgent(options.policy);
 
   function httpWallet(profile: WalletProfile): Wallet {
     if (!profile.walletUrl || !profile.walletTokenSealed) {
@@ -45,8 +52,10 @@ export function createWalletDirectory(options: WalletDirectoryOptions): WalletDi
       walletUrl: profile.walletUrl,
       signatureToken,
       timeoutMs: options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS,
+      dispatcher,
+      // undici's own fetch: the agent is one of its dispatchers.
+      fetch: options.fetch ?? (undiciFetch as WalletFetch),
       logger,
-      ...(options.fetch && { fetch: options.fetch }),
     });
     byProfile.set(profile.id, { key, wallet });
     return wallet;

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { canonicalBody } from '@raspa/core/signer';
 import type { Deps } from '../deps.ts';
-import { checkWebhookUrl, type HostLookup, systemLookup } from '../services/webhook-url-policy.ts';
+import type { HostLookup } from '../outbound/host-resolution.ts';
 import type { OutboxEvent, OutboxHead } from '../store/outbox-repo.ts';
 import type { DeliveryAttempt, WebhookRecord } from '../store/webhooks-repo.ts';
 import { createWebhookSender } from './webhook-sender.ts';
@@ -32,9 +32,9 @@ export interface DispatcherOptions {
   giveUpAfterMs?: number;
   /** A webhook failing (no success) for this long is disabled; default giveUpAfterMs. */
   disableAfterMs?: number;
-  /** Skip the URL policy; default: the `allowPrivateWebhooks` setting, read at each attempt. */
+  /** Private addresses allowed; default: the `allowPrivateOutbound` setting, read at each connection. */
   allowPrivate?: boolean;
-  /** Host resolution for the URL policy. */
+  /** Host resolution for the address policy; default: `deps.resolveHost`. */
   lookup?: HostLookup;
   /** Webhooks served at once. */
   concurrency?: number;
@@ -51,7 +51,10 @@ export interface DispatcherOptions {
   onSettled?: (result: 'delivered' | 'failed' | 'given_up', event: OutboxEvent) => void;
 }
 
-export type DispatcherDeps = Pick<Deps, 'store' | 'clock' | 'newId' | 'secrets' | 'logger' | 'settings'>;
+export type DispatcherDeps = Pick<
+  Deps,
+  'store' | 'clock' | 'newId' | 'secrets' | 'logger' | 'settings' | 'resolveHost'
+>;
 
 export interface WebhookDispatcher {
   /** Picks up everything queued (after a restart too) and keeps delivering until stop(). */
@@ -78,16 +81,16 @@ interface Exchange {
   failure: string | null;
 }
 
-/** A webhook as one drain sends to it: the URL verdict and the opened token are read once per batch. */
+/** A webhook as one drain sends to it: the opened token is read once per batch. */
 interface Target {
   webhook: WebhookRecord;
-  /** The signatureToken, or why it cannot be used (the URL refused, the token unreadable). */
+  /** The signatureToken, or why it cannot be used (the token unreadable). */
   token: { ok: true; value: string } | { ok: false; failure: string };
 }
 
 export const DEFAULT_IN_FLIGHT_PER_WEBHOOK = 32;
 
-/** A drain re-reads its webhook (deleted? disabled? URL still allowed?) at least this often. */
+/** A drain re-reads its webhook (deleted? disabled?) at least this often. */
 const TARGET_TTL_MS = SECOND;
 
 /** After an unexpected error (a bug, the disk), a webhook is left alone this long (real time). */
@@ -123,7 +126,6 @@ export function createWebhookDispatcher(
   const timeoutMs = options.timeoutMs ?? 15 * SECOND;
   const giveUpAfterMs = options.giveUpAfterMs ?? 5 * DAY;
   const disableAfterMs = options.disableAfterMs ?? giveUpAfterMs;
-  const lookup = options.lookup ?? systemLookup;
   const concurrency = options.concurrency ?? 16;
   const perWebhook = Math.max(1, options.inFlightPerWebhook ?? DEFAULT_IN_FLIGHT_PER_WEBHOOK);
   const pollMs = options.pollMs ?? 30 * SECOND;
@@ -131,8 +133,12 @@ export function createWebhookDispatcher(
     timeoutMs,
     connections: perWebhook,
     maxBodyBytes: options.maxResponseBodyBytes ?? 2048,
+    // The address policy is applied per connection, by the sender: see pinned-connector.ts.
+    policy: {
+      lookup: options.lookup ?? deps.resolveHost,
+      allowPrivate: () => options.allowPrivate ?? deps.settings.allowPrivateOutbound,
+    },
   });
-  const allowPrivate = () => options.allowPrivate ?? deps.settings.allowPrivateWebhooks;
 
   /** webhookId → its drain: one drain per webhook. */
   const inFlight = new Map<string, Promise<void>>();
@@ -144,8 +150,8 @@ export function createWebhookDispatcher(
   let timer: NodeJS.Timeout | undefined;
 
   /**
-   * The webhook if it may still receive (else its queue is dropped), with its URL checked again
-   * (DNS can change after registration) and its token opened.
+   * The webhook if it may still receive (else its queue is dropped), with its token opened. Its
+   * address is checked by the sender at each connection (DNS can change after registration).
    */
   async function lookUp(webhookId: string): Promise<Target | undefined> {
     const webhook = store.webhooks.findById(webhookId);
@@ -154,11 +160,6 @@ export function createWebhookDispatcher(
       logger.info('webhook events dropped', { webhookId, dropped });
       sender.forget(webhookId);
       return undefined;
-    }
-    if (!allowPrivate()) {
-      const verdict = await checkWebhookUrl(webhook.url, lookup);
-      if (!verdict.ok)
-        return { webhook, token: { ok: false, failure: `the url was refused: ${verdict.reason}` } };
     }
     try {
       return { webhook, token: { ok: true, value: deps.secrets.open(webhook.tokenSealed) } };

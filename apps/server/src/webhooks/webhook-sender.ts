@@ -1,4 +1,7 @@
 import { Pool } from 'undici';
+import type { OutboundPolicy } from '../outbound/host-resolution.ts';
+import { outboundRefusal } from '../outbound/outbound-refusal.ts';
+import { createPinnedConnector } from '../outbound/pinned-connector.ts';
 
 /**
  * The HTTP side of webhook delivery: a few keep-alive connections per webhook, so a busy webhook
@@ -30,6 +33,8 @@ export interface SenderOptions {
   connections: number;
   /** How much of an answer's body is kept. */
   maxBodyBytes: number;
+  /** Where connections may go: each is resolved, checked and pinned to the checked address. */
+  policy: OutboundPolicy;
 }
 
 /** A receiver that streams this much is cut off: no webhook answer needs it, and it holds the line. */
@@ -37,6 +42,8 @@ const MAX_READ_BYTES = 64 * 1024;
 
 /** A network error in a few words, without the URL (it may carry credentials). */
 function networkMessage(error: unknown): string {
+  const refused = outboundRefusal(error);
+  if (refused !== undefined) return `the url was refused: ${refused}`;
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const code = (cause as { code?: unknown } | null)?.code;
   const text = typeof code === 'string' ? code : cause instanceof Error ? cause.message : String(cause);
@@ -45,6 +52,7 @@ function networkMessage(error: unknown): string {
 
 export function createWebhookSender(options: SenderOptions): WebhookSender {
   const clients = new Map<string, Pool>();
+  const connect = createPinnedConnector(options.policy);
 
   function clientFor(line: string, origin: string): Pool {
     const key = `${line} ${origin}`;
@@ -53,6 +61,7 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
       client = new Pool(origin, {
         connections: options.connections,
         keepAliveTimeout: 10_000,
+        connect,
       });
       clients.set(key, client);
     }

@@ -111,7 +111,7 @@ export function profileRoutes({ services }: RouteKit): RouteDefinition[] {
       body: createBody,
       success: { status: 201, schema: profileAnswer },
       errors: [400, 401, 500],
-      handle: ({ auth, body }) => ok(profileView(services.profiles.create(auth, body))),
+      handle: async ({ auth, body }) => ok(profileView(await services.profiles.create(auth, body))),
     }),
     defineRoute({
       method: 'get',
@@ -155,8 +155,8 @@ export function profileRoutes({ services }: RouteKit): RouteDefinition[] {
       body: updateBody,
       success: { status: 200, schema: profileAnswer },
       errors: [400, 401, 403, 404, 500],
-      handle: ({ auth, params, body }) =>
-        ok(profileView(services.profiles.update(auth, params.profileId, body))),
+      handle: async ({ auth, params, body }) =>
+        ok(profileView(await services.profiles.update(auth, params.profileId, body))),
     }),
   ];
 }

@@ -1,13 +1,13 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
 /**
- * Where a webhook may point (CONTRACT §7): only http(s), and only public addresses unless the
- * configuration allows private ones. Without this, any API client could make the service send
- * requests into the network it runs in (cloud metadata, admin panels on localhost…).
+ * Where the service may send requests (webhooks, CONTRACT §7, and operators' wallets, §6): only
+ * http(s), and only public addresses unless the configuration allows private ones. Without this,
+ * any API client could make the service send requests into the network it runs in (cloud
+ * metadata, admin panels on localhost…). Pure: resolving names is host-resolution.ts's job.
  */
 
-/** What an address is, for the refusal message; only `public` may receive webhooks. */
+/** What an address is, for the refusal message; only `public` is reachable by default. */
 export type AddressKind =
   | 'public'
   | 'private'
@@ -167,29 +167,23 @@ export function classifyAddress(address: string): AddressKind | undefined {
   return undefined;
 }
 
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
+/** The setting that lifts the refusal, named in every refusal so an integrator knows what to do. */
+export const ALLOW_HINT = 'set OUTBOUND_ALLOW_PRIVATE=true for local integration';
 
-/** Resolves a host name to every address a connection could use. */
-export type HostLookup = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+export type Verdict = { ok: true } | { ok: false; reason: string };
 
-export const systemLookup: HostLookup = (hostname) => lookup(hostname, { all: true, verbatim: true });
-
-export type UrlVerdict = { ok: true } | { ok: false; reason: string };
-
-const PUBLIC_ONLY = 'and this server only delivers webhooks to public addresses';
+/** What a URL's host is, before any DNS: refused outright, an address already, or a name to resolve. */
+export type HostVerdict =
+  | { ok: false; reason: string }
+  | { ok: true; host: string; address: string }
+  | { ok: true; host: string; address?: undefined };
 
 /**
- * Checks a webhook URL: http(s) only, and a host that is (or resolves only to) public addresses.
- * `localhost` and `*.localhost` are loopback without asking DNS (RFC 6761). A host that cannot
- * be resolved is refused too, since we cannot tell where it points.
+ * Reads an outbound URL: http(s) only, no credentials needed for the check. The host comes back
+ * as WHATWG URL normalises it, so 2130706433, 0x7f.1, 0177.0.0.1 and 127.1 are all 127.0.0.1 here
+ * and `[::ffff:127.0.0.1]` is `[::ffff:7f00:1]`.
  */
-export async function checkWebhookUrl(
-  url: string,
-  lookupHost: HostLookup = systemLookup,
-): Promise<UrlVerdict> {
+export function readOutboundUrl(url: string): { ok: true; host: string } | { ok: false; reason: string } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -199,28 +193,41 @@ export async function checkWebhookUrl(
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     return { ok: false, reason: 'must be an http(s) URL' };
   }
-  // new URL has already turned 2130706433, 0x7f.1 and 0177.0.0.1 into 127.0.0.1.
-  const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) {
-    return { ok: false, reason: `${host} is ${KIND_TEXT.loopback}, ${PUBLIC_ONLY}` };
-  }
+  return { ok: true, host: parsed.hostname };
+}
+
+/**
+ * Judges a host (as in a URL, brackets allowed) before resolving it. `localhost` and
+ * `*.localhost` are loopback without asking DNS (RFC 6761); a trailing dot changes nothing.
+ */
+export function judgeHost(rawHost: string, allowPrivate: boolean): HostVerdict {
+  const host = rawHost
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
+  const shown = host.includes(':') ? `[${host}]` : host;
+  const isLocalhostName = host === 'localhost' || host.endsWith('.localhost');
   const literal = classifyAddress(host);
-  if (literal !== undefined) {
-    return literal === 'public'
-      ? { ok: true }
-      : { ok: false, reason: `${host} is ${KIND_TEXT[literal]}, ${PUBLIC_ONLY}` };
+  if (!allowPrivate) {
+    if (isLocalhostName) return { ok: false, reason: `${shown} is ${KIND_TEXT.loopback}; ${ALLOW_HINT}` };
+    if (literal !== undefined && literal !== 'public') {
+      return { ok: false, reason: `${shown} is ${KIND_TEXT[literal]}; ${ALLOW_HINT}` };
+    }
   }
-  let addresses: readonly ResolvedAddress[];
-  try {
-    addresses = await lookupHost(host);
-  } catch {
-    addresses = [];
-  }
+  return literal === undefined ? { ok: true, host } : { ok: true, host, address: host.replace(/%.*$/, '') };
+}
+
+/**
+ * Judges what a name resolved to: every address must be public (a connection may use any of
+ * them), and a name that resolved to nothing is refused since we cannot tell where it points.
+ */
+export function judgeResolved(host: string, addresses: readonly string[], allowPrivate: boolean): Verdict {
   if (addresses.length === 0) return { ok: false, reason: `the host ${host} could not be resolved` };
-  for (const { address } of addresses) {
+  if (allowPrivate) return { ok: true };
+  for (const address of addresses) {
     const kind = classifyAddress(address) ?? 'reserved';
     if (kind !== 'public') {
-      return { ok: false, reason: `${host} resolves to ${address}, ${KIND_TEXT[kind]}, ${PUBLIC_ONLY}` };
+      return { ok: false, reason: `${host} resolves to ${address}, ${KIND_TEXT[kind]}; ${ALLOW_HINT}` };
     }
   }
   return { ok: true };
