@@ -10,7 +10,7 @@ if (!apiKey) {
   process.exit(2);
 }
 
-// Canonical JSON (CONTRACT §2): keys sorted by UTF-16 code unit, arrays in order, no whitespace.
+// Canonical JSON (docs/contract.md §2): keys sorted by UTF-16 code unit, arrays in order, no whitespace.
 const canonical = (value) => {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;

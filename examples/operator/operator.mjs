@@ -24,7 +24,7 @@ export const BREAKABLE_RULES = ['idempotency', 'signature'];
 // Signatures
 
 /**
- * Canonical JSON (Raspa CONTRACT §2): object keys sorted by UTF-16 code unit (JavaScript's default
+ * Canonical JSON (Raspa docs/contract.md §2): object keys sorted by UTF-16 code unit (JavaScript's default
  * sort), arrays in order, no whitespace, strings and numbers as JSON.stringify writes them.
  */
 export function canonicalJson(value) {

@@ -111,7 +111,7 @@ function requestOf(tokens: TokenSet, item: BenchCase) {
   const headers: Record<string, string> = { authorization: `Bearer ${tokens.accessToken}` };
   if (item.method === 'GET') return { method: item.method, headers };
   headers['content-type'] = 'application/json';
-  // CONTRACT §2: HMAC-SHA512 of the canonical body with the signatureToken; the body never changes.
+  // docs/contract.md §2: HMAC-SHA512 of the canonical body with the signatureToken; the body never changes.
   headers['x-signed-request'] = signForTest(item.body, tokens.signatureToken);
   return { method: item.method, headers, body: JSON.stringify(item.body) };
 }

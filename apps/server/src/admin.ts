@@ -1,4 +1,4 @@
-// The admin command (CONTRACT §2): `pnpm admin create-client --name … --email … [--password …]`.
+// The admin command (docs/contract.md §2): `pnpm admin create-client --name … --email … [--password …]`.
 // It reads the same configuration as the server (environment and .env) and opens the same database.
 import { parseArgs } from 'node:util';
 import { z } from 'zod';

@@ -85,7 +85,7 @@ export function createApp(deps: Deps, options: { startingUntilToldReady?: boolea
   return { express: app, services, routes, readiness };
 }
 
-/** The one place an error becomes an answer: the envelope of CONTRACT §1, never a stack or SQL. */
+/** The one place an error becomes an answer: the envelope of docs/contract.md §1, never a stack or SQL. */
 function errorHandler(deps: Deps): ErrorRequestHandler {
   return (error, request, response, _next) => {
     const apiError = toApiError(error);

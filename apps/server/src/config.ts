@@ -46,11 +46,11 @@ const envSchema = z.object({
   ALLOW_PRIVATE_WEBHOOKS: flag.optional(),
   /** Express `trust proxy`: set it (e.g. `1` or `loopback`) behind a reverse proxy so rate limits see client IPs. */
   TRUST_PROXY: z.string().optional(),
-  /** Time-out of one call to an operator's wallet, in milliseconds (CONTRACT §6). */
+  /** Time-out of one call to an operator's wallet, in milliseconds (docs/contract.md §6). */
   WALLET_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** A round with no action for this long closes by itself. */
   ROUND_IDLE_TIMEOUT: duration.default(300),
-  /** Webhook retry delays, comma-separated durations (CONTRACT §7). */
+  /** Webhook retry delays, comma-separated durations (docs/contract.md §7). */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .regex(

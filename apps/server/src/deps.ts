@@ -29,7 +29,7 @@ export interface Settings {
 }
 
 export interface PlaySettings {
-  /** Time-out of one wallet call (CONTRACT §6: 5 s). */
+  /** Time-out of one wallet call (docs/contract.md §6: 5 s). */
   walletTimeoutMs?: number;
   /** A round with no action for this long closes by itself (5 minutes). */
   roundIdleMs?: number;
@@ -39,7 +39,7 @@ export interface PlaySettings {
   prizeGiveUpMs?: number;
   /** How long an unanswered call is left to its sender before the retrier takes it over. */
   walletInFlightMs?: number;
-  /** Delays between webhook retries (CONTRACT §7). */
+  /** Delays between webhook retries (docs/contract.md §7). */
   webhookScheduleMs?: number[];
   /** Time-out of one webhook delivery (15 s). */
   webhookTimeoutMs?: number;

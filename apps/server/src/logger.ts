@@ -20,7 +20,7 @@ export function withLogContext<T>(fields: Record<string, unknown>, work: () => T
   return context.run({ ...context.getStore(), ...fields }, work);
 }
 
-// Callers never pass secrets (CONTRACT §8, §12); this is the safety net if one ever does.
+// Callers never pass secrets (docs/contract.md §8, §12); this is the safety net if one ever does.
 const SECRET_KEY = /token|key|password|passwd|secret|signature|authorization|cookie/i;
 const TOKEN_IN_TEXT = /\b(rsp|ses|usr)_[A-Za-z0-9_-]{16,}|([?&](?:token|apiKey|key)=)[^&\s"]+/g;
 const REDACTED = '[redacted]';
@@ -41,7 +41,7 @@ function redact(value: unknown, depth = 0): unknown {
 }
 
 /**
- * JSON lines (CONTRACT §12): `{"level":"info","time":"…","msg":"…",…fields}`, one object per
+ * JSON lines (docs/contract.md §12): `{"level":"info","time":"…","msg":"…",…fields}`, one object per
  * event, for log collectors. Written synchronously so the last lines before an exit are not lost.
  */
 export function createLogger(level: LogLevel, write?: (line: string) => void): Logger {

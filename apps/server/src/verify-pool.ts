@@ -1,5 +1,5 @@
 /**
- * Fairness verifier (CONTRACT §5): re-derives each ended pool of a game version from its published
+ * Fairness verifier (docs/contract.md §5): re-derives each ended pool of a game version from its published
  * seed and checks it against the commitment, the ladder's winners and every round drawn from it.
  *
  *   pnpm verify-pool --game <gameId> [--pool <poolId>] [--data-dir <dir>]

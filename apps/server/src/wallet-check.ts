@@ -1,5 +1,5 @@
 /**
- * Wallet conformance checker: exercises an operator's wallet (CONTRACT §6) the way the service
+ * Wallet conformance checker: exercises an operator's wallet (docs/contract.md §6) the way the service
  * calls it, through the same HTTP client, and says which rules hold.
  *
  *   pnpm wallet-check --url <walletUrl> --secret <walletSignatureToken> [--currency BRL]

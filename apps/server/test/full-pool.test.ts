@@ -9,7 +9,7 @@ import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 /**
  * One whole pool played through the real play service on a demo profile (built-in demo wallet):
  * every one of its 100,001 tickets bought and revealed, each as its own committed transactions,
- * then the pool checked against the ladder and its published seed (CONTRACT §5).
+ * then the pool checked against the ladder and its published seed (docs/contract.md §5).
  */
 const SAMPLING = 100_001;
 const PLAYERS = 12;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import {
   connectPlayer,
   type GameSetup,
@@ -11,7 +11,7 @@ import {
 import { type Fault, startTestOperator, type TestOperator } from './test-operator.ts';
 
 /**
- * CONTRACT §6: for every player and currency, the sum of the `completed` transactions of
+ * docs/contract.md §6: for every player and currency, the sum of the `completed` transactions of
  * GET /v1/transaction equals what the wallet actually moved, whatever faults happened on the way.
  * The wallet is a real HTTP server that keeps its own ledger; fast-check picks the fault of every
  * bet, prize and rollback call. The one exception is a round the service flags for reconciliation
@@ -40,6 +40,7 @@ beforeAll(async () => {
     chooseFault: (kind) => (kind === 'balance' ? undefined : (plan.shift() ?? undefined)),
   });
   server = await startTestServer({
+    env: LOCAL_INTEGRATION,
     play: {
       walletTimeoutMs: 150,
       // Longer than the clock moves while rounds are played: the retrier leaves in-flight calls alone.

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { connectPlayer, type Player } from './play-fixtures.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
 /**
- * CONTRACT §3: a profile's wallet may hold several currencies; a game's currency is the currency of
+ * docs/contract.md §3: a profile's wallet may hold several currencies; a game's currency is the currency of
  * its bets and prizes in the wallet calls, and one player may play games of several of them.
  */
 
@@ -14,7 +14,10 @@ const sockets: Player[] = [];
 
 beforeAll(async () => {
   operator = await startTestOperator();
-  server = await startTestServer({ play: { walletTimeoutMs: 2000, tickMs: 600_000 } });
+  server = await startTestServer({
+    env: LOCAL_INTEGRATION,
+    play: { walletTimeoutMs: 2000, tickMs: 600_000 },
+  });
 });
 afterAll(async () => {
   for (const socket of sockets) socket.close();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoInfo, setUpDemo } from '../src/demo-setup.ts';
 import { createLogger } from '../src/logger.ts';
-import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { connectPlayer, eventually } from './play-fixtures.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
@@ -15,6 +15,7 @@ const lines: Record<string, unknown>[] = [];
 beforeAll(async () => {
   operator = await startTestOperator();
   server = await startTestServer({
+    env: LOCAL_INTEGRATION,
     deps: { logger: createLogger('debug', (line) => lines.push(JSON.parse(line))) },
   });
   const created = await setUpDemo(server.running.app.services, server.deps, undefined);

@@ -53,7 +53,7 @@ async function start(options: OperatorOptions = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Webhooks, signed here with the test's own HMACs (CONTRACT §7)
+// Webhooks, signed here with the test's own HMACs (docs/contract.md §7)
 
 const delivery = {
   payload: { _id: 'round-1', status: 'closed', prize: 12.5, paidPrice: 1.5, transactions: [] },

@@ -1,6 +1,6 @@
 import { PLAY_ERRORS } from '@raspa/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './harness.ts';
+import { LOCAL_INTEGRATION, startTestServer, type TestServer } from './harness.ts';
 import { connectPlayer, type GameSetup, type Player, setUpOperatorGame } from './play-fixtures.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
@@ -12,7 +12,7 @@ const sockets: Player[] = [];
 
 beforeAll(async () => {
   operator = await startTestOperator();
-  server = await startTestServer({ play: { tickMs: 60_000 } });
+  server = await startTestServer({ env: LOCAL_INTEGRATION, play: { tickMs: 60_000 } });
   game = await setUpOperatorGame(server, operator);
 });
 afterEach(() => {

@@ -1,6 +1,6 @@
 /**
  * Tells the operator's page (the parent frame) what happens, with postMessage to the profile's
- * allowedOrigins only (CONTRACT §8): the browser delivers a message only when the target origin
+ * allowedOrigins only (docs/contract.md §8): the browser delivers a message only when the target origin
  * matches the parent, so naming each allowed origin never leaks to anyone else. Messages from any
  * other origin are ignored. Amounts are major units, as in the API (12.5 = twelve and a half BRL).
  */

@@ -23,7 +23,7 @@ export interface GameInfo {
 
 /**
  * The HTML around the card: title, balance and price, the prize table, the rule, the buy and
- * reveal-all buttons (real buttons with `data-action`, CONTRACT §8), the sound toggle, a live
+ * reveal-all buttons (real buttons with `data-action`, docs/contract.md §8), the sound toggle, a live
  * region for messages, the connection banner and the blocking panel (session expired). The card
  * itself is drawn by Pixi under the empty slot this layout leaves.
  */

@@ -1,4 +1,4 @@
-// Signs "Try it out" requests like an integrator would (CONTRACT §2), with WebCrypto.
+// Signs "Try it out" requests like an integrator would (docs/contract.md §2), with WebCrypto.
 (() => {
   const input = document.getElementById('signature-token');
   input.value = sessionStorage.getItem('raspa.signatureToken') ?? '';

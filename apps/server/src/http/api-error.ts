@@ -1,4 +1,4 @@
-/** Every error code of CONTRACT §1 and its HTTP status: one table, used by one error middleware. */
+/** Every error code of docs/contract.md §1 and its HTTP status: one table, used by one error middleware. */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,

@@ -1,4 +1,4 @@
-/** Success bodies of CONTRACT §1: `status` is on every one. */
+/** Success bodies of docs/contract.md §1: `status` is on every one. */
 export interface Pagination {
   pageIndex: number;
   pageSize: number;

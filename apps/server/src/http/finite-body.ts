@@ -30,7 +30,7 @@ export function nonFinitePaths(value: unknown, root = 'body'): string[] {
 
 /**
  * Runs right after the JSON parser, before authentication and the signature check: a body with a
- * number out of the double range is a 400 naming each such field (CONTRACT §1), on every route.
+ * number out of the double range is a 400 naming each such field (docs/contract.md §1), on every route.
  */
 export const rejectNonFiniteNumbers: RequestHandler = (request, _response, next) => {
   const paths = nonFinitePaths(request.body);

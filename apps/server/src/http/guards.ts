@@ -4,7 +4,7 @@ import type { AuthService } from '../services/auth-service.ts';
 import { ApiError } from './api-error.ts';
 import type { RouteGuards } from './route.ts';
 
-/** Bearer tokens and request signatures (CONTRACT §2). */
+/** Bearer tokens and request signatures (docs/contract.md §2). */
 export function createGuards(auth: AuthService): RouteGuards {
   return {
     authenticate(request: Request) {

@@ -11,7 +11,7 @@ export const GAME_DIST_DIR = join(dirname(fileURLToPath(import.meta.url)), '..',
 const ASSET_MAX_AGE = '365d';
 
 /**
- * The player's page behind each gameUrl (CONTRACT §8): `GET /play/{sessionId}?token=…` answers the
+ * The player's page behind each gameUrl (docs/contract.md §8): `GET /play/{sessionId}?token=…` answers the
  * built HTML with `frame-ancestors` from the session profile's allowedOrigins, and `/play/assets/*`
  * its hashed files. The token is read to find the profile and never logged. An unknown or expired
  * token gets `frame-ancestors 'none'` and a page that says the session has expired.

@@ -14,7 +14,7 @@ import type { Deps } from '../deps.ts';
 import { digest } from '../security/secrets.ts';
 import { ApiError } from './api-error.ts';
 
-/** The middleware put in front of each /auth route (CONTRACT §2: 429 with standard headers). */
+/** The middleware put in front of each /auth route (docs/contract.md §2: 429 with standard headers). */
 export interface RateLimits {
   captcha: RequestHandler[];
   login: RequestHandler[];

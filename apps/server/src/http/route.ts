@@ -5,7 +5,7 @@ import { ApiError, errorBody } from './api-error.ts';
 import { type IdempotencyStep, isIdempotent, REPLAYED_HEADER } from './idempotency.ts';
 import { parseOrThrow } from './validation.ts';
 
-/** none: public; bearer: `Authorization: Bearer`; signed: bearer plus `x-signed-request` (CONTRACT §2). */
+/** none: public; bearer: `Authorization: Bearer`; signed: bearer plus `x-signed-request` (docs/contract.md §2). */
 export type RouteAuth = 'none' | 'bearer' | 'signed';
 
 type Method = 'get' | 'post' | 'put' | 'delete';

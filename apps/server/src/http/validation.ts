@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ApiError } from './api-error.ts';
 
-/** One readable sentence per bad field, naming the field (CONTRACT §1): the first problem of each. */
+/** One readable sentence per bad field, naming the field (docs/contract.md §1): the first problem of each. */
 export function issueMessages(issues: readonly z.core.$ZodIssue[], input: unknown, where: string): string[] {
   const byField = new Map<string, string>();
   for (const issue of issues) {

@@ -19,7 +19,7 @@ const errorSchema = z
       .array(z.string())
       .meta({ description: 'One readable sentence per problem, naming the field' }),
   })
-  .meta({ id: 'Error', description: 'Every error answer (CONTRACT §1)' });
+  .meta({ id: 'Error', description: 'Every error answer (docs/contract.md §1)' });
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Validation error: one message per bad field',

@@ -14,7 +14,7 @@ const CALL_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 2
 const LAG_BUCKETS = [0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 1800, 3600, 6 * 3600, 24 * 3600];
 
 /**
- * The service's Prometheus metrics (CONTRACT §12), on a registry of its own per app instance, so
+ * The service's Prometheus metrics (docs/contract.md §12), on a registry of its own per app instance, so
  * tests running several servers in one process never share or collide on counters.
  */
 export function createMetrics(options: { processMetrics?: boolean; clock?: () => Date } = {}) {

@@ -5,7 +5,7 @@ import type { Metrics } from './metrics.ts';
 import type { Readiness } from './readiness.ts';
 
 /**
- * `/health` (the process runs), `/ready` (it can serve: CONTRACT §12) and `/metrics` (Prometheus
+ * `/health` (the process runs), `/ready` (it can serve: docs/contract.md §12) and `/metrics` (Prometheus
  * text), for load balancers, orchestrators and scrapers.
  */
 export function opsRouter(options: {

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * Where the service may send requests (webhooks, CONTRACT §7, and operators' wallets, §6): only
+ * Where the service may send requests (webhooks, docs/contract.md §7, and operators' wallets, §6): only
  * http(s), and only public addresses unless the configuration allows private ones. Without this,
  * any API client could make the service send requests into the network it runs in (cloud
  * metadata, admin panels on localhost…). Pure: resolving names is host-resolution.ts's job.

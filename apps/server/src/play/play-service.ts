@@ -33,7 +33,7 @@ export interface PlayOptions {
   events: RoundEventQueue;
   notifier?: PlayNotifier;
   retry?: WalletRetryPolicy;
-  /** A round with no action for this long closes by itself (CONTRACT §8); default 5 minutes. */
+  /** A round with no action for this long closes by itself (docs/contract.md §8); default 5 minutes. */
   roundIdleMs?: number;
 }
 
@@ -67,7 +67,7 @@ function rngFrom(random: Deps['random']): Rng {
 }
 
 /**
- * The play loop (CONTRACT §5–§7): a buy debits the ticket price through the operator's wallet, then
+ * The play loop (docs/contract.md §5–§7): a buy debits the ticket price through the operator's wallet, then
  * draws the next ticket and opens the round; the reveal (or an idle time-out) closes it and credits
  * the prize. Every wallet call is committed as a pending transaction before it is sent, so a crash
  * at any point is settled by `settleDue`: a bet without an answer is rolled back, a prize is retried
@@ -204,7 +204,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   /**
    * A bet without a definite answer: void the round and roll the bet back (retried until definite).
    * The bet stays `failed` (not counted) until the wallet confirms the rollback; then both become
-   * `completed` together and net to zero (CONTRACT §6, docs/reconciliation.md).
+   * `completed` together and net to zero (docs/contract.md §6, docs/reconciliation.md).
    */
   function voidBet(round: RoundRecord, bet: LedgerTransaction, reason: string): LedgerTransaction {
     const now = nowIso();

@@ -9,7 +9,7 @@ export interface Draw {
 }
 
 /**
- * Draws tickets without replacement from a game version's current pool (CONTRACT §5). Must run
+ * Draws tickets without replacement from a game version's current pool (docs/contract.md §5). Must run
  * inside the round's write transaction: the draw counter and the round commit together. When a
  * pool is used up its seed is published and the next draw starts a new pool with a new seed.
  */

@@ -1,7 +1,7 @@
 /**
  * When to try a wallet call again after an attempt without a definite answer: quickly at first,
  * then every 10 minutes. Prizes keep trying for at least `prizeGiveUpMs` (24 h) before the round is
- * flagged for reconciliation (CONTRACT §6); rollbacks never give up.
+ * flagged for reconciliation (docs/contract.md §6); rollbacks never give up.
  */
 export interface WalletRetryPolicy {
   delaysMs: readonly number[];

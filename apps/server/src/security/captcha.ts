@@ -2,7 +2,7 @@ import { type Deps, isoIn, isoNow } from '../deps.ts';
 import { digest, sameSecret } from './secrets.ts';
 
 /**
- * Checks the `captcha` field of panel-login and forgot-password (CONTRACT §2). The offline captcha
+ * Checks the `captcha` field of panel-login and forgot-password (docs/contract.md §2). The offline captcha
  * below is the default; a hosted one (e.g. Cloudflare Turnstile, which posts the token and the
  * client's IP to its siteverify endpoint) would be another implementation chosen by configuration.
  * None is wired up yet: this service makes no network call to check a captcha.

@@ -36,7 +36,7 @@ export type GameCheck = { ok: true; game: GameRecord; pools: PoolCheck[] } | { o
 const COMMITMENT_FORMAT = /^[0-9a-f]{64}$/;
 
 /**
- * Fairness (CONTRACT §5): each game version's pools as published (the commitment from the start,
+ * Fairness (docs/contract.md §5): each game version's pools as published (the commitment from the start,
  * the seed once the pool has ended), and the check anyone can repeat with a published seed: the
  * pool re-derived from it holds exactly the promised winners, and every round recorded the ticket
  * the seed put at its draw index, with a card showing that level and the ladder's prize for it.

@@ -44,7 +44,7 @@ export function ladderProblemMessage({ field, message }: LadderProblem): string 
   return `${field}: ${rest}`;
 }
 
-/** Game configurations: versions of a (profile, model), at most one active (CONTRACT §3). */
+/** Game configurations: versions of a (profile, model), at most one active (docs/contract.md §3). */
 export function createGameService(deps: Deps) {
   const { store } = deps;
 

@@ -5,7 +5,7 @@ import type { AuthContext } from './auth-context.ts';
 import { dayBounds } from './day-bounds.ts';
 import { owned } from './ownership.ts';
 
-/** The filters of `GET /v1/round` and `GET /v1/transaction` (CONTRACT §3), all optional. */
+/** The filters of `GET /v1/round` and `GET /v1/transaction` (docs/contract.md §3), all optional. */
 export interface LedgerQuery {
   profileId?: string | undefined;
   userId?: string | undefined;
@@ -17,7 +17,7 @@ export interface LedgerQuery {
 
 /**
  * The round and transaction lists. A profile, user or round named in a filter must be the
- * caller's: unknown is 404, another client's is 403 (CONTRACT §1), so a list never reveals nor
+ * caller's: unknown is 404, another client's is 403 (docs/contract.md §1), so a list never reveals nor
  * silently hides another client's records.
  */
 export function createListService(deps: Deps) {

@@ -1,7 +1,7 @@
 import { ApiError } from '../http/api-error.ts';
 
 /**
- * A record of another API client is a 403, an unknown one a 404 (CONTRACT §1): checked in one
+ * A record of another API client is a 403, an unknown one a 404 (docs/contract.md §1): checked in one
  * place so every resource answers the same way.
  */
 export function owned<T extends { clientId: string }>(

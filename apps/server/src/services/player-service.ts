@@ -6,7 +6,7 @@ import type { ProfileRecord } from '../store/profiles-repo.ts';
 import type { AuthContext } from './auth-context.ts';
 import { referencedProfile } from './game-service.ts';
 
-/** A userToken lives 2 hours (spec: "stored for about 2 hours"; CONTRACT §3), whatever TOKEN_TTL says. */
+/** A userToken lives 2 hours (spec: "stored for about 2 hours"; docs/contract.md §3), whatever TOKEN_TTL says. */
 export const USER_TOKEN_TTL_SECONDS = 2 * 60 * 60;
 
 const USER_TOKEN_PREFIX = 'usr_';

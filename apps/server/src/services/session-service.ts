@@ -38,7 +38,7 @@ export interface LiveSession {
   profile: ProfileRecord;
 }
 
-/** Player sessions: a one-session token the gameUrl carries (CONTRACT §3: no third-party cookies in a frame). */
+/** Player sessions: a one-session token the gameUrl carries (docs/contract.md §3: no third-party cookies in a frame). */
 export function createSessionService(deps: Deps) {
   const { store } = deps;
 

@@ -25,7 +25,7 @@ export interface WebhookWithToken extends WebhookRecord {
 }
 
 /**
- * The webhook registry (CONTRACT §7). Sending is the dispatcher's job; this registers, lists,
+ * The webhook registry (docs/contract.md §7). Sending is the dispatcher's job; this registers, lists,
  * reads the delivery log and removes.
  */
 export function createWebhookService(deps: Deps) {

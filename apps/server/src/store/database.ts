@@ -9,7 +9,7 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
 
 /**
  * Opens the ledger: WAL so readers never wait on the writer, synchronous=FULL so a committed
- * round survives power loss (CONTRACT §6), foreign keys on, and a busy timeout for the rare
+ * round survives power loss (docs/contract.md §6), foreign keys on, and a busy timeout for the rare
  * second process (the admin command).
  */
 export function openDatabase(file: string): Db {

@@ -2,7 +2,7 @@ import type { Db } from './database.ts';
 import type { WebhookEvent } from './webhooks-repo.ts';
 
 /**
- * The webhook outbox (CONTRACT §7): one row per (event, subscribed webhook), written in the
+ * The webhook outbox (docs/contract.md §7): one row per (event, subscribed webhook), written in the
  * round's transaction and sent in `seq` order per webhook by the dispatcher.
  *
  * queued → delivered (a 2xx came back) | failed (gave up) | dropped (the webhook was disabled or

@@ -15,7 +15,7 @@ export interface PoolRecord {
   endedAt: string | null;
 }
 
-/** A game version's ticket pools (CONTRACT §5). */
+/** A game version's ticket pools (docs/contract.md §5). */
 export interface PoolsRepo {
   insert(pool: PoolRecord): void;
   findCurrent(gameId: string): PoolRecord | undefined;

@@ -94,7 +94,7 @@ export interface WebhooksRepo {
   /**
    * Logs one attempt and, in the same transaction, closes the event's earlier pending row,
    * bumps the webhook's success or failure counter and its lastTriggered, so they always agree
-   * with the log (CONTRACT §7).
+   * with the log (docs/contract.md §7).
    */
   recordAttempt(attempt: DeliveryAttempt): DeliveryRecord;
   listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): DeliveryPage;

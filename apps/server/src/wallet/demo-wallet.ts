@@ -14,7 +14,7 @@ export interface DemoWalletDeps {
 
 /**
  * The built-in wallet of demo profiles, in the service's own database. It keeps the rules an
- * operator's wallet must keep (CONTRACT §6), so demo play behaves like real play: a bet debits or
+ * operator's wallet must keep (docs/contract.md §6), so demo play behaves like real play: a bet debits or
  * is declined with INSUFFICIENT_FUNDS, a prize credits, a rollback re-credits an applied bet once,
  * a rollback of an unknown transaction succeeds, and a repeated transactionId gets its first answer
  * verbatim. Each call is one BEGIN IMMEDIATE transaction; declines use the HTTP status an operator

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.ts';
 import { outboundRefusal } from '../outbound/outbound-refusal.ts';
 import type { Wallet, WalletAnswer, WalletMovement, WalletPlayer, WalletRollback } from './wallet.ts';
 
-/** The four calls of the wallet bridge (CONTRACT §6), each a POST to `{walletUrl}/{call}`. */
+/** The four calls of the wallet bridge (docs/contract.md §6), each a POST to `{walletUrl}/{call}`. */
 export type WalletCall = 'balance' | 'bet' | 'prize' | 'rollback';
 
 export interface HttpWalletOptions {
@@ -64,7 +64,7 @@ export function basicAuthorization(walletUrl: string): string | undefined {
   return `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
 }
 
-/** The JSON body of a call, amounts in major units (CONTRACT §6). */
+/** The JSON body of a call, amounts in major units (docs/contract.md §6). */
 export function walletBody(
   call: WalletCall,
   request: WalletPlayer | WalletMovement | WalletRollback,

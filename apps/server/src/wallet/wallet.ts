@@ -1,5 +1,5 @@
 /**
- * The wallet bridge (CONTRACT §6): the service asks the operator's wallet to move the player's
+ * The wallet bridge (docs/contract.md §6): the service asks the operator's wallet to move the player's
  * money. Amounts here are integer minor units; the HTTP client turns them into the major-unit JSON
  * numbers of the wire.
  */

@@ -12,7 +12,7 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** Waits after the 1st, 2nd, … failed attempt of an event (CONTRACT §7); after the last, it is given up. */
+/** Waits after the 1st, 2nd, … failed attempt of an event (docs/contract.md §7); after the last, it is given up. */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [
   5 * SECOND,
   5 * MINUTE,
@@ -106,7 +106,7 @@ function answerMessage(code: number): string | null {
 }
 
 /**
- * Sends the webhook outbox (CONTRACT §7). Per webhook in `seq` (round) order: a webhook starts
+ * Sends the webhook outbox (docs/contract.md §7). Per webhook in `seq` (round) order: a webhook starts
  * with one event at a time; after a 2xx, up to `inFlightPerWebhook` go out at once, still started
  * in order, so a busy webhook is not held to one round trip per event (a receiver may then see
  * events of different rounds overtake each other; a round's own events never overlap: its

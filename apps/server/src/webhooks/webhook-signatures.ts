@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { signCanonical } from '@raspa/core/signer';
 
 /**
- * The two signatures every webhook delivery carries (CONTRACT §7), both keyed with the webhook's
+ * The two signatures every webhook delivery carries (docs/contract.md §7), both keyed with the webhook's
  * signatureToken as UTF-8 bytes and both over the exact bytes sent:
  * - `x-signed-request`: as the API's own requests (§2), HMAC-SHA512 hex of the canonical body;
  *   the dispatcher sends the canonical JSON itself, so the raw body IS the canonical form;

@@ -43,7 +43,7 @@ const validInput = fc
     };
   });
 
-/** Every rule of CONTRACT §4, checked with BigInt so the check cannot share a float bug. */
+/** Every rule of docs/contract.md §4, checked with BigInt so the check cannot share a float bug. */
 function expectContractRules(input: LadderInput, ladder: Ladder): void {
   const exponent = currencyExponent(input.currency);
   const betMinor = BigInt(Math.round(input.betPrice * 10 ** exponent));

@@ -18,7 +18,7 @@ interface ExactInput {
 }
 
 /**
- * The prize ladder of CONTRACT §4: integer minor units throughout (BigInt where products
+ * The prize ladder of docs/contract.md §4: integer minor units throughout (BigInt where products
  * could pass 2^53), so the same inputs give the same ladder, byte for byte, everywhere.
  */
 export function buildLadder(input: LadderInput): LadderResult {

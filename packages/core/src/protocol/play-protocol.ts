@@ -58,7 +58,7 @@ export const playStateSchema = z.object({
   lang: z.enum(['pt', 'en', 'es']),
   returnUrl: z.string().nullable(),
   expireAt: z.string(),
-  /** The operator pages the page may talk to with postMessage (CONTRACT §8). */
+  /** The operator pages the page may talk to with postMessage (docs/contract.md §8). */
   allowedOrigins: z.array(z.string()),
   player: z.object({ id: z.string(), balance: z.number().int().nullable() }),
   game: z.object({

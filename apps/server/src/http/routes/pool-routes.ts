@@ -24,7 +24,7 @@ const poolSchema = z
         'can re-derive every ticket of the pool and check the round log (`pnpm verify-pool`)',
     }),
   })
-  .meta({ id: 'Pool', description: 'One ticket pool of a game version (CONTRACT §5)' });
+  .meta({ id: 'Pool', description: 'One ticket pool of a game version (docs/contract.md §5)' });
 
 const poolListSchema = z
   .object({ status: successStatus, data: z.array(poolSchema) })

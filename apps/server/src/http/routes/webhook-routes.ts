@@ -153,7 +153,7 @@ export function webhookRoutes({ services }: RouteKit): RouteDefinition[] {
       summary: 'List the delivery log of one webhook',
       description:
         'One row per delivery attempt, newest first. dateStart and dateEnd are whole UTC days, both included. ' +
-        'A webhook of another API client is a 403 (CONTRACT §1); an unknown or deleted one a 404.',
+        'A webhook of another API client is a 403 (docs/contract.md §1); an unknown or deleted one a 404.',
       auth: 'bearer',
       params: webhookParams,
       query: deliveryQuery,

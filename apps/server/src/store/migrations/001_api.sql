@@ -68,7 +68,7 @@ CREATE TABLE games (
   created_at  TEXT NOT NULL,
   UNIQUE (profile_id, game_model, version)
 ) STRICT;
--- At most one active version per (profile, model): CONTRACT §3.
+-- At most one active version per (profile, model): docs/contract.md §3.
 CREATE UNIQUE INDEX games_one_active ON games(profile_id, game_model) WHERE active = 1;
 
 CREATE TABLE players (

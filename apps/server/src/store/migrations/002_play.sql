@@ -1,4 +1,4 @@
--- The play loop (CONTRACT §5–§7): ticket pools, the round's card and ticket, wallet calls kept on
+-- The play loop (docs/contract.md §5–§7): ticket pools, the round's card and ticket, wallet calls kept on
 -- the transactions that carry them, the webhook outbox, and the built-in demo wallet.
 
 -- A game version's pools, one after the other. The seed is sealed with the server key until the

@@ -1,4 +1,4 @@
--- Multi-currency profiles (CONTRACT §3): a profile's wallet may hold several currencies, and a
+-- Multi-currency profiles (docs/contract.md §3): a profile's wallet may hold several currencies, and a
 -- player may play games of several of them, so balances are kept per currency.
 
 -- The currencies a profile's games may be priced in, as a JSON array; NULL = any ISO 4217 code.
@@ -30,7 +30,7 @@ INSERT INTO demo_wallet_accounts_by_currency (player_id, currency, balance_minor
 DROP TABLE demo_wallet_accounts;
 ALTER TABLE demo_wallet_accounts_by_currency RENAME TO demo_wallet_accounts;
 
--- The ledger's pair rule (CONTRACT §6, docs/reconciliation.md), for rounds voided before it: a bet
+-- The ledger's pair rule (docs/contract.md §6, docs/reconciliation.md), for rounds voided before it: a bet
 -- without a definite answer whose rollback the wallet confirmed is counted with it (both
 -- completed), so the completed transactions of those rounds net to zero as the wallet's moves do.
 -- (Here, not in a file of its own: this migration's number was the one free for this change.)
