@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { GameModel } from '@raspa/core';
+import { GAME_MODELS, type GameModel } from '@raspa/core';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createI18n } from '../../apps/game/src/i18n/i18n.ts';
@@ -466,17 +466,7 @@ describe('the prize table shows every column whole at 1024 wide, for every model
       return problems;
     });
 
-  const models: GameModel[] = [
-    'oxe-ganhei',
-    'trem-de-ouro-v1',
-    'trem-de-ouro-v2',
-    'trem-de-ouro-v3',
-    'frevo-da-sorte',
-    'bumba-meu-green',
-    'fera-sortuda',
-  ];
-
-  it.each(models)('%s, in en, pt and es, at 1024×768 and on a 360×640 phone', async (model) => {
+  it.each(GAME_MODELS)('%s, in en, pt and es, at 1024×768 and on a 360×640 phone', async (model) => {
     const context = await browser.newContext({
       viewport: { width: DESKTOP_1024.width, height: DESKTOP_1024.height },
     });
