@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { createLedgerRepo, type LedgerFilter } from '../src/store/ledger-repo.ts';
 import type { PageRequest } from '../src/store/paging.ts';
+import { createLedgerRepo, type LedgerFilter } from '../src/store/records.ts';
 import { queryPlan, type RecordedStatement, recordingDb } from '../test/sql-recorder.ts';
 import { report } from './kit/report.ts';
 import { latency } from './kit/stats.ts';

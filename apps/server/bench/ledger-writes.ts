@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import type { Db } from '../src/store/database.ts';
-import { createRoundsRepo, type LedgerTransaction, type RoundRecord } from '../src/store/rounds-repo.ts';
+import { createRoundsRepo, type LedgerTransaction, type RoundRecord } from '../src/store/records.ts';
+import type { Db } from '../src/store/sqlite/database.ts';
 import { loadAverage } from './kit/machine.ts';
 import { report } from './kit/report.ts';
 

@@ -21,9 +21,9 @@ import { setUpDemo } from '../src/demo-setup.ts';
 import { createIdGenerator } from '../src/ids.ts';
 import { buildDeps } from '../src/server.ts';
 import { createServices } from '../src/services/services.ts';
-import { type Db, migrate } from '../src/store/database.ts';
-import type { GameRecord } from '../src/store/games-repo.ts';
-import { createSqliteStore } from '../src/store/store.ts';
+import type { GameRecord } from '../src/store/records.ts';
+import { type Db, migrate } from '../src/store/sqlite/database.ts';
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 
 /**
  * A ledger database for the API benchmark: one API client (the demo client the service's start

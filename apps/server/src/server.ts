@@ -15,8 +15,8 @@ import { startPlayTicker } from './play/play-ticker.ts';
 import { attachPlaySockets } from './realtime/play-socket.ts';
 import { argon2idHasher } from './security/passwords.ts';
 import { createSecretBox } from './security/secrets.ts';
-import { openDatabase } from './store/database.ts';
-import { createSqliteStore } from './store/store.ts';
+import { openDatabase } from './store/sqlite/database.ts';
+import { createSqliteStore } from './store/sqlite/sqlite-store.ts';
 
 /** The production dependencies for a configuration; tests replace any of them. */
 export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {

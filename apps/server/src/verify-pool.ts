@@ -15,10 +15,8 @@ import { formatAmount } from '@raspa/core';
 import Database from 'better-sqlite3';
 import { loadDotEnv, readConfig } from './config.ts';
 import { createFairnessService, type PoolCheck } from './services/fairness-service.ts';
-import type { GameRecord } from './store/games-repo.ts';
-import { createGamesRepo } from './store/games-repo.ts';
-import { createPoolsRepo } from './store/pools-repo.ts';
-import { createRoundsRepo } from './store/rounds-repo.ts';
+import type { GameRecord } from './store/records.ts';
+import { createGamesRepo, createPoolsRepo, createRoundsRepo } from './store/records.ts';
 
 const USAGE = 'usage: pnpm verify-pool --game <gameId> [--pool <poolId>] [--data-dir <dir>]';
 

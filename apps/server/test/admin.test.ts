@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { argon2idHasher } from '../src/security/passwords.ts';
 import { digest } from '../src/security/secrets.ts';
-import { openDatabase } from '../src/store/database.ts';
-import { createSqliteStore } from '../src/store/store.ts';
+import { openDatabase } from '../src/store/sqlite/database.ts';
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 const TSX = join(SERVER_DIR, 'node_modules/.bin/tsx');

@@ -7,8 +7,8 @@ import { ApiError, errorBody } from '../src/http/api-error.ts';
 import { createIdempotencyStep } from '../src/http/idempotency.ts';
 import { defineRoute, mountRoutes } from '../src/http/route.ts';
 import { createIdempotencyService } from '../src/services/idempotency-service.ts';
-import { openDatabase } from '../src/store/database.ts';
-import { createSqliteStore } from '../src/store/store.ts';
+import { openDatabase } from '../src/store/sqlite/database.ts';
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { apiCaller, createTestClock, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 let server: TestServer;

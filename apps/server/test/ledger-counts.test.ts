@@ -4,13 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { seededRng } from '@raspa/core';
 import Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type Db, migrate, openDatabase } from '../src/store/database.ts';
 import {
   createLedgerRepo,
   type LedgerFilter,
   TRANSACTION_TYPES,
   type TransactionType,
-} from '../src/store/ledger-repo.ts';
+} from '../src/store/records.ts';
+import { type Db, migrate, openDatabase } from '../src/store/sqlite/database.ts';
 import { queryPlan, type RecordedStatement, recordingDb } from './sql-recorder.ts';
 
 /**

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../src/store/database.ts';
+import { migrate } from '../src/store/sqlite/database.ts';
 
 const MIGRATIONS = fileURLToPath(new URL('../src/store/migrations/', import.meta.url));
 const NOW = '2026-03-01T12:00:00.000Z';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPoolDrawer } from '../src/play/pool-drawer.ts';
-import type { GameRecord } from '../src/store/games-repo.ts';
+import type { GameRecord } from '../src/store/records.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 let server: TestServer;

@@ -1,4 +1,4 @@
-import type { Db } from '../src/store/database.ts';
+import type { Db } from '../src/store/sqlite/database.ts';
 
 /** One statement a repository ran, with its parameters. */
 export interface RecordedStatement {

@@ -7,8 +7,7 @@ import { layoutCard, seededRng } from '@raspa/core';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPoolDrawer } from '../src/play/pool-drawer.ts';
-import type { GameRecord } from '../src/store/games-repo.ts';
-import type { PoolRecord } from '../src/store/pools-repo.ts';
+import type { GameRecord, PoolRecord } from '../src/store/records.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 /**

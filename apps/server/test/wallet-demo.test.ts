@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/logger.ts';
-import { openDatabase } from '../src/store/database.ts';
-import { createSqliteStore, type Store } from '../src/store/store.ts';
+import { openDatabase } from '../src/store/sqlite/database.ts';
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import type { Store } from '../src/store/store.ts';
 import { createDemoWallet } from '../src/wallet/demo-wallet.ts';
 import type { Wallet, WalletAnswer, WalletMovement, WalletRollback } from '../src/wallet/wallet.ts';
 

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RoundView, roundView } from '../src/http/schemas/round.ts';
-import { openDatabase } from '../src/store/database.ts';
-import { createSqliteStore } from '../src/store/store.ts';
-import type { DeliveryRecord, WebhookEvent } from '../src/store/webhooks-repo.ts';
+import type { DeliveryRecord, WebhookEvent } from '../src/store/records.ts';
+import { openDatabase } from '../src/store/sqlite/database.ts';
+import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { createWebhookDelivery } from '../src/webhooks/webhook-delivery.ts';
 import {
   createWebhookDispatcher,

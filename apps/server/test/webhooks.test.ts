@@ -4,7 +4,7 @@ import { ApiError } from '../src/http/api-error.ts';
 import { ALLOW_HINT } from '../src/outbound/address-policy.ts';
 import type { HostLookup } from '../src/outbound/host-resolution.ts';
 import { createWebhookService } from '../src/services/webhook-service.ts';
-import type { DeliveryAttempt, WebhookRecord } from '../src/store/webhooks-repo.ts';
+import type { DeliveryAttempt, WebhookRecord } from '../src/store/records.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 let server: TestServer;

@@ -1,4 +1,4 @@
-import type { StoreHealth } from '../store/ops-repo.ts';
+import type { StoreHealth } from '../store/records.ts';
 
 export interface Readiness {
   /** Whether this instance can serve now: started, not shutting down, its database answering. */

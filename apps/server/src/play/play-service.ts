@@ -1,11 +1,14 @@
 import { layoutCard, type PlayErrorCode, type PlayRound, type PlayState, type Rng } from '@raspa/core';
 import { type Deps, isoNow } from '../deps.ts';
 import { roundView } from '../http/schemas/round.ts';
-import type { GameRecord } from '../store/games-repo.ts';
-import type { PlayerRecord } from '../store/players-repo.ts';
-import type { ProfileRecord } from '../store/profiles-repo.ts';
-import type { LedgerTransaction, RoundRecord } from '../store/rounds-repo.ts';
-import type { GameSessionRecord } from '../store/sessions-repo.ts';
+import type {
+  GameRecord,
+  GameSessionRecord,
+  LedgerTransaction,
+  PlayerRecord,
+  ProfileRecord,
+  RoundRecord,
+} from '../store/records.ts';
 import type { Wallet, WalletAnswer, WalletDirectory, WalletMovement } from '../wallet/wallet.ts';
 import { createPoolDrawer } from './pool-drawer.ts';
 import { DEFAULT_WALLET_RETRY, retryDelay, type WalletRetryPolicy } from './retry-schedule.ts';

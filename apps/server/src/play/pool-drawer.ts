@@ -1,6 +1,6 @@
 import { createPool, poolCommitment, seedFromHex, seedToHex, type TicketPool, ticketAt } from '@raspa/core';
 import type { Deps } from '../deps.ts';
-import type { GameRecord } from '../store/games-repo.ts';
+import type { GameRecord } from '../store/records.ts';
 
 export interface Draw {
   poolId: string;

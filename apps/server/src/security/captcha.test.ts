@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createIdGenerator } from '../ids.ts';
-import { openDatabase } from '../store/database.ts';
-import { createSqliteStore } from '../store/store.ts';
+import { openDatabase } from '../store/sqlite/database.ts';
+import { createSqliteStore } from '../store/sqlite/sqlite-store.ts';
 import {
   CAPTCHA_ALPHABET,
   CAPTCHA_LENGTH,

@@ -1,7 +1,5 @@
 import { type Card, MAX_LISTED_MISMATCHES, type PoolVerification, readCard, verifyPool } from '@raspa/core';
-import type { GameRecord } from '../store/games-repo.ts';
-import type { PoolRecord } from '../store/pools-repo.ts';
-import type { PoolDrawRecord } from '../store/rounds-repo.ts';
+import type { GameRecord, PoolDrawRecord, PoolRecord } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
 import type { AuthContext } from './auth-context.ts';
 import { owned } from './ownership.ts';

@@ -1,8 +1,7 @@
 import { buildLadder, type Ladder, type LadderInput, type LadderProblem } from '@raspa/core';
 import { type Deps, isoNow } from '../deps.ts';
 import { ApiError } from '../http/api-error.ts';
-import type { GameRecord } from '../store/games-repo.ts';
-import type { ProfileRecord } from '../store/profiles-repo.ts';
+import type { GameRecord, ProfileRecord } from '../store/records.ts';
 import type { AuthContext } from './auth-context.ts';
 import { owned } from './ownership.ts';
 

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
-import type { LedgerFilter, TransactionType } from '../store/ledger-repo.ts';
 import type { PageRequest } from '../store/paging.ts';
+import type { LedgerFilter, TransactionType } from '../store/records.ts';
 import type { AuthContext } from './auth-context.ts';
 import { dayBounds } from './day-bounds.ts';
 import { owned } from './ownership.ts';

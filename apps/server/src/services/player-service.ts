@@ -1,8 +1,7 @@
 import { type Deps, isoIn, isoNow } from '../deps.ts';
 import { digest, newToken } from '../security/secrets.ts';
 import type { Page, PageRequest } from '../store/paging.ts';
-import type { CredentialType, PlayerRecord } from '../store/players-repo.ts';
-import type { ProfileRecord } from '../store/profiles-repo.ts';
+import type { CredentialType, PlayerRecord, ProfileRecord } from '../store/records.ts';
 import type { AuthContext } from './auth-context.ts';
 import { referencedProfile } from './game-service.ts';
 

@@ -2,10 +2,7 @@ import type { GameModel } from '@raspa/core';
 import { type Deps, isoIn, isoNow } from '../deps.ts';
 import { ApiError } from '../http/api-error.ts';
 import { digest, newToken } from '../security/secrets.ts';
-import type { GameRecord } from '../store/games-repo.ts';
-import type { PlayerRecord } from '../store/players-repo.ts';
-import type { ProfileRecord } from '../store/profiles-repo.ts';
-import type { GameSessionRecord } from '../store/sessions-repo.ts';
+import type { GameRecord, GameSessionRecord, PlayerRecord, ProfileRecord } from '../store/records.ts';
 import type { AuthContext } from './auth-context.ts';
 import { referenced, referencedProfile } from './game-service.ts';
 

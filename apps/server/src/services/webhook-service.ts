@@ -1,7 +1,7 @@
 import { type Deps, isoNow } from '../deps.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { PageRequest } from '../store/paging.ts';
-import type { DeliveryStatus, WebhookEvent, WebhookRecord } from '../store/webhooks-repo.ts';
+import type { DeliveryStatus, WebhookEvent, WebhookRecord } from '../store/records.ts';
 import type { AuthContext } from './auth-context.ts';
 import { dayBounds } from './day-bounds.ts';
 import { outboundPolicy, requireOutboundUrl } from './outbound-check.ts';

@@ -1,25 +1,23 @@
-import { type ClientsRepo, createClientsRepo } from './clients-repo.ts';
-import { type Db, immediate, shippedMigrations } from './database.ts';
-import { createDemoWalletRepo, type DemoWalletRepo } from './demo-wallet-repo.ts';
-import { createGamesRepo, type GamesRepo } from './games-repo.ts';
-import { createGroupCommit } from './group-commit.ts';
-import { createIdempotencyRepo, type IdempotencyRepo } from './idempotency-repo.ts';
-import { createLedgerRepo, type LedgerRepo } from './ledger-repo.ts';
-import { createOpsRepo, type OpsRepo } from './ops-repo.ts';
-import { createOutboxRepo, type OutboxRepo } from './outbox-repo.ts';
-import { createPlayersRepo, type PlayersRepo } from './players-repo.ts';
-import { createPoolsRepo, type PoolsRepo } from './pools-repo.ts';
-import { createProfilesRepo, type ProfilesRepo } from './profiles-repo.ts';
-import { createResetsRepo, type ResetsRepo } from './resets-repo.ts';
-import { createRoundsRepo, type RoundsRepo } from './rounds-repo.ts';
-import { createSessionsRepo, type SessionsRepo } from './sessions-repo.ts';
-import { createWebhooksRepo, type WebhooksRepo } from './webhooks-repo.ts';
+import type { PoolDrawRecord } from './records.ts';
+import type {
+  ClientsRepo,
+  DemoWalletRepo,
+  GamesRepo,
+  IdempotencyRepo,
+  LedgerRepo,
+  OpsRepo,
+  OutboxRepo,
+  PlayersRepo,
+  PoolsRepo,
+  ProfilesRepo,
+  ResetsRepo,
+  RoundsRepo,
+  SessionsRepo,
+  WebhooksRepo,
+} from './repositories.ts';
 
-/**
- * Everything the services persist, as small synchronous repositories (better-sqlite3 is
- * synchronous). A server database can be added later by implementing these interfaces.
- */
-export interface Store {
+/** Every repository; a transaction hands the same set out, bound to itself. */
+export interface Repositories {
   clients: ClientsRepo;
   profiles: ProfilesRepo;
   games: GamesRepo;
@@ -34,35 +32,45 @@ export interface Store {
   demoWallet: DemoWalletRepo;
   idempotency: IdempotencyRepo;
   ops: OpsRepo;
-  /** Runs `work` as one write transaction (SQLite: BEGIN IMMEDIATE). */
-  transaction<T>(work: () => T): T;
-  /**
-   * Runs `work` as its own all-or-nothing unit, committed together with the other units queued in
-   * the same turn of the event loop (group commit): one durable commit for many rounds. Resolves
-   * once the commit is on disk; a unit that throws is undone alone and rejects.
-   */
-  batch<T>(work: () => T): Promise<T>;
-  close(): void;
 }
 
-export function createSqliteStore(db: Db): Store {
-  return {
-    clients: createClientsRepo(db),
-    profiles: createProfilesRepo(db),
-    games: createGamesRepo(db),
-    players: createPlayersRepo(db),
-    sessions: createSessionsRepo(db),
-    ledger: createLedgerRepo(db),
-    webhooks: createWebhooksRepo(db),
-    resets: createResetsRepo(db),
-    outbox: createOutboxRepo(db),
-    pools: createPoolsRepo(db),
-    rounds: createRoundsRepo(db),
-    demoWallet: createDemoWalletRepo(db),
-    idempotency: createIdempotencyRepo(db),
-    ops: createOpsRepo(db, shippedMigrations()),
-    transaction: (work) => immediate(db, work),
-    batch: createGroupCommit(db),
-    close: () => db.close(),
-  };
+/** The repositories of one open unit, and what runs once it commits. */
+export interface Transaction extends Repositories {
+  /**
+   * Runs `callback` after the unit is durably committed, never if it rolls back: how a unit
+   * wakes whoever acts on what it wrote (the webhook dispatcher) without racing its commit.
+   */
+  afterCommit(callback: () => void): void;
+}
+
+/**
+ * Everything the services persist, behind one async interface that any database can implement
+ * (SQLite under store/sqlite/ today). Each call on a repository is its own unit.
+ */
+export interface Store extends Repositories {
+  /**
+   * Runs `work` as one all-or-nothing unit over the repositories it is handed, and resolves once
+   * the unit is durably committed. `work` touches nothing but `tx`: no wallet call, no socket emit,
+   * no timer, so no adapter ever holds a transaction open across the network. Called inside
+   * another unit's `work`, it nests (its own savepoint). SQLite commits the units queued in one
+   * turn of the event loop together (group commit); a unit that throws is undone alone.
+   */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A pool's draws in draw order, read a page at a time: a pool may hold millions. */
+export async function* eachPoolDraw(
+  rounds: Pick<RoundsRepo, 'poolDraws'>,
+  poolId: string,
+  pageSize = 1000,
+): AsyncGenerator<PoolDrawRecord> {
+  let after = -1;
+  for (;;) {
+    const page = await rounds.poolDraws(poolId, after, pageSize);
+    for (const draw of page) yield draw;
+    const last = page.at(-1);
+    if (page.length < pageSize || !last || last.drawIndex === null) return;
+    after = last.drawIndex;
+  }
 }

@@ -1,6 +1,6 @@
 import { currencyExponent } from '@raspa/core';
 import type { Logger } from '../logger.ts';
-import type { DemoWalletCallKind, DemoWalletCallRecord } from '../store/demo-wallet-repo.ts';
+import type { DemoWalletCallKind, DemoWalletCallRecord } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
 import type { Wallet, WalletAnswer, WalletMovement, WalletPlayer, WalletRollback } from './wallet.ts';
 

@@ -2,8 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { canonicalBody } from '@raspa/core/signer';
 import type { Deps } from '../deps.ts';
 import type { HostLookup } from '../outbound/host-resolution.ts';
-import type { OutboxEvent, OutboxHead } from '../store/outbox-repo.ts';
-import type { DeliveryAttempt, WebhookRecord } from '../store/webhooks-repo.ts';
+import type { DeliveryAttempt, OutboxEvent, OutboxHead, WebhookRecord } from '../store/records.ts';
 import { createWebhookSender } from './webhook-sender.ts';
 import { signedRequestHeader, standardWebhookSignature } from './webhook-signatures.ts';
 

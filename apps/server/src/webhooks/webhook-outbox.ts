@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
+import type { WebhookEvent } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
-import type { WebhookEvent } from '../store/webhooks-repo.ts';
 
 export interface RoundEvent {
   /** The API client whose webhooks get it. */

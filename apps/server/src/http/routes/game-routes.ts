@@ -1,7 +1,7 @@
 import { GAME_MODELS, gameCreateData, gameFigures, LADDER_LIMITS, toMajor } from '@raspa/core';
 import { z } from 'zod';
 import { coverUrl } from '../../media/cover-url.ts';
-import type { GameRecord } from '../../store/games-repo.ts';
+import type { GameRecord } from '../../store/records.ts';
 import { ok, okStatus } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PoolRecord } from '../../store/pools-repo.ts';
+import type { PoolRecord } from '../../store/records.ts';
 import { ok } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';

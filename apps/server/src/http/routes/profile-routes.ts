@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProfileRecord } from '../../store/profiles-repo.ts';
+import type { ProfileRecord } from '../../store/records.ts';
 import { ok, okPage } from '../envelope.ts';
 import { pageQuery, paginationSchema } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';

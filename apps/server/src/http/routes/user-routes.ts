@@ -1,6 +1,6 @@
 import { toMajor } from '@raspa/core';
 import { z } from 'zod';
-import { CREDENTIAL_TYPES, type PlayerRecord } from '../../store/players-repo.ts';
+import { CREDENTIAL_TYPES, type PlayerRecord } from '../../store/records.ts';
 import { ok, okPage } from '../envelope.ts';
 import { pageQuery, paginationSchema } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';

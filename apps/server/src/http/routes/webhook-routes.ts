@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WebhookWithToken } from '../../services/webhook-service.ts';
-import { type DeliveryRecord, WEBHOOK_EVENTS } from '../../store/webhooks-repo.ts';
+import { type DeliveryRecord, WEBHOOK_EVENTS } from '../../store/records.ts';
 import { ok, okPage, okStatus } from '../envelope.ts';
 import { pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';

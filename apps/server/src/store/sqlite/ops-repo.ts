@@ -1,16 +1,8 @@
+import type { OpsRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
+import type { Sync } from './sync.ts';
 
-export type StoreHealth = { ok: true } | { ok: false; reason: string };
-
-/** What operations ask of the store: readiness and the scrape-time metrics. Read-only. */
-export interface OpsRepo {
-  /** One cheap query: the database answers and every migration shipped has been applied. */
-  health(): StoreHealth;
-  webhookBacklog(): { queued: number; oldestCreatedAt: string | null };
-  currentPools(): { gameId: string; gameModel: string; ticketsLeft: number; tickets: number }[];
-}
-
-export function createOpsRepo(db: Db, shippedMigrations: readonly string[]): OpsRepo {
+export function createOpsRepo(db: Db, shippedMigrations: readonly string[]): Sync<OpsRepo> {
   const applied = db.prepare<[], { name: string }>('SELECT name FROM schema_migrations');
   // Seeks each webhook's queued events on the (webhook_id, status, seq) index: delivered history
   // is never scanned, however long it grows.

@@ -1,88 +1,7 @@
+import type { LedgerTransaction, PoolDrawRecord, RoundRecord } from '../records.ts';
+import type { RoundsRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
-import type { TransactionRecord } from './ledger-repo.ts';
-
-export type RoundStatus = 'pending' | 'open' | 'closing' | 'closed' | 'declined' | 'voided';
-export type TransactionStatus = 'pending' | 'completed' | 'declined' | 'failed';
-
-/** A round as the play loop writes it (the lists read it through the ledger repo). */
-export interface RoundRecord {
-  id: string;
-  clientId: string;
-  profileId: string;
-  gameId: string;
-  playerId: string;
-  sessionId: string;
-  status: RoundStatus;
-  currency: string;
-  paidMinor: number;
-  prizeMinor: number;
-  createdAt: string;
-  endAt: string | null;
-  poolId: string | null;
-  drawIndex: number | null;
-  level: number | null;
-  /** The card as JSON (CardOfModel), once the ticket is drawn. */
-  cardJson: string | null;
-  lastActionAt: string;
-  /** Set when a prize or rollback could not be settled automatically. */
-  reconciliation: boolean;
-}
-
-/**
- * A wallet movement as the play loop keeps it: the listed transaction plus the state of the wallet
- * call that carries it (its id is the transactionId).
- */
-export interface LedgerTransaction extends TransactionRecord {
-  status: TransactionStatus;
-  originalTransactionId: string | null;
-  attempts: number;
-  /** When the retrier may pick it up (an in-flight call holds it off until its time-out has passed). */
-  nextAttemptAt: string | null;
-  lastError: string | null;
-  completedAt: string | null;
-}
-
-/** What the fairness check reads of a round that drew a ticket from a pool. */
-export interface PoolDrawRecord {
-  roundId: string;
-  drawIndex: number | null;
-  level: number | null;
-  cardJson: string | null;
-  prizeMinor: number;
-}
-
-export interface RoundsRepo {
-  insertRound(round: RoundRecord): void;
-  findRound(id: string): RoundRecord | undefined;
-  /** The player's round that waits on the wallet or is in play. */
-  findLiveRound(playerId: string): RoundRecord | undefined;
-  updateRound(id: string, change: Partial<Omit<RoundRecord, 'id'>>): void;
-  insertTransaction(transaction: LedgerTransaction): void;
-  findTransaction(id: string): LedgerTransaction | undefined;
-  transactionsOfRound(roundId: string): LedgerTransaction[];
-  updateTransaction(id: string, change: Partial<Omit<LedgerTransaction, 'id'>>): void;
-  /** Pending wallet calls whose time has come, oldest first. */
-  dueTransactions(now: string, limit: number): LedgerTransaction[];
-  /** Open rounds whose last action was before `before`. */
-  idleOpenRounds(before: string, limit: number): RoundRecord[];
-  /** Makes every pending wallet call due now: after a restart none of them is in flight. */
-  releasePending(now: string): number;
-  /**
-   * Records the balance the wallet reported in `currency` and the player's counters (the
-   * player's own balance column only when it is the profile's default currency).
-   */
-  updatePlayer(
-    playerId: string,
-    currency: string,
-    balanceMinor: number,
-    betsAdded: number,
-    winsAdded: number,
-  ): void;
-  /** The rounds that drew from a pool, by draw index; streamed, since a pool may hold millions. */
-  iteratePoolDraws(poolId: string): IterableIterator<PoolDrawRecord>;
-  /** The round that drew `drawIndex` of a pool. */
-  findPoolDraw(poolId: string, drawIndex: number): PoolDrawRecord | undefined;
-}
+import type { Sync } from './sync.ts';
 
 const ROUND_FIELDS: Record<keyof RoundRecord, string> = {
   id: 'id',
@@ -134,7 +53,7 @@ type RoundRow = Omit<RoundRecord, 'reconciliation'> & { reconciliation: 0 | 1 };
 const roundFromRow = (row: RoundRow): RoundRecord => ({ ...row, reconciliation: row.reconciliation === 1 });
 const toSql = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
 
-export function createRoundsRepo(db: Db): RoundsRepo {
+export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
   const roundColumns = select(ROUND_FIELDS);
   const transactionColumns = select(TRANSACTION_FIELDS);
   const insertRound = db.prepare(
@@ -178,8 +97,8 @@ export function createRoundsRepo(db: Db): RoundsRepo {
   );
   const drawColumns =
     'id AS roundId, draw_index AS drawIndex, level, card_json AS cardJson, prize_minor AS prizeMinor';
-  const poolDraws = db.prepare<[string], PoolDrawRecord>(
-    `SELECT ${drawColumns} FROM rounds WHERE pool_id = ? ORDER BY draw_index`,
+  const poolDraws = db.prepare<[string, number, number], PoolDrawRecord>(
+    `SELECT ${drawColumns} FROM rounds WHERE pool_id = ? AND draw_index > ? ORDER BY draw_index LIMIT ?`,
   );
   const poolDraw = db.prepare<[string, number], PoolDrawRecord>(
     `SELECT ${drawColumns} FROM rounds WHERE pool_id = ? AND draw_index = ?`,
@@ -225,7 +144,7 @@ export function createRoundsRepo(db: Db): RoundsRepo {
       player.run({ playerId, currency, balanceMinor, betsAdded, winsAdded });
       playerBalance.run({ playerId, currency, balanceMinor });
     },
-    iteratePoolDraws: (poolId) => poolDraws.iterate(poolId),
+    poolDraws: (poolId, afterDrawIndex, limit) => poolDraws.all(poolId, afterDrawIndex, limit),
     findPoolDraw: (poolId, drawIndex) => poolDraw.get(poolId, drawIndex),
   };
 }

@@ -1,37 +1,8 @@
 import type { GameModel, Ladder } from '@raspa/core';
+import type { GameRecord } from '../records.ts';
+import type { GamesRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
-
-/** One stored version of a game configuration; the ladder is kept as computed (minor units). */
-export interface GameRecord {
-  id: string;
-  clientId: string;
-  profileId: string;
-  gameModel: GameModel;
-  version: number;
-  active: boolean;
-  lang: string;
-  currency: string;
-  rtpPpm: number;
-  sampling: number;
-  prizedPpm: number;
-  betMinor: number;
-  ladder: Ladder;
-  createdAt: string;
-}
-
-/** Game versions. At most one active per (profile, model): a partial unique index enforces it. */
-export interface GamesRepo {
-  insert(game: GameRecord): void;
-  findById(id: string): GameRecord | undefined;
-  findActive(profileId: string, gameModel: GameModel): GameRecord | undefined;
-  /** The highest version of (profile, model), 0 when there is none. */
-  lastVersion(profileId: string, gameModel: GameModel): number;
-  /** Every version of every model of a profile, by model then version. */
-  listByProfile(profileId: string): GameRecord[];
-  setActive(id: string, active: boolean): void;
-  /** Deactivates the active version of (profile, model), if any, except `keepId`. */
-  deactivateOthers(profileId: string, gameModel: GameModel, keepId: string): number;
-}
+import type { Sync } from './sync.ts';
 
 interface GameRow extends Omit<GameRecord, 'active' | 'ladder'> {
   active: number;
@@ -48,7 +19,7 @@ const fromRow = ({ ladderJson, active, ...row }: GameRow): GameRecord => ({
   ladder: JSON.parse(ladderJson) as Ladder,
 });
 
-export function createGamesRepo(db: Db): GamesRepo {
+export function createGamesRepo(db: Db): Sync<GamesRepo> {
   const insert = db.prepare(`INSERT INTO games (id, client_id, profile_id, game_model, version, active, lang,
     currency, rtp_ppm, sampling, prized_ppm, bet_minor, ladder_json, created_at) VALUES (@id, @clientId,
     @profileId, @gameModel, @version, @active, @lang, @currency, @rtpPpm, @sampling, @prizedPpm, @betMinor,

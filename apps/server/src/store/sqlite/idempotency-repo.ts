@@ -1,45 +1,13 @@
+import type { IdempotencyRecord } from '../records.ts';
+import type { IdempotencyRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
-
-export interface IdempotencyRecord {
-  clientId: string;
-  key: string;
-  fingerprint: string;
-  state: 'in_progress' | 'completed';
-  responseStatus: number | null;
-  responseBody: string | null;
-  createdAt: string;
-  expiresAt: string;
-  completedAt: string | null;
-}
-
-/** Idempotency keys of the API's writes, per API client (migration 006). */
-export interface IdempotencyRepo {
-  /** Deletes every key that expired at `now`; returns how many. */
-  deleteExpired(now: string): number;
-  /** Inserts an in_progress claim; false (nothing written) when the client already holds that key. */
-  insertClaim(claim: {
-    clientId: string;
-    key: string;
-    fingerprint: string;
-    createdAt: string;
-    expiresAt: string;
-  }): boolean;
-  find(clientId: string, key: string): IdempotencyRecord | undefined;
-  /** Stores the answer of an in_progress claim; false if there was none. */
-  complete(
-    clientId: string,
-    key: string,
-    answer: { status: number; body: string; completedAt: string },
-  ): boolean;
-  /** Deletes an in_progress claim (its request ended without an answer worth replaying). */
-  release(clientId: string, key: string): boolean;
-}
+import type { Sync } from './sync.ts';
 
 const COLUMNS =
   'client_id AS clientId, idem_key AS key, fingerprint, state, response_status AS responseStatus, ' +
   'response_body AS responseBody, created_at AS createdAt, expires_at AS expiresAt, completed_at AS completedAt';
 
-export function createIdempotencyRepo(db: Db): IdempotencyRepo {
+export function createIdempotencyRepo(db: Db): Sync<IdempotencyRepo> {
   const deleteExpired = db.prepare('DELETE FROM idempotency_keys WHERE expires_at <= ?');
   const insertClaim = db.prepare(
     `INSERT INTO idempotency_keys (client_id, idem_key, fingerprint, state, created_at, expires_at)

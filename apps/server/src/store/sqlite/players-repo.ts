@@ -1,48 +1,8 @@
+import type { Page, PageRequest } from '../paging.ts';
+import type { PlayerRecord } from '../records.ts';
+import type { PlayersRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
-import type { Page, PageRequest } from './paging.ts';
-
-export const CREDENTIAL_TYPES = ['email', 'username', 'phone', 'external'] as const;
-export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
-
-/** A player of one profile, known by the integrator's credential; one per (profile, type, credential). */
-export interface PlayerRecord {
-  id: string;
-  clientId: string;
-  profileId: string;
-  credential: string;
-  credentialType: CredentialType;
-  /** The last balance the wallet reported in the profile's (default) currency, minor units. */
-  balanceMinor: number;
-  betWins: number;
-  totalBets: number;
-  createdAt: string;
-}
-
-export interface UserTokenRecord {
-  tokenHash: string;
-  playerId: string;
-  expireAt: string;
-  createdAt: string;
-}
-
-export interface PlayersRepo {
-  insert(player: PlayerRecord): void;
-  findById(id: string): PlayerRecord | undefined;
-  findByCredential(
-    profileId: string,
-    credentialType: CredentialType,
-    credential: string,
-  ): PlayerRecord | undefined;
-  /** A profile's players by creation; `search` keeps those whose credential contains it, ignoring case. */
-  listByProfile(profileId: string, page: PageRequest, search?: string): Page<PlayerRecord>;
-  insertUserToken(token: UserTokenRecord): void;
-  /** The player behind a userToken that has not expired at `now`. */
-  findByLiveUserToken(tokenHash: string, now: string): PlayerRecord | undefined;
-  /** The last balance the wallet reported in `currency`, if it ever did. */
-  balanceIn(playerId: string, currency: string): number | undefined;
-  /** Every currency's last reported balance of each player (minor units), for a page of players. */
-  balancesOf(playerIds: readonly string[]): Map<string, Record<string, number>>;
-}
+import type { Sync } from './sync.ts';
 
 const COLUMNS = `p.id, p.client_id AS clientId, p.profile_id AS profileId, p.credential,
   p.credential_type AS credentialType, p.balance_minor AS balanceMinor, p.bet_wins AS betWins,
@@ -56,7 +16,7 @@ export function likeContains(text: string): string {
 /** SQLite's lower() and LIKE fold ASCII only; players' names are often not ASCII (João, ÑANDÚ). */
 const FOLD = 'raspa_fold';
 
-export function createPlayersRepo(db: Db): PlayersRepo {
+export function createPlayersRepo(db: Db): Sync<PlayersRepo> {
   db.function(FOLD, { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );

@@ -1,36 +1,12 @@
+import type { DemoWalletCallRecord } from '../records.ts';
+import type { DemoWalletRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
-
-/**
- * What a call of the demo wallet is, now: `bet`, `prize`, `rollback`; a bet that a later rollback
- * re-credited becomes `bet-rolled-back`; `voided` marks the id of a transaction that was rolled
- * back before the demo wallet ever saw it, so a late bet with that id cannot debit.
- */
-export type DemoWalletCallKind = 'bet' | 'bet-rolled-back' | 'prize' | 'rollback' | 'voided';
-
-export interface DemoWalletCallRecord {
-  transactionId: string;
-  playerId: string;
-  kind: DemoWalletCallKind;
-  amountMinor: number;
-  /** The first answer, as JSON: a repeat of the transactionId gets it back verbatim. */
-  answer: string;
-  createdAt: string;
-}
-
-/** The built-in demo wallet's balances, one per player and currency, and calls (002_play.sql, 005). */
-export interface DemoWalletRepo {
-  findBalance(playerId: string, currency: string): number | undefined;
-  insertAccount(playerId: string, currency: string, balanceMinor: number): void;
-  setBalance(playerId: string, currency: string, balanceMinor: number): void;
-  findCall(transactionId: string): DemoWalletCallRecord | undefined;
-  insertCall(call: DemoWalletCallRecord): void;
-  setCallKind(transactionId: string, kind: DemoWalletCallKind): void;
-}
+import type { Sync } from './sync.ts';
 
 const CALL_COLUMNS = `transaction_id AS transactionId, player_id AS playerId, kind,
   amount_minor AS amountMinor, answer, created_at AS createdAt`;
 
-export function createDemoWalletRepo(db: Db): DemoWalletRepo {
+export function createDemoWalletRepo(db: Db): Sync<DemoWalletRepo> {
   const balance = db.prepare<[string, string], { balanceMinor: number }>(
     'SELECT balance_minor AS balanceMinor FROM demo_wallet_accounts WHERE player_id = ? AND currency = ?',
   );

@@ -1,30 +1,12 @@
+import type { GameSessionRecord } from '../records.ts';
+import type { SessionsRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
-
-/** A player's session on one game version; its token is kept only as a digest. */
-export interface GameSessionRecord {
-  id: string;
-  clientId: string;
-  profileId: string;
-  playerId: string;
-  gameId: string;
-  tokenHash: string;
-  lang: string;
-  returnUrl: string | null;
-  expireAt: string;
-  createdAt: string;
-}
-
-export interface SessionsRepo {
-  insert(session: GameSessionRecord): void;
-  findById(id: string): GameSessionRecord | undefined;
-  /** The session of a token that has not expired at `now`. */
-  findLiveByTokenHash(tokenHash: string, now: string): GameSessionRecord | undefined;
-}
+import type { Sync } from './sync.ts';
 
 const COLUMNS = `id, client_id AS clientId, profile_id AS profileId, player_id AS playerId, game_id AS gameId,
   token_hash AS tokenHash, lang, return_url AS returnUrl, expire_at AS expireAt, created_at AS createdAt`;
 
-export function createSessionsRepo(db: Db): SessionsRepo {
+export function createSessionsRepo(db: Db): Sync<SessionsRepo> {
   const insert = db.prepare(`INSERT INTO game_sessions (id, client_id, profile_id, player_id, game_id,
     token_hash, lang, return_url, expire_at, created_at) VALUES (@id, @clientId, @profileId, @playerId,
     @gameId, @tokenHash, @lang, @returnUrl, @expireAt, @createdAt)`);

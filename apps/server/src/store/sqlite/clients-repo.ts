@@ -1,44 +1,14 @@
+import type { ApiClientRecord, TokenSetRecord } from '../records.ts';
+import type { ClientsRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
-
-export interface ApiClientRecord {
-  id: string;
-  name: string;
-  email: string;
-  apiKeyHash: string;
-  passwordHash: string | null;
-  lang: string;
-  createdAt: string;
-}
-
-export interface TokenSetRecord {
-  id: string;
-  clientId: string;
-  accessHash: string;
-  expireAt: string;
-  revokedAt: string | null;
-  createdAt: string;
-}
-
-/** API clients and their token sets. */
-export interface ClientsRepo {
-  insertClient(client: ApiClientRecord): void;
-  findClientById(id: string): ApiClientRecord | undefined;
-  findClientByApiKeyHash(hash: string): ApiClientRecord | undefined;
-  findClientByEmail(email: string): ApiClientRecord | undefined;
-  countClients(): number;
-  setPasswordHash(clientId: string, passwordHash: string): void;
-  insertTokenSet(tokenSet: TokenSetRecord): void;
-  /** A token set that is neither revoked nor expired at `now`. */
-  findLiveTokenSet(accessHash: string, now: string): TokenSetRecord | undefined;
-  revokeTokenSets(clientId: string, now: string): number;
-}
+import type { Sync } from './sync.ts';
 
 const CLIENT_COLUMNS =
   'id, name, email, api_key_hash AS apiKeyHash, password_hash AS passwordHash, lang, created_at AS createdAt';
 const TOKEN_COLUMNS =
   'id, client_id AS clientId, access_hash AS accessHash, expire_at AS expireAt, revoked_at AS revokedAt, created_at AS createdAt';
 
-export function createClientsRepo(db: Db): ClientsRepo {
+export function createClientsRepo(db: Db): Sync<ClientsRepo> {
   const insertClient = db.prepare(
     'INSERT INTO api_clients (id, name, email, api_key_hash, password_hash, lang, created_at) VALUES (@id, @name, @email, @apiKeyHash, @passwordHash, @lang, @createdAt)',
   );

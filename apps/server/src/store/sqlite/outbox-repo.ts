@@ -1,58 +1,7 @@
+import type { OutboxEvent, OutboxHead } from '../records.ts';
+import type { OutboxRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
-import type { WebhookEvent } from './webhooks-repo.ts';
-
-/**
- * The webhook outbox (docs/contract.md §7): one row per (event, subscribed webhook), written in the
- * round's transaction and sent in `seq` order per webhook by the dispatcher.
- *
- * queued → delivered (a 2xx came back) | failed (gave up) | dropped (the webhook was disabled or
- * deleted before it could be sent).
- */
-export type OutboxStatus = 'queued' | 'delivered' | 'failed' | 'dropped';
-
-export interface OutboxEvent {
-  /** Insertion order: the order a webhook receives its events in. */
-  seq: number;
-  /** The event id: the `webhook-id` header, the same on every retry. */
-  id: string;
-  webhookId: string;
-  roundId: string;
-  eventType: WebhookEvent;
-  /** The round as the event carries it. */
-  payload: unknown;
-  status: OutboxStatus;
-  /** Attempts made so far. */
-  attempts: number;
-  nextAttemptAt: string;
-  /** When its first attempt failed; null while none has. */
-  firstFailureAt: string | null;
-  createdAt: string;
-}
-
-export type NewOutboxEvent = Omit<OutboxEvent, 'seq' | 'status' | 'attempts' | 'firstFailureAt'>;
-
-/** The oldest queued event of one webhook: the only one of that webhook that may be sent now. */
-export interface OutboxHead {
-  webhookId: string;
-  eventId: string;
-  nextAttemptAt: string;
-}
-
-export interface OutboxRepo {
-  /** True while a transaction is open on the connection (enqueue must run inside the round's). */
-  inTransaction(): boolean;
-  insert(event: NewOutboxEvent): void;
-  findById(id: string): OutboxEvent | undefined;
-  /** One head per webhook that has queued events, due or not. */
-  heads(): OutboxHead[];
-  /** A webhook's queued events after `afterSeq`, oldest first (the head: afterSeq -1). */
-  queuedAfter(webhookId: string, afterSeq: number, limit: number): OutboxEvent[];
-  markDelivered(id: string, attempts: number): void;
-  scheduleRetry(id: string, retry: { attempts: number; nextAttemptAt: string; firstFailureAt: string }): void;
-  markFailed(id: string, failure: { attempts: number; firstFailureAt: string }): void;
-  /** Drops every queued event of a webhook; returns how many. */
-  dropQueued(webhookId: string): number;
-}
+import type { Sync } from './sync.ts';
 
 interface OutboxRow extends Omit<OutboxEvent, 'payload'> {
   payload: string;
@@ -63,7 +12,7 @@ const COLUMNS = `seq, id, webhook_id AS webhookId, round_id AS roundId, event_ty
 
 const fromRow = (row: OutboxRow): OutboxEvent => ({ ...row, payload: JSON.parse(row.payload) });
 
-export function createOutboxRepo(db: Db): OutboxRepo {
+export function createOutboxRepo(db: Db): Sync<OutboxRepo> {
   const insert =
     db.prepare(`INSERT INTO webhook_events (id, webhook_id, round_id, event_type, payload, status,
     attempts, next_attempt_at, first_failure_at, created_at) VALUES (@id, @webhookId, @roundId, @eventType,
@@ -97,7 +46,6 @@ export function createOutboxRepo(db: Db): OutboxRepo {
   );
 
   return {
-    inTransaction: () => db.inTransaction,
     insert: (event) => void insert.run({ ...event, payload: JSON.stringify(event.payload) }),
     findById: (id) => {
       const row = byId.get(id);

@@ -1,89 +1,9 @@
+import type { Page, PageRequest } from '../paging.ts';
+import type { LedgerFilter, OwnerRef, RoundDetail, RoundPlayer, TransactionRecord } from '../records.ts';
+import type { LedgerRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
-import type { Page, PageRequest } from './paging.ts';
 import { statementCache } from './statement-cache.ts';
-
-export const TRANSACTION_TYPES = ['bet', 'prize', 'rollback', 'deposit'] as const;
-export type TransactionType = (typeof TRANSACTION_TYPES)[number];
-
-/**
- * One wallet movement of a round. `amountMinor` is signed: the change to the player's balance
- * (a bet is negative, a prize or a rollback positive), in minor units of `currency`.
- */
-export interface TransactionRecord {
-  id: string;
-  roundId: string;
-  clientId: string;
-  profileId: string;
-  playerId: string;
-  type: TransactionType;
-  amountMinor: number;
-  currency: string;
-  /** null until the wallet has answered. */
-  balanceBeforeMinor: number | null;
-  balanceAfterMinor: number | null;
-  status: string;
-  createdAt: string;
-}
-
-/** The player as a round shows it: its current figures, its last balance in the round's currency. */
-export interface RoundPlayer {
-  id: string;
-  credential: string;
-  credentialType: 'email' | 'username' | 'phone' | 'external';
-  balanceMinor: number;
-  balanceCurrency: string;
-  betWins: number;
-  totalBets: number;
-}
-
-/** A round with its player and its transactions (oldest first). */
-export interface RoundDetail {
-  id: string;
-  clientId: string;
-  profileId: string;
-  gameId: string;
-  sessionId: string;
-  status: string;
-  currency: string;
-  paidMinor: number;
-  prizeMinor: number;
-  createdAt: string;
-  endAt: string | null;
-  player: RoundPlayer;
-  transactions: TransactionRecord[];
-}
-
-/** The filters of both lists; null = not filtered. Always limited to one API client. */
-export interface LedgerFilter {
-  clientId: string;
-  profileId: string | null;
-  playerId: string | null;
-  roundId: string | null;
-  /** Transactions of this type; rounds having a transaction of this type. */
-  type: TransactionType | null;
-  /** Inclusive lower bound of `createdAt` (ISO). */
-  from: string | null;
-  /** Exclusive upper bound of `createdAt` (ISO). */
-  before: string | null;
-}
-
-/** Who owns a record a filter names. */
-export interface OwnerRef {
-  id: string;
-  clientId: string;
-}
-
-/** Reads the round/transaction ledger for the lists; the play loop writes it. */
-export interface LedgerRepo {
-  /** Newest first. */
-  listRounds(filter: LedgerFilter, page: PageRequest): Page<RoundDetail>;
-  /** Newest first. */
-  listTransactions(filter: LedgerFilter, page: PageRequest): Page<TransactionRecord>;
-  /** One round as the lists show it (a webhook event's payload): two reads, no count. */
-  findRoundDetail(roundId: string): RoundDetail | undefined;
-  findRoundRef(roundId: string): OwnerRef | undefined;
-  findPlayerRef(playerId: string): OwnerRef | undefined;
-}
+import type { Sync } from './sync.ts';
 
 const TRANSACTION_COLUMNS = `t.id, t.round_id AS roundId, t.client_id AS clientId, t.profile_id AS profileId,
   t.player_id AS playerId, t.type, t.amount_minor AS amountMinor, t.currency,
@@ -229,7 +149,7 @@ function detail(
   };
 }
 
-export function createLedgerRepo(db: Db): LedgerRepo {
+export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
   const statement = statementCache(db);
   const roundRef = db.prepare<[string], OwnerRef>(
     'SELECT id, client_id AS clientId FROM rounds WHERE id = ?',

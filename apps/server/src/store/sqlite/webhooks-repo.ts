@@ -1,106 +1,9 @@
+import type { Page, PageRequest } from '../paging.ts';
+import type { DeliveryFilter, DeliveryRecord, WebhookRecord } from '../records.ts';
+import type { WebhooksRepo } from '../repositories.ts';
 import { type Db, immediate } from './database.ts';
-import type { Page, PageRequest } from './paging.ts';
 import { statementCache } from './statement-cache.ts';
-
-export const WEBHOOK_EVENTS = ['open-round', 'close-round'] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-
-export type WebhookStatus = 'active' | 'disabled';
-/** success; pending = failed and a retry is scheduled; failed = failed and no retry is coming. */
-export type DeliveryStatus = 'success' | 'failed' | 'pending';
-
-export interface WebhookRecord {
-  id: string;
-  clientId: string;
-  /** As `new URL(url).href` writes it, so two spellings of one address count as the same. */
-  url: string;
-  eventTriggers: WebhookEvent[];
-  /** The integrator's signatureToken, sealed with the server key (the list shows it back). */
-  tokenSealed: string;
-  status: WebhookStatus;
-  createdAt: string;
-  lastTriggered: string | null;
-  successCount: number;
-  failureCount: number;
-  /** Soft delete: the webhook leaves the API, its delivery log stays for audit. */
-  deletedAt: string | null;
-}
-
-/** One delivery attempt, as the log keeps it. */
-export interface DeliveryRecord {
-  id: string;
-  webhookId: string;
-  /** The event's id: the same on every retry (the `webhook-id` header receivers deduplicate on). */
-  eventId: string;
-  eventType: WebhookEvent;
-  payload: unknown;
-  /** null when no answer came back (time-out, refused connection, DNS failure). */
-  responseCode: number | null;
-  responseBody: string;
-  success: boolean;
-  status: DeliveryStatus;
-  /** Milliseconds from sending the request to the end of the answer (or the failure). */
-  durationMs: number;
-  timestamp: string;
-  /** How many earlier attempts this event had at this webhook: 0 for the first. */
-  retryCount: number;
-  errorMessage: string | null;
-}
-
-/** What the dispatcher knows after one attempt; the repo works out status and retryCount. */
-export interface DeliveryAttempt {
-  id: string;
-  webhookId: string;
-  eventId: string;
-  eventType: WebhookEvent;
-  payload: unknown;
-  responseCode: number | null;
-  responseBody: string;
-  success: boolean;
-  durationMs: number;
-  timestamp: string;
-  errorMessage: string | null;
-  /** For a failure: whether another attempt is scheduled (the row is then `pending`). */
-  willRetry: boolean;
-}
-
-export interface DeliveryFilter {
-  status: DeliveryStatus | null;
-  /** Inclusive lower bound of `timestamp` (ISO). */
-  from: string | null;
-  /** Exclusive upper bound of `timestamp` (ISO). */
-  before: string | null;
-}
-
-export interface DeliveryPage extends Page<DeliveryRecord> {
-  /** Successful attempts among the filtered rows. */
-  successCount: number;
-  /** Failed attempts among the filtered rows, those waiting for a retry included. */
-  failureCount: number;
-}
-
-export interface WebhooksRepo {
-  insert(webhook: WebhookRecord): void;
-  /** A webhook, deleted or not. */
-  findById(id: string): WebhookRecord | undefined;
-  findLiveByUrl(clientId: string, url: string): WebhookRecord | undefined;
-  /** The client's webhooks that are not deleted, oldest first. */
-  listLiveByClient(clientId: string): WebhookRecord[];
-  /** Marks it deleted; false if it was not live. */
-  softDelete(id: string, at: string): boolean;
-  setStatus(id: string, status: WebhookStatus): void;
-  /** Writes a log row as given, counters untouched: attempts go through recordAttempt. */
-  insertDelivery(delivery: DeliveryRecord): void;
-  /**
-   * Logs one attempt and, in the same transaction, closes the event's earlier pending row,
-   * bumps the webhook's success or failure counter and its lastTriggered, so they always agree
-   * with the log (docs/contract.md §7).
-   */
-  recordAttempt(attempt: DeliveryAttempt): DeliveryRecord;
-  listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): DeliveryPage;
-  /** Time of its first failed attempt since its last success; null when its last attempt succeeded (or none). */
-  failingSince(webhookId: string): string | null;
-}
+import type { Sync } from './sync.ts';
 
 interface WebhookRow extends Omit<WebhookRecord, 'eventTriggers'> {
   eventTriggers: string;
@@ -149,7 +52,7 @@ function deliveryWhere(webhookId: string, filter: DeliveryFilter) {
   return { sql: clauses.join(' AND '), params };
 }
 
-export function createWebhooksRepo(db: Db): WebhooksRepo {
+export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
   const statement = statementCache(db);
   const insert = db.prepare(`INSERT INTO webhooks (id, client_id, url, event_triggers, token_enc, status,
     created_at, last_triggered, success_count, failure_count, deleted_at) VALUES (@id, @clientId, @url,

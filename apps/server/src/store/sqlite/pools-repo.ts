@@ -1,36 +1,12 @@
+import type { PoolRecord } from '../records.ts';
+import type { PoolsRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
-
-export interface PoolRecord {
-  id: string;
-  gameId: string;
-  number: number;
-  sampling: number;
-  /** The 32-byte seed as hex, sealed with the server key until the pool ends. */
-  seedSealed: string;
-  commitment: string;
-  draws: number;
-  /** Published when the pool ends. */
-  seedHex: string | null;
-  startedAt: string;
-  endedAt: string | null;
-}
-
-/** A game version's ticket pools (docs/contract.md §5). */
-export interface PoolsRepo {
-  insert(pool: PoolRecord): void;
-  findCurrent(gameId: string): PoolRecord | undefined;
-  findById(id: string): PoolRecord | undefined;
-  lastNumber(gameId: string): number;
-  /** Counts one more draw; returns the draw index it took (0-based). */
-  takeDraw(poolId: string): number;
-  end(poolId: string, seedHex: string, endedAt: string): void;
-  listByGame(gameId: string): PoolRecord[];
-}
+import type { Sync } from './sync.ts';
 
 const COLUMNS = `id, game_id AS gameId, number, sampling, seed_sealed AS seedSealed, commitment, draws,
   seed_hex AS seedHex, started_at AS startedAt, ended_at AS endedAt`;
 
-export function createPoolsRepo(db: Db): PoolsRepo {
+export function createPoolsRepo(db: Db): Sync<PoolsRepo> {
   const insert = db.prepare(`INSERT INTO pools (id, game_id, number, sampling, seed_sealed, commitment, draws,
     seed_hex, started_at, ended_at) VALUES (@id, @gameId, @number, @sampling, @seedSealed, @commitment, @draws,
     @seedHex, @startedAt, @endedAt)`);

@@ -1,31 +1,8 @@
+import type { Page, PageRequest } from '../paging.ts';
+import type { ProfileRecord } from '../records.ts';
+import type { ProfilesRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
-import type { Page, PageRequest } from './paging.ts';
-
-export type ProfileType = 'operator' | 'integrator' | 'demo';
-
-export interface ProfileRecord {
-  id: string;
-  clientId: string;
-  name: string;
-  type: ProfileType;
-  /** The default currency: what the player list's balance is in. */
-  currency: string;
-  /** The currencies its games may be priced in (its wallet takes them); null = any ISO 4217 code. */
-  currencies: string[] | null;
-  walletUrl: string | null;
-  /** The operator's wallet signature token, sealed with the server key. */
-  walletTokenSealed: string | null;
-  allowedOrigins: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ProfilesRepo {
-  insert(profile: ProfileRecord): void;
-  update(profile: ProfileRecord): void;
-  findById(id: string): ProfileRecord | undefined;
-  listByClient(clientId: string, page: PageRequest): Page<ProfileRecord>;
-}
+import type { Sync } from './sync.ts';
 
 interface ProfileRow extends Omit<ProfileRecord, 'allowedOrigins' | 'currencies'> {
   allowedOrigins: string;
@@ -46,7 +23,7 @@ const toRow = (profile: ProfileRecord) => ({
   currencies: profile.currencies === null ? null : JSON.stringify(profile.currencies),
 });
 
-export function createProfilesRepo(db: Db): ProfilesRepo {
+export function createProfilesRepo(db: Db): Sync<ProfilesRepo> {
   const insert =
     db.prepare(`INSERT INTO profiles (id, client_id, name, type, currency, currencies, wallet_url, wallet_token_enc,
     allowed_origins, created_at, updated_at) VALUES (@id, @clientId, @name, @type, @currency, @currencies, @walletUrl,

@@ -1,0 +1,432 @@
+/**
+ * The records the store keeps and hands back, independent of any database: the repositories
+ * (repositories.ts) take and return these shapes. Money is integer minor units throughout.
+ */
+import type { GameModel, Ladder } from '@raspa/core';
+import type { Page } from './paging.ts';
+
+// ---- clients
+
+export interface ApiClientRecord {
+  id: string;
+  name: string;
+  email: string;
+  apiKeyHash: string;
+  passwordHash: string | null;
+  lang: string;
+  createdAt: string;
+}
+
+export interface TokenSetRecord {
+  id: string;
+  clientId: string;
+  accessHash: string;
+  expireAt: string;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+// ---- profiles
+
+export type ProfileType = 'operator' | 'integrator' | 'demo';
+
+export interface ProfileRecord {
+  id: string;
+  clientId: string;
+  name: string;
+  type: ProfileType;
+  /** The default currency: what the player list's balance is in. */
+  currency: string;
+  /** The currencies its games may be priced in (its wallet takes them); null = any ISO 4217 code. */
+  currencies: string[] | null;
+  walletUrl: string | null;
+  /** The operator's wallet signature token, sealed with the server key. */
+  walletTokenSealed: string | null;
+  allowedOrigins: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+// ---- games
+
+/** One stored version of a game configuration; the ladder is kept as computed (minor units). */
+export interface GameRecord {
+  id: string;
+  clientId: string;
+  profileId: string;
+  gameModel: GameModel;
+  version: number;
+  active: boolean;
+  lang: string;
+  currency: string;
+  rtpPpm: number;
+  sampling: number;
+  prizedPpm: number;
+  betMinor: number;
+  ladder: Ladder;
+  createdAt: string;
+}
+
+// ---- players
+
+export const CREDENTIAL_TYPES = ['email', 'username', 'phone', 'external'] as const;
+
+export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
+
+/** A player of one profile, known by the integrator's credential; one per (profile, type, credential). */
+export interface PlayerRecord {
+  id: string;
+  clientId: string;
+  profileId: string;
+  credential: string;
+  credentialType: CredentialType;
+  /** The last balance the wallet reported in the profile's (default) currency, minor units. */
+  balanceMinor: number;
+  betWins: number;
+  totalBets: number;
+  createdAt: string;
+}
+
+export interface UserTokenRecord {
+  tokenHash: string;
+  playerId: string;
+  expireAt: string;
+  createdAt: string;
+}
+
+// ---- sessions
+
+/** A player's session on one game version; its token is kept only as a digest. */
+export interface GameSessionRecord {
+  id: string;
+  clientId: string;
+  profileId: string;
+  playerId: string;
+  gameId: string;
+  tokenHash: string;
+  lang: string;
+  returnUrl: string | null;
+  expireAt: string;
+  createdAt: string;
+}
+
+// ---- ledger
+
+export const TRANSACTION_TYPES = ['bet', 'prize', 'rollback', 'deposit'] as const;
+
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/**
+ * One wallet movement of a round. `amountMinor` is signed: the change to the player's balance
+ * (a bet is negative, a prize or a rollback positive), in minor units of `currency`.
+ */
+export interface TransactionRecord {
+  id: string;
+  roundId: string;
+  clientId: string;
+  profileId: string;
+  playerId: string;
+  type: TransactionType;
+  amountMinor: number;
+  currency: string;
+  /** null until the wallet has answered. */
+  balanceBeforeMinor: number | null;
+  balanceAfterMinor: number | null;
+  status: string;
+  createdAt: string;
+}
+
+/** The player as a round shows it: its current figures, its last balance in the round's currency. */
+export interface RoundPlayer {
+  id: string;
+  credential: string;
+  credentialType: 'email' | 'username' | 'phone' | 'external';
+  balanceMinor: number;
+  balanceCurrency: string;
+  betWins: number;
+  totalBets: number;
+}
+
+/** A round with its player and its transactions (oldest first). */
+export interface RoundDetail {
+  id: string;
+  clientId: string;
+  profileId: string;
+  gameId: string;
+  sessionId: string;
+  status: string;
+  currency: string;
+  paidMinor: number;
+  prizeMinor: number;
+  createdAt: string;
+  endAt: string | null;
+  player: RoundPlayer;
+  transactions: TransactionRecord[];
+}
+
+/** The filters of both lists; null = not filtered. Always limited to one API client. */
+export interface LedgerFilter {
+  clientId: string;
+  profileId: string | null;
+  playerId: string | null;
+  roundId: string | null;
+  /** Transactions of this type; rounds having a transaction of this type. */
+  type: TransactionType | null;
+  /** Inclusive lower bound of `createdAt` (ISO). */
+  from: string | null;
+  /** Exclusive upper bound of `createdAt` (ISO). */
+  before: string | null;
+}
+
+/** Who owns a record a filter names. */
+export interface OwnerRef {
+  id: string;
+  clientId: string;
+}
+
+// ---- rounds
+
+export type RoundStatus = 'pending' | 'open' | 'closing' | 'closed' | 'declined' | 'voided';
+
+export type TransactionStatus = 'pending' | 'completed' | 'declined' | 'failed';
+
+/** A round as the play loop writes it (the lists read it through the ledger repo). */
+export interface RoundRecord {
+  id: string;
+  clientId: string;
+  profileId: string;
+  gameId: string;
+  playerId: string;
+  sessionId: string;
+  status: RoundStatus;
+  currency: string;
+  paidMinor: number;
+  prizeMinor: number;
+  createdAt: string;
+  endAt: string | null;
+  poolId: string | null;
+  drawIndex: number | null;
+  level: number | null;
+  /** The card as JSON (CardOfModel), once the ticket is drawn. */
+  cardJson: string | null;
+  lastActionAt: string;
+  /** Set when a prize or rollback could not be settled automatically. */
+  reconciliation: boolean;
+}
+
+/**
+ * A wallet movement as the play loop keeps it: the listed transaction plus the state of the wallet
+ * call that carries it (its id is the transactionId).
+ */
+export interface LedgerTransaction extends TransactionRecord {
+  status: TransactionStatus;
+  originalTransactionId: string | null;
+  attempts: number;
+  /** When the retrier may pick it up (an in-flight call holds it off until its time-out has passed). */
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  completedAt: string | null;
+}
+
+/** What the fairness check reads of a round that drew a ticket from a pool. */
+export interface PoolDrawRecord {
+  roundId: string;
+  drawIndex: number | null;
+  level: number | null;
+  cardJson: string | null;
+  prizeMinor: number;
+}
+
+// ---- pools
+
+export interface PoolRecord {
+  id: string;
+  gameId: string;
+  number: number;
+  sampling: number;
+  /** The 32-byte seed as hex, sealed with the server key until the pool ends. */
+  seedSealed: string;
+  commitment: string;
+  draws: number;
+  /** Published when the pool ends. */
+  seedHex: string | null;
+  startedAt: string;
+  endedAt: string | null;
+}
+
+// ---- webhooks
+
+export const WEBHOOK_EVENTS = ['open-round', 'close-round'] as const;
+
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export type WebhookStatus = 'active' | 'disabled';
+
+/** success; pending = failed and a retry is scheduled; failed = failed and no retry is coming. */
+export type DeliveryStatus = 'success' | 'failed' | 'pending';
+
+export interface WebhookRecord {
+  id: string;
+  clientId: string;
+  /** As `new URL(url).href` writes it, so two spellings of one address count as the same. */
+  url: string;
+  eventTriggers: WebhookEvent[];
+  /** The integrator's signatureToken, sealed with the server key (the list shows it back). */
+  tokenSealed: string;
+  status: WebhookStatus;
+  createdAt: string;
+  lastTriggered: string | null;
+  successCount: number;
+  failureCount: number;
+  /** Soft delete: the webhook leaves the API, its delivery log stays for audit. */
+  deletedAt: string | null;
+}
+
+/** One delivery attempt, as the log keeps it. */
+export interface DeliveryRecord {
+  id: string;
+  webhookId: string;
+  /** The event's id: the same on every retry (the `webhook-id` header receivers deduplicate on). */
+  eventId: string;
+  eventType: WebhookEvent;
+  payload: unknown;
+  /** null when no answer came back (time-out, refused connection, DNS failure). */
+  responseCode: number | null;
+  responseBody: string;
+  success: boolean;
+  status: DeliveryStatus;
+  /** Milliseconds from sending the request to the end of the answer (or the failure). */
+  durationMs: number;
+  timestamp: string;
+  /** How many earlier attempts this event had at this webhook: 0 for the first. */
+  retryCount: number;
+  errorMessage: string | null;
+}
+
+/** What the dispatcher knows after one attempt; the repo works out status and retryCount. */
+export interface DeliveryAttempt {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: WebhookEvent;
+  payload: unknown;
+  responseCode: number | null;
+  responseBody: string;
+  success: boolean;
+  durationMs: number;
+  timestamp: string;
+  errorMessage: string | null;
+  /** For a failure: whether another attempt is scheduled (the row is then `pending`). */
+  willRetry: boolean;
+}
+
+export interface DeliveryFilter {
+  status: DeliveryStatus | null;
+  /** Inclusive lower bound of `timestamp` (ISO). */
+  from: string | null;
+  /** Exclusive upper bound of `timestamp` (ISO). */
+  before: string | null;
+}
+
+export interface DeliveryPage extends Page<DeliveryRecord> {
+  /** Successful attempts among the filtered rows. */
+  successCount: number;
+  /** Failed attempts among the filtered rows, those waiting for a retry included. */
+  failureCount: number;
+}
+
+// ---- outbox
+
+/**
+ * The webhook outbox (docs/contract.md §7): one row per (event, subscribed webhook), written in the
+ * round's transaction and sent in `seq` order per webhook by the dispatcher.
+ *
+ * queued → delivered (a 2xx came back) | failed (gave up) | dropped (the webhook was disabled or
+ * deleted before it could be sent).
+ */
+export type OutboxStatus = 'queued' | 'delivered' | 'failed' | 'dropped';
+
+export interface OutboxEvent {
+  /** Insertion order: the order a webhook receives its events in. */
+  seq: number;
+  /** The event id: the `webhook-id` header, the same on every retry. */
+  id: string;
+  webhookId: string;
+  roundId: string;
+  eventType: WebhookEvent;
+  /** The round as the event carries it. */
+  payload: unknown;
+  status: OutboxStatus;
+  /** Attempts made so far. */
+  attempts: number;
+  nextAttemptAt: string;
+  /** When its first attempt failed; null while none has. */
+  firstFailureAt: string | null;
+  createdAt: string;
+}
+
+export type NewOutboxEvent = Omit<OutboxEvent, 'seq' | 'status' | 'attempts' | 'firstFailureAt'>;
+
+/** The oldest queued event of one webhook: the only one of that webhook that may be sent now. */
+export interface OutboxHead {
+  webhookId: string;
+  eventId: string;
+  nextAttemptAt: string;
+}
+
+// ---- resets
+
+export interface ResetTokenRecord {
+  id: string;
+  clientId: string;
+  /** SHA-256 of the token sent by e-mail; the token itself is never stored. */
+  tokenHash: string;
+  expireAt: string;
+  usedAt: string | null;
+  createdAt: string;
+}
+
+export interface CaptchaRecord {
+  id: string;
+  /** SHA-256 of `id:ANSWER`; the answer itself is never stored. */
+  answerHash: string;
+  expireAt: string;
+  usedAt: string | null;
+}
+
+// ---- demo-wallet
+
+/**
+ * What a call of the demo wallet is, now: `bet`, `prize`, `rollback`; a bet that a later rollback
+ * re-credited becomes `bet-rolled-back`; `voided` marks the id of a transaction that was rolled
+ * back before the demo wallet ever saw it, so a late bet with that id cannot debit.
+ */
+export type DemoWalletCallKind = 'bet' | 'bet-rolled-back' | 'prize' | 'rollback' | 'voided';
+
+export interface DemoWalletCallRecord {
+  transactionId: string;
+  playerId: string;
+  kind: DemoWalletCallKind;
+  amountMinor: number;
+  /** The first answer, as JSON: a repeat of the transactionId gets it back verbatim. */
+  answer: string;
+  createdAt: string;
+}
+
+// ---- idempotency
+
+export interface IdempotencyRecord {
+  clientId: string;
+  key: string;
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  responseStatus: number | null;
+  responseBody: string | null;
+  createdAt: string;
+  expiresAt: string;
+  completedAt: string | null;
+}
+
+// ---- ops
+
+export type StoreHealth = { ok: true } | { ok: false; reason: string };

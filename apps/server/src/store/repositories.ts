@@ -1,0 +1,256 @@
+import type { GameModel } from '@raspa/core';
+import type { Page, PageRequest } from './paging.ts';
+import type {
+  ApiClientRecord,
+  CaptchaRecord,
+  CredentialType,
+  DeliveryAttempt,
+  DeliveryFilter,
+  DeliveryPage,
+  DeliveryRecord,
+  DemoWalletCallKind,
+  DemoWalletCallRecord,
+  GameRecord,
+  GameSessionRecord,
+  IdempotencyRecord,
+  LedgerFilter,
+  LedgerTransaction,
+  NewOutboxEvent,
+  OutboxEvent,
+  OutboxHead,
+  OwnerRef,
+  PlayerRecord,
+  PoolDrawRecord,
+  PoolRecord,
+  ProfileRecord,
+  ResetTokenRecord,
+  RoundDetail,
+  RoundRecord,
+  StoreHealth,
+  TokenSetRecord,
+  TransactionRecord,
+  UserTokenRecord,
+  WebhookRecord,
+  WebhookStatus,
+} from './records.ts';
+
+/**
+ * What the services ask of the database, one repository per kind of record. Every method is
+ * async and backend-neutral: the SQLite adapter (store/sqlite/) answers at once, a server
+ * database over the network. Called on `Store` each call is its own unit; called on the `tx` a
+ * `Store.transaction` hands out, they commit or roll back together.
+ */
+/** API clients and their token sets. */
+export interface ClientsRepo {
+  insertClient(client: ApiClientRecord): Promise<void>;
+  findClientById(id: string): Promise<ApiClientRecord | undefined>;
+  findClientByApiKeyHash(hash: string): Promise<ApiClientRecord | undefined>;
+  findClientByEmail(email: string): Promise<ApiClientRecord | undefined>;
+  countClients(): Promise<number>;
+  setPasswordHash(clientId: string, passwordHash: string): Promise<void>;
+  insertTokenSet(tokenSet: TokenSetRecord): Promise<void>;
+  /** A token set that is neither revoked nor expired at `now`. */
+  findLiveTokenSet(accessHash: string, now: string): Promise<TokenSetRecord | undefined>;
+  revokeTokenSets(clientId: string, now: string): Promise<number>;
+}
+
+export interface ProfilesRepo {
+  insert(profile: ProfileRecord): Promise<void>;
+  update(profile: ProfileRecord): Promise<void>;
+  findById(id: string): Promise<ProfileRecord | undefined>;
+  listByClient(clientId: string, page: PageRequest): Promise<Page<ProfileRecord>>;
+}
+
+/** Game versions. At most one active per (profile, model): a partial unique index enforces it. */
+export interface GamesRepo {
+  insert(game: GameRecord): Promise<void>;
+  findById(id: string): Promise<GameRecord | undefined>;
+  findActive(profileId: string, gameModel: GameModel): Promise<GameRecord | undefined>;
+  /** The highest version of (profile, model), 0 when there is none. */
+  lastVersion(profileId: string, gameModel: GameModel): Promise<number>;
+  /** Every version of every model of a profile, by model then version. */
+  listByProfile(profileId: string): Promise<GameRecord[]>;
+  setActive(id: string, active: boolean): Promise<void>;
+  /** Deactivates the active version of (profile, model), if any, except `keepId`. */
+  deactivateOthers(profileId: string, gameModel: GameModel, keepId: string): Promise<number>;
+}
+
+export interface PlayersRepo {
+  insert(player: PlayerRecord): Promise<void>;
+  findById(id: string): Promise<PlayerRecord | undefined>;
+  findByCredential(
+    profileId: string,
+    credentialType: CredentialType,
+    credential: string,
+  ): Promise<PlayerRecord | undefined>;
+  /** A profile's players by creation; `search` keeps those whose credential contains it, ignoring case. */
+  listByProfile(profileId: string, page: PageRequest, search?: string): Promise<Page<PlayerRecord>>;
+  insertUserToken(token: UserTokenRecord): Promise<void>;
+  /** The player behind a userToken that has not expired at `now`. */
+  findByLiveUserToken(tokenHash: string, now: string): Promise<PlayerRecord | undefined>;
+  /** The last balance the wallet reported in `currency`, if it ever did. */
+  balanceIn(playerId: string, currency: string): Promise<number | undefined>;
+  /** Every currency's last reported balance of each player (minor units), for a page of players. */
+  balancesOf(playerIds: readonly string[]): Promise<Map<string, Record<string, number>>>;
+}
+
+export interface SessionsRepo {
+  insert(session: GameSessionRecord): Promise<void>;
+  findById(id: string): Promise<GameSessionRecord | undefined>;
+  /** The session of a token that has not expired at `now`. */
+  findLiveByTokenHash(tokenHash: string, now: string): Promise<GameSessionRecord | undefined>;
+}
+
+/** Reads the round/transaction ledger for the lists; the play loop writes it. */
+export interface LedgerRepo {
+  /** Newest first. */
+  listRounds(filter: LedgerFilter, page: PageRequest): Promise<Page<RoundDetail>>;
+  /** Newest first. */
+  listTransactions(filter: LedgerFilter, page: PageRequest): Promise<Page<TransactionRecord>>;
+  /** One round as the lists show it (a webhook event's payload): two reads, no count. */
+  findRoundDetail(roundId: string): Promise<RoundDetail | undefined>;
+  findRoundRef(roundId: string): Promise<OwnerRef | undefined>;
+  findPlayerRef(playerId: string): Promise<OwnerRef | undefined>;
+}
+
+export interface RoundsRepo {
+  insertRound(round: RoundRecord): Promise<void>;
+  findRound(id: string): Promise<RoundRecord | undefined>;
+  /** The player's round that waits on the wallet or is in play. */
+  findLiveRound(playerId: string): Promise<RoundRecord | undefined>;
+  updateRound(id: string, change: Partial<Omit<RoundRecord, 'id'>>): Promise<void>;
+  insertTransaction(transaction: LedgerTransaction): Promise<void>;
+  findTransaction(id: string): Promise<LedgerTransaction | undefined>;
+  transactionsOfRound(roundId: string): Promise<LedgerTransaction[]>;
+  updateTransaction(id: string, change: Partial<Omit<LedgerTransaction, 'id'>>): Promise<void>;
+  /** Pending wallet calls whose time has come, oldest first. */
+  dueTransactions(now: string, limit: number): Promise<LedgerTransaction[]>;
+  /** Open rounds whose last action was before `before`. */
+  idleOpenRounds(before: string, limit: number): Promise<RoundRecord[]>;
+  /** Makes every pending wallet call due now: after a restart none of them is in flight. */
+  releasePending(now: string): Promise<number>;
+  /**
+   * Records the balance the wallet reported in `currency` and the player's counters (the
+   * player's own balance column only when it is the profile's default currency).
+   */
+  updatePlayer(
+    playerId: string,
+    currency: string,
+    balanceMinor: number,
+    betsAdded: number,
+    winsAdded: number,
+  ): Promise<void>;
+  /** The rounds that drew from a pool after `afterDrawIndex`, by draw index: a pool may hold millions. */
+  poolDraws(poolId: string, afterDrawIndex: number, limit: number): Promise<PoolDrawRecord[]>;
+  /** The round that drew `drawIndex` of a pool. */
+  findPoolDraw(poolId: string, drawIndex: number): Promise<PoolDrawRecord | undefined>;
+}
+
+/** A game version's ticket pools (docs/contract.md §5). */
+export interface PoolsRepo {
+  insert(pool: PoolRecord): Promise<void>;
+  findCurrent(gameId: string): Promise<PoolRecord | undefined>;
+  findById(id: string): Promise<PoolRecord | undefined>;
+  lastNumber(gameId: string): Promise<number>;
+  /** Counts one more draw; returns the draw index it took (0-based). */
+  takeDraw(poolId: string): Promise<number>;
+  end(poolId: string, seedHex: string, endedAt: string): Promise<void>;
+  listByGame(gameId: string): Promise<PoolRecord[]>;
+}
+
+export interface WebhooksRepo {
+  insert(webhook: WebhookRecord): Promise<void>;
+  /** A webhook, deleted or not. */
+  findById(id: string): Promise<WebhookRecord | undefined>;
+  findLiveByUrl(clientId: string, url: string): Promise<WebhookRecord | undefined>;
+  /** The client's webhooks that are not deleted, oldest first. */
+  listLiveByClient(clientId: string): Promise<WebhookRecord[]>;
+  /** Marks it deleted; false if it was not live. */
+  softDelete(id: string, at: string): Promise<boolean>;
+  setStatus(id: string, status: WebhookStatus): Promise<void>;
+  /** Writes a log row as given, counters untouched: attempts go through recordAttempt. */
+  insertDelivery(delivery: DeliveryRecord): Promise<void>;
+  /**
+   * Logs one attempt and, in the same transaction, closes the event's earlier pending row,
+   * bumps the webhook's success or failure counter and its lastTriggered, so they always agree
+   * with the log (docs/contract.md §7).
+   */
+  recordAttempt(attempt: DeliveryAttempt): Promise<DeliveryRecord>;
+  listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): Promise<DeliveryPage>;
+  /** Time of its first failed attempt since its last success; null when its last attempt succeeded (or none). */
+  failingSince(webhookId: string): Promise<string | null>;
+}
+
+export interface OutboxRepo {
+  insert(event: NewOutboxEvent): Promise<void>;
+  findById(id: string): Promise<OutboxEvent | undefined>;
+  /** One head per webhook that has queued events, due or not. */
+  heads(): Promise<OutboxHead[]>;
+  /** A webhook's queued events after `afterSeq`, oldest first (the head: afterSeq -1). */
+  queuedAfter(webhookId: string, afterSeq: number, limit: number): Promise<OutboxEvent[]>;
+  markDelivered(id: string, attempts: number): Promise<void>;
+  scheduleRetry(
+    id: string,
+    retry: { attempts: number; nextAttemptAt: string; firstFailureAt: string },
+  ): Promise<void>;
+  markFailed(id: string, failure: { attempts: number; firstFailureAt: string }): Promise<void>;
+  /** Drops every queued event of a webhook; returns how many. */
+  dropQueued(webhookId: string): Promise<number>;
+}
+
+/** Password-reset tokens and the offline captchas: both single use, both short-lived. */
+export interface ResetsRepo {
+  insertResetToken(token: ResetTokenRecord): Promise<void>;
+  /** A token that is unused and not expired at `now`. */
+  findLiveResetToken(tokenHash: string, now: string): Promise<ResetTokenRecord | undefined>;
+  /** Marks a live token used; returns it, or undefined when it was not live (used, expired, unknown). */
+  useResetToken(tokenHash: string, now: string): Promise<ResetTokenRecord | undefined>;
+  /** Forgets the client's unused tokens, so only the newest link works. */
+  deleteUnusedResetTokens(clientId: string): Promise<number>;
+
+  insertCaptcha(captcha: CaptchaRecord): Promise<void>;
+  /** Marks a live captcha used (one guess per captcha); returns it, or undefined when it was not live. */
+  useCaptcha(id: string, now: string): Promise<CaptchaRecord | undefined>;
+  deleteExpiredCaptchas(now: string): Promise<number>;
+}
+
+/** The built-in demo wallet's balances, one per player and currency, and calls (002_play.sql, 005). */
+export interface DemoWalletRepo {
+  findBalance(playerId: string, currency: string): Promise<number | undefined>;
+  insertAccount(playerId: string, currency: string, balanceMinor: number): Promise<void>;
+  setBalance(playerId: string, currency: string, balanceMinor: number): Promise<void>;
+  findCall(transactionId: string): Promise<DemoWalletCallRecord | undefined>;
+  insertCall(call: DemoWalletCallRecord): Promise<void>;
+  setCallKind(transactionId: string, kind: DemoWalletCallKind): Promise<void>;
+}
+
+/** Idempotency keys of the API's writes, per API client (migration 006). */
+export interface IdempotencyRepo {
+  /** Deletes every key that expired at `now`; returns how many. */
+  deleteExpired(now: string): Promise<number>;
+  /** Inserts an in_progress claim; false (nothing written) when the client already holds that key. */
+  insertClaim(claim: {
+    clientId: string;
+    key: string;
+    fingerprint: string;
+    createdAt: string;
+    expiresAt: string;
+  }): Promise<boolean>;
+  find(clientId: string, key: string): Promise<IdempotencyRecord | undefined>;
+  /** Stores the answer of an in_progress claim; false if there was none. */
+  complete(
+    clientId: string,
+    key: string,
+    answer: { status: number; body: string; completedAt: string },
+  ): Promise<boolean>;
+  /** Deletes an in_progress claim (its request ended without an answer worth replaying). */
+  release(clientId: string, key: string): Promise<boolean>;
+}
+
+/** What operations ask of the store: readiness and the scrape-time metrics. Read-only. */
+export interface OpsRepo {
+  /** One cheap query: the database answers and every migration shipped has been applied. */
+  health(): Promise<StoreHealth>;
+  webhookBacklog(): Promise<{ queued: number; oldestCreatedAt: string | null }>;
+  currentPools(): Promise<{ gameId: string; gameModel: string; ticketsLeft: number; tickets: number }[]>;
+}

@@ -1,0 +1,58 @@
+import type { Repositories, Store } from '../store.ts';
+import { createClientsRepo } from './clients-repo.ts';
+import { type Db, openDatabase, shippedMigrations } from './database.ts';
+import { createDemoWalletRepo } from './demo-wallet-repo.ts';
+import { createGamesRepo } from './games-repo.ts';
+import { createGroupCommit } from './group-commit.ts';
+import { createIdempotencyRepo } from './idempotency-repo.ts';
+import { createLedgerRepo } from './ledger-repo.ts';
+import { createOpsRepo } from './ops-repo.ts';
+import { createOutboxRepo } from './outbox-repo.ts';
+import { createPlayersRepo } from './players-repo.ts';
+import { createPoolsRepo } from './pools-repo.ts';
+import { createProfilesRepo } from './profiles-repo.ts';
+import { createResetsRepo } from './resets-repo.ts';
+import { createRoundsRepo } from './rounds-repo.ts';
+import { createSessionsRepo } from './sessions-repo.ts';
+import { type CallRunner, lift, type Sync } from './sync.ts';
+import { createWebhooksRepo } from './webhooks-repo.ts';
+
+type SyncRepositories = { [K in keyof Repositories]: Sync<Repositories[K]> };
+
+function liftAll(repos: SyncRepositories, run: CallRunner): Repositories {
+  const lifted: Record<string, unknown> = {};
+  for (const [name, repo] of Object.entries(repos)) lifted[name] = lift(repo as Sync<object>, run);
+  return lifted as unknown as Repositories;
+}
+
+/** The Store over one SQLite connection (better-sqlite3, synchronous underneath). */
+export function createSqliteStore(db: Db): Store {
+  const repos: SyncRepositories = {
+    clients: createClientsRepo(db),
+    profiles: createProfilesRepo(db),
+    games: createGamesRepo(db),
+    players: createPlayersRepo(db),
+    sessions: createSessionsRepo(db),
+    ledger: createLedgerRepo(db),
+    webhooks: createWebhooksRepo(db),
+    resets: createResetsRepo(db),
+    outbox: createOutboxRepo(db),
+    pools: createPoolsRepo(db),
+    rounds: createRoundsRepo(db),
+    demoWallet: createDemoWalletRepo(db),
+    idempotency: createIdempotencyRepo(db),
+    ops: createOpsRepo(db, shippedMigrations()),
+  };
+  const commits = createGroupCommit(db);
+  const tx = liftAll(repos, commits.inside);
+  return {
+    ...liftAll(repos, commits.outside),
+    transaction: (work) => commits.unit(({ afterCommit }) => work({ ...tx, afterCommit })),
+    close: async () => {
+      db.close();
+    },
+  };
+}
+
+/** Opens (creating and migrating) the SQLite file, `:memory:` for a throwaway one, as a Store. */
+export const openSqliteStore = (file: string): Store => createSqliteStore(openDatabase(file));
