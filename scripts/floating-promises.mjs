@@ -10,13 +10,20 @@ const require = createRequire(import.meta.url);
 let failures = 0;
 for (const project of process.argv.slice(2)) {
   const ts = require(require.resolve('typescript', { paths: [dirname(project)] }));
-  const config = ts.getParsedCommandLineOfConfigFile(project, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic() {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    project,
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic() {} },
+  );
   const program = ts.createProgram(config.fileNames, config.options);
   const checker = program.getTypeChecker();
   const isPromise = (type) => {
     if (type.isUnion()) return type.types.some(isPromise);
     const symbol = type.getSymbol();
-    return symbol?.getName() === 'Promise' || Boolean(checker.getPropertyOfType(type, 'then') && symbol?.getName() !== 'Object');
+    return (
+      symbol?.getName() === 'Promise' ||
+      Boolean(checker.getPropertyOfType(type, 'then') && symbol?.getName() !== 'Object')
+    );
   };
   for (const file of program.getSourceFiles()) {
     if (file.isDeclarationFile || file.fileName.includes('node_modules')) continue;
@@ -29,7 +36,9 @@ for (const project of process.argv.slice(2)) {
           isPromise(checker.getTypeAtLocation(expression));
         if (floating) {
           const { line } = file.getLineAndCharacterOfPosition(node.getStart());
-          console.log(`${relative(process.cwd(), file.fileName)}:${line + 1}: ${node.getText().split('\n')[0].slice(0, 100)}`);
+          console.log(
+            `${relative(process.cwd(), file.fileName)}:${line + 1}: ${node.getText().split('\n')[0].slice(0, 100)}`,
+          );
           failures++;
         }
       }
@@ -39,6 +48,8 @@ for (const project of process.argv.slice(2)) {
   }
 }
 if (failures > 0) {
-  console.log(`${failures} promise(s) left floating: await them, return them, or mark them \`void\` on purpose.`);
+  console.log(
+    `${failures} promise(s) left floating: await them, return them, or mark them \`void\` on purpose.`,
+  );
   process.exit(1);
 }

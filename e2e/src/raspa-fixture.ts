@@ -104,10 +104,9 @@ export async function startRaspa(): Promise<Raspa> {
   }
 
   /** The level of the game's next ticket, computed with the core from the pool's seed (as an auditor would). */
-  function nextLevel(gameId: string): number | undefined {
+  async function nextLevel(gameId: string): Promise<number | undefined> {
     const { store, secrets } = server.deps;
-    const pool = store.pools.findCurrent(gameId);
-    const game = store.games.findById(gameId);
+    const [pool, game] = await Promise.all([store.pools.findCurrent(gameId), store.games.findById(gameId)]);
     if (!pool || !game) return undefined;
     const tickets = createPool(
       seedFromHex(secrets.open(pool.seedSealed)),
@@ -145,7 +144,7 @@ export async function startRaspa(): Promise<Raspa> {
     newSession,
     async steer(gameId, outcome) {
       for (let burned = 0; burned < 60; burned++) {
-        const level = nextLevel(gameId);
+        const level = await nextLevel(gameId);
         if (level !== undefined && (outcome === 'win') === level > 0) return level;
         await burn(gameId);
       }

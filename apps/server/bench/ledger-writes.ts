@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { createRoundsRepo, type LedgerTransaction, type RoundRecord } from '../src/store/records.ts';
+import type { LedgerTransaction, RoundRecord } from '../src/store/records.ts';
 import type { Db } from '../src/store/sqlite/database.ts';
+import { createRoundsRepo } from '../src/store/sqlite/rounds-repo.ts';
 import { loadAverage } from './kit/machine.ts';
 import { report } from './kit/report.ts';
 
@@ -29,7 +30,7 @@ const rounds = Number(values.rounds);
 const preload = Number(values.preload);
 const batch = Number(values.batch);
 const runs = Number(values.runs);
-const MIGRATIONS_DIR = fileURLToPath(new URL('../src/store/migrations/', import.meta.url));
+const MIGRATIONS_DIR = fileURLToPath(new URL('../src/store/sqlite/migrations/', import.meta.url));
 const LISTS_MIGRATION = '003_ledger_lists.sql';
 
 function openLedger(file: string, withLists: boolean): Db {

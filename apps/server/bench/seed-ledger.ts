@@ -42,7 +42,7 @@ export const BENCH_API_KEY = 'rsp_bench-api-key-0123456789abcdef';
 const DAYS = 90;
 const PLAYERS = 10_000;
 const CHUNK = 25_000; // rounds per write transaction
-const MIGRATIONS_DIR = fileURLToPath(new URL('../src/store/migrations/', import.meta.url));
+const MIGRATIONS_DIR = fileURLToPath(new URL('../src/store/sqlite/migrations/', import.meta.url));
 const DAY_MS = 86_400_000;
 /** Migrations from this number on (the list indexes and counts) run after the ledger is loaded. */
 const LOADED_BEFORE = '003';
@@ -188,9 +188,9 @@ async function build(dir: string, rounds: number, log: (line: string) => void) {
   // The client, profiles and games exactly as the service and an integrator make them.
   const demo = await setUpDemo(services, deps, BENCH_API_KEY);
   if (!demo) throw new Error('the new database already had a client');
-  const clientId = store.profiles.findById(demo.game.profileId)?.clientId;
+  const clientId = (await store.profiles.findById(demo.game.profileId))?.clientId;
   if (!clientId) throw new Error('the demo profile has no client');
-  const auth = services.auth.authenticate(services.auth.issueTokenSet(clientId).accessToken);
+  const auth = await services.auth.authenticate((await services.auth.issueTokenSet(clientId)).accessToken);
   if (!auth) throw new Error('a fresh token set did not authenticate');
   const games: GameRecord[] = [];
   for (const [index, spec] of PROFILES.entries()) {
@@ -208,7 +208,7 @@ async function build(dir: string, rounds: number, log: (line: string) => void) {
             })
           ).id;
     if (index > 0) {
-      services.games.create(auth, {
+      await services.games.create(auth, {
         profileId,
         gameModel: spec.gameModel,
         lang: 'pt',
@@ -221,7 +221,7 @@ async function build(dir: string, rounds: number, log: (line: string) => void) {
         replacePreviousVersion: false,
       });
     }
-    const game = store.games.findActive(profileId, spec.gameModel);
+    const game = await store.games.findActive(profileId, spec.gameModel);
     if (!game) throw new Error(`no active game for profile ${spec.name}`);
     games.push(game);
   }

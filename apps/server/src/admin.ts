@@ -102,7 +102,7 @@ async function createClient(options: z.infer<typeof createClientArgs>): Promise<
     console.error(`error: ${error.messages.join('; ')}`);
     return EXIT.failed;
   } finally {
-    deps.store.close();
+    await deps.store.close();
   }
 }
 

@@ -44,7 +44,7 @@ export async function setUpDemo(
   deps: Pick<Deps, 'store' | 'logger' | 'random'>,
   demoApiKey: string | undefined,
 ): Promise<DemoInfo | undefined> {
-  if (deps.store.clients.countClients() > 0) return undefined;
+  if ((await deps.store.clients.countClients()) > 0) return undefined;
   const password = deps.random(12).toString('base64url');
   const { apiKey, client } = await services.auth.createClient({
     name: 'Demo operator',
@@ -63,26 +63,26 @@ export async function setUpDemo(
 
 /** The same steps an integrator takes over HTTP, through the services. */
 async function setUpDemoGame(services: Services, clientId: string): Promise<DemoGame> {
-  const auth = authAs(services, clientId);
+  const auth = await authAs(services, clientId);
   const profile = await services.profiles.create(auth, {
     name: 'Demo',
     type: 'demo',
     currency: DEMO_GAME.currency,
     allowedOrigins: [],
   });
-  const { game } = services.games.create(auth, {
+  const { game } = await services.games.create(auth, {
     ...DEMO_GAME,
     profileId: profile.id,
     simulation: false,
     replacePreviousVersion: false,
   });
   if (game.id === null) throw new Error('the demo game was not stored');
-  const login = services.players.logIn(auth, {
+  const login = await services.players.logIn(auth, {
     profileId: profile.id,
     credential: DEMO_PLAYER,
     credentialType: 'username',
   });
-  const started = services.sessions.start(auth, { userToken: login.userToken, gameId: game.id });
+  const started = await services.sessions.start(auth, { userToken: login.userToken, gameId: game.id });
   return {
     profileId: profile.id,
     gameId: game.id,
@@ -94,8 +94,9 @@ async function setUpDemoGame(services: Services, clientId: string): Promise<Demo
 }
 
 /** A real token set of the client, as a login would give, so the services see an ordinary caller. */
-function authAs(services: Services, clientId: string): AuthContext {
-  const auth = services.auth.authenticate(services.auth.issueTokenSet(clientId).accessToken);
+async function authAs(services: Services, clientId: string): Promise<AuthContext> {
+  const { accessToken } = await services.auth.issueTokenSet(clientId);
+  const auth = await services.auth.authenticate(accessToken);
   if (!auth) throw new Error('a token set issued just now did not authenticate');
   return auth;
 }

@@ -58,7 +58,7 @@ const stop = async (signal: string) => {
   deps.logger.info('stopping', { signal });
   await running.close(); // /ready answers 503 from its first step
   await running.app.services.panel.settled(); // queued reset e-mails go out before exit
-  deps.store.close();
+  await deps.store.close();
   process.exit(0);
 };
 process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -12,11 +12,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatAmount } from '@raspa/core';
-import Database from 'better-sqlite3';
 import { loadDotEnv, readConfig } from './config.ts';
 import { createFairnessService, type PoolCheck } from './services/fairness-service.ts';
 import type { GameRecord } from './store/records.ts';
-import { createGamesRepo, createPoolsRepo, createRoundsRepo } from './store/records.ts';
+import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
+import type { Store } from './store/store.ts';
 
 const USAGE = 'usage: pnpm verify-pool --game <gameId> [--pool <poolId>] [--data-dir <dir>]';
 
@@ -90,7 +90,7 @@ function poolReport(check: PoolCheck, game: GameRecord): string[] {
   return lines;
 }
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   const options = readOptions(argv);
   if (typeof options === 'string') {
     console.error(`${options}\n${USAGE}`);
@@ -110,23 +110,19 @@ function main(argv: string[]): number {
     console.error(`no database at ${file} (set DATA_DIR or pass --data-dir)\n${USAGE}`);
     return 2;
   }
-  let db: Database.Database;
+  let store: Store;
   try {
     // Read-only: the verifier never changes the ledger, and can run beside the live service.
-    db = new Database(file, { readonly: true, fileMustExist: true });
-    db.pragma('busy_timeout = 5000');
+    store = openSqliteStore(file, { readonly: true });
   } catch (error) {
     console.error(`cannot open ${file}: ${(error as Error).message}`);
     return 2;
   }
   try {
-    const fairness = createFairnessService({
-      games: createGamesRepo(db),
-      pools: createPoolsRepo(db),
-      rounds: createRoundsRepo(db),
-    });
     // Every pool is read inside one snapshot, so a pool ending meanwhile cannot split the report.
-    const result = db.transaction(() => fairness.checkGame(options.gameId, options.poolId))();
+    const result = await store.transaction((tx) =>
+      createFairnessService(tx).checkGame(options.gameId, options.poolId),
+    );
     if (!result.ok) {
       console.error(`${result.message} in ${file}\n${USAGE}`);
       return 2;
@@ -151,8 +147,8 @@ function main(argv: string[]): number {
       );
     return failed > 0 ? 1 : 0;
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

@@ -6,8 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { argon2idHasher } from '../src/security/passwords.ts';
 import { digest } from '../src/security/secrets.ts';
-import { openDatabase } from '../src/store/sqlite/database.ts';
-import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 const TSX = join(SERVER_DIR, 'node_modules/.bin/tsx');
@@ -27,12 +26,12 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
   });
 }
 
-function readClient(email: string) {
-  const store = createSqliteStore(openDatabase(join(dataDir, 'raspa.sqlite')));
+async function readClient(email: string) {
+  const store = openSqliteStore(join(dataDir, 'raspa.sqlite'));
   try {
-    return store.clients.findClientByEmail(email);
+    return await store.clients.findClientByEmail(email);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -60,7 +59,7 @@ describe('pnpm admin', () => {
     const apiKey = printed(run.stdout, 'apiKey');
     expect(apiKey).toMatch(/^rsp_[\w-]{43}$/);
     expect(run.stdout).toContain('panel password:  a panel secret\n');
-    const client = readClient('casa@example.test');
+    const client = await readClient('casa@example.test');
     expect(client).toMatchObject({
       name: 'Casa Lotérica',
       email: 'casa@example.test',
@@ -75,7 +74,7 @@ describe('pnpm admin', () => {
     const password = printed(run.stdout, 'panel password');
     expect(password.length).toBeGreaterThanOrEqual(8);
     expect(run.stdout).toContain(`${password} (generated)`);
-    const client = readClient('bingo@example.test');
+    const client = await readClient('bingo@example.test');
     expect(await argon2idHasher.verify(client?.passwordHash ?? '', password)).toBe(true);
   });
 

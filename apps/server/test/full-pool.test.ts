@@ -76,7 +76,7 @@ afterAll(async () => {
 describe('a whole pool of 100,001 tickets', () => {
   it('pays exactly the ladder, draws every level exactly winners times, and verifies from its seed', async () => {
     const play = server.running.app.services.play;
-    const game = server.deps.store.games.findById(gameId);
+    const game = await server.deps.store.games.findById(gameId);
     if (!game) throw new Error('game not stored');
     const { ladder } = game;
     expect(game.betMinor).toBe(BET_MINOR);
@@ -138,10 +138,10 @@ describe('a whole pool of 100,001 tickets', () => {
       expect(ladder.totalAmount).toBe(SAMPLING * BET_MINOR);
       expect(`${ladderPaid}/${SAMPLING * BET_MINOR}`).toBe(`${paidByRounds}/${ladder.totalAmount}`);
       // The demo wallet agrees to the cent.
-      const balances = sessions.reduce(
-        (sum, { userId }) => sum + (server.deps.store.demoWallet.findBalance(userId, 'BRL') ?? Number.NaN),
-        0,
-      );
+      let balances = 0;
+      for (const { userId } of sessions) {
+        balances += (await server.deps.store.demoWallet.findBalance(userId, 'BRL')) ?? Number.NaN;
+      }
       expect(balances).toBe(PLAYERS * START_MINOR - SAMPLING * BET_MINOR + ladderPaid);
 
       // Every level drawn exactly `winners` times.
@@ -182,7 +182,7 @@ describe('a whole pool of 100,001 tickets', () => {
     } finally {
       db.close();
     }
-    const checked = server.running.app.services.fairness.checkGame(gameId);
+    const checked = await server.running.app.services.fairness.checkGame(gameId);
     expect(checked).toMatchObject({
       ok: true,
       pools: [{ ok: true, state: 'ended', roundsChecked: SAMPLING }],

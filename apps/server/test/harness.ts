@@ -185,7 +185,7 @@ export async function startTestServer(
     },
     async close() {
       await running.close();
-      deps.store.close();
+      await deps.store.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

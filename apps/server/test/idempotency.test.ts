@@ -314,7 +314,7 @@ describe('the idempotency step in mountRoutes', () => {
   beforeAll(async () => {
     const clock = createTestClock();
     const store = createSqliteStore(openDatabase(':memory:'));
-    store.clients.insertClient({
+    await store.clients.insertClient({
       id: 'client-1',
       name: 'c',
       email: 'c@example.test',
@@ -352,7 +352,7 @@ describe('the idempotency step in mountRoutes', () => {
       router,
       routes,
       {
-        authenticate: () => ({ clientId: 'client-1', tokenSetId: 't', signatureToken: 's' }),
+        authenticate: async () => ({ clientId: 'client-1', tokenSetId: 't', signatureToken: 's' }),
         verifySignature: () => {},
       },
       { idempotency: createIdempotencyStep(createIdempotencyService({ store, clock })) },

@@ -4,13 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { seededRng } from '@raspa/core';
 import Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  createLedgerRepo,
-  type LedgerFilter,
-  TRANSACTION_TYPES,
-  type TransactionType,
-} from '../src/store/records.ts';
+import { type LedgerFilter, TRANSACTION_TYPES, type TransactionType } from '../src/store/records.ts';
 import { type Db, migrate, openDatabase } from '../src/store/sqlite/database.ts';
+import { createLedgerRepo } from '../src/store/sqlite/ledger-repo.ts';
 import { queryPlan, type RecordedStatement, recordingDb } from './sql-recorder.ts';
 
 /**
@@ -26,7 +22,7 @@ const PROFILES = [
   { id: 'profile-3', clientId: 'client-b' },
 ];
 const DAY_MS = 86_400_000;
-const MIGRATIONS = fileURLToPath(new URL('../src/store/migrations/', import.meta.url));
+const MIGRATIONS = fileURLToPath(new URL('../src/store/sqlite/migrations/', import.meta.url));
 const START = Date.parse('2026-02-26T00:00:00.000Z');
 
 function seed(db: Db, rounds: number) {

@@ -131,11 +131,11 @@ describe('the ledger reconciles with the wallet', () => {
           const transactions = await settleAll(setup);
           plan = [];
           const roundList = await listAll(setup.tokens, `/v1/round?profileId=${setup.profileId}`);
-          const flagged = new Set(
-            roundList
-              .map((round) => round._id as string)
-              .filter((id) => server.deps.store.rounds.findRound(id)?.reconciliation),
-          );
+          const flagged = new Set<string>();
+          for (const round of roundList) {
+            const id = round._id as string;
+            if ((await server.deps.store.rounds.findRound(id))?.reconciliation) flagged.add(id);
+          }
           const users = await listAll(setup.tokens, `/v1/user?profileId=${setup.profileId}`);
 
           for (const credential of credentials) {

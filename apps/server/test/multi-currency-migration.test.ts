@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/store/sqlite/database.ts';
 
-const MIGRATIONS = fileURLToPath(new URL('../src/store/migrations/', import.meta.url));
+const MIGRATIONS = fileURLToPath(new URL('../src/store/sqlite/migrations/', import.meta.url));
 const NOW = '2026-03-01T12:00:00.000Z';
 
 /** A database as the migrations before 005 left it. */

@@ -150,7 +150,7 @@ describe('one player, games of two currencies of one profile', () => {
       if (!round) throw new Error(`no ${currency} round`);
       expect(round.start).toBe(100_000);
       expect(round.end).toBe(100_000 - round.price + round.prize);
-      expect(server.deps.store.demoWallet.findBalance(userId, currency)).toBe(round.end);
+      expect(await server.deps.store.demoWallet.findBalance(userId, currency)).toBe(round.end);
     }
     const users = await server.call('GET', `/v1/user?profileId=${profileId}`, { token: tokens });
     expect(users.body.data[0].balances).toEqual({

@@ -199,9 +199,9 @@ describe('GET /ready', () => {
 
   it('answers 503 when the database does not answer or lacks a migration', async () => {
     const { store } = server.deps;
-    expect(store.ops.health()).toEqual({ ok: true });
-    const { createOpsRepo } = await import('../src/store/ops-repo.ts');
-    const { openDatabase } = await import('../src/store/database.ts');
+    expect(await store.ops.health()).toEqual({ ok: true });
+    const { createOpsRepo } = await import('../src/store/sqlite/ops-repo.ts');
+    const { openDatabase } = await import('../src/store/sqlite/database.ts');
     const db = openDatabase(':memory:');
     expect(createOpsRepo(db, ['999_not_shipped.sql']).health()).toEqual({
       ok: false,

@@ -96,10 +96,10 @@ const bet: WalletMovement = {
 async function deliverOnce(server: TestServer, webhookId: string) {
   const fixtures = ledgerFixtures(server);
   try {
-    const clientId = server.deps.store.webhooks.findById(webhookId)?.clientId ?? '';
+    const clientId = (await server.deps.store.webhooks.findById(webhookId))?.clientId ?? '';
     const { roundId } = fixtures.round(fixtures.seat(clientId), { at: server.clock().toISOString() });
-    server.deps.store.transaction(() =>
-      createWebhookOutbox(server.deps.store, server.deps).enqueue({
+    await server.deps.store.transaction((tx) =>
+      createWebhookOutbox(server.deps).enqueue(tx, {
         clientId,
         roundId,
         eventType: 'close-round',
@@ -112,11 +112,12 @@ async function deliverOnce(server: TestServer, webhookId: string) {
   const dispatcher = createWebhookDispatcher(server.deps, { timeoutMs: 2000 });
   expect(await dispatcher.runOnce()).toBe(1);
   await dispatcher.stop();
-  return server.deps.store.webhooks.listDeliveries(
+  const page = await server.deps.store.webhooks.listDeliveries(
     webhookId,
     { status: null, from: null, before: null },
     { pageIndex: 1, pageSize: 10 },
-  ).items;
+  );
+  return page.items;
 }
 
 const post = (policy: OutboundPolicy, url: string) => {
@@ -230,7 +231,7 @@ describe('DNS rebinding: public at registration, 127.0.0.1 at connection time (d
       },
     });
     expect(created.status).toBe(201);
-    const profile = server.deps.store.profiles.findById(created.body.data.profileId);
+    const profile = await server.deps.store.profiles.findById(created.body.data.profileId);
     if (!profile) throw new Error('profile not stored');
 
     const wallets = createWalletDirectory({
@@ -304,7 +305,7 @@ describe('redirects are never followed (OUTBOUND_ALLOW_PRIVATE=true)', () => {
       },
     });
     expect(created.status).toBe(201);
-    const profile = server.deps.store.profiles.findById(created.body.data.profileId);
+    const profile = await server.deps.store.profiles.findById(created.body.data.profileId);
     if (!profile) throw new Error('profile not stored');
     const wallet = createWalletDirectory({
       store: server.deps.store,

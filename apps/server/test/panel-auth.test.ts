@@ -67,13 +67,15 @@ async function eventuallyTrue(check: () => boolean, ms = 15_000): Promise<void> 
 }
 
 /** A solved captcha, issued the way GET /v1/auth/captcha issues it. */
-function solvedCaptcha(): string {
-  const { captchaId, answer } = panel().issueCaptcha();
+async function solvedCaptcha(): Promise<string> {
+  const { captchaId, answer } = await panel().issueCaptcha();
   return `${captchaId}:${answer.toLowerCase()}`;
 }
 
-const panelLogin = (email: string, password: string, captcha = solvedCaptcha()) =>
-  server.call('POST', '/v1/auth/panel-login', { body: { email, password, captcha } });
+const panelLogin = async (email: string, password: string, captcha?: string) =>
+  server.call('POST', '/v1/auth/panel-login', {
+    body: { email, password, captcha: captcha ?? (await solvedCaptcha()) },
+  });
 
 const mailTo = (email: string) => sink.messages.filter((mail) => mail.recipients.includes(email));
 
@@ -81,7 +83,7 @@ const mailTo = (email: string) => sink.messages.filter((mail) => mail.recipients
 async function requestReset(email: string, options: { lang?: string; header?: string } = {}) {
   const before = mailTo(email).length;
   const answer = await server.call('POST', '/v1/auth/forgot-password', {
-    body: { email, captcha: solvedCaptcha(), ...(options.lang && { lang: options.lang }) },
+    body: { email, captcha: await solvedCaptcha(), ...(options.lang && { lang: options.lang }) },
     ...(options.header && { headers: { 'x-user-language': options.header } }),
   });
   expect(answer).toMatchObject({ status: 200, body: FORGOT_ANSWER });
@@ -154,21 +156,21 @@ describe('POST /v1/auth/panel-login', () => {
       status: 400,
       body: { status: 'error', code: 'VALIDATION_ERROR', messages: [CAPTCHA_MESSAGE] },
     };
-    const { captchaId, answer } = panel().issueCaptcha();
+    const { captchaId, answer } = await panel().issueCaptcha();
     expect(await panelLogin(email, PASSWORD, `${captchaId}:${answer}X`)).toMatchObject(refused);
 
-    const reused = solvedCaptcha();
+    const reused = await solvedCaptcha();
     expect((await panelLogin(email, PASSWORD, reused)).status).toBe(200);
     expect(await panelLogin(email, PASSWORD, reused)).toMatchObject(refused);
 
-    const expiring = solvedCaptcha();
+    const expiring = await solvedCaptcha();
     server.clock.advance(10 * 60 * 1000);
     expect(await panelLogin(email, PASSWORD, expiring)).toMatchObject(refused);
 
     expect(await panelLogin(email, PASSWORD, 'no-colon-here')).toMatchObject(refused);
     expect(await panelLogin(email, PASSWORD, `unknown-id:${answer}`)).toMatchObject(refused);
     // only the one good login made a token set
-    const sets = server.deps.store.clients.revokeTokenSets(clientId, new Date(0).toISOString());
+    const sets = await server.deps.store.clients.revokeTokenSets(clientId, new Date(0).toISOString());
     expect(sets).toBe(2); // the harness's API-key login and the one panel login
   });
 
@@ -269,8 +271,10 @@ describe('POST /v1/auth/forgot-password', () => {
   it('answers an unknown e-mail exactly like a known one, without waiting for the e-mail, and sends nothing', async () => {
     const { email } = await server.newClient();
     const unknown = 'nobody-here@example.test';
-    const forgot = (address: string) =>
-      server.call('POST', '/v1/auth/forgot-password', { body: { email: address, captcha: solvedCaptcha() } });
+    const forgot = async (address: string) =>
+      server.call('POST', '/v1/auth/forgot-password', {
+        body: { email: address, captcha: await solvedCaptcha() },
+      });
     // The answer must not take longer for a known e-mail (that would tell which e-mails have an
     // account): it must not wait for the e-mail to go out. The SMTP sink holds every message, so the
     // known e-mail's answer can only arrive while its message is still held. (Not a timing test:
@@ -411,7 +415,7 @@ describe('with no SMTP_URL', () => {
     const local = await startTestServer({ deps: { settings: testSettings(wideLimits) } });
     try {
       const { email } = await local.newClient();
-      const { captchaId, answer } = local.running.app.services.panel.issueCaptcha();
+      const { captchaId, answer } = await local.running.app.services.panel.issueCaptcha();
       const forgot = await local.call('POST', '/v1/auth/forgot-password', {
         body: { email, captcha: `${captchaId}:${answer}`, lang: 'es' },
       });

@@ -237,7 +237,7 @@ describe('wallet faults at the bet', () => {
       ['bet', 'failed'],
       ['rollback', 'declined'],
     ]);
-    expect(server.deps.store.rounds.findRound(flagged.round._id)).toMatchObject({
+    expect(await server.deps.store.rounds.findRound(flagged.round._id)).toMatchObject({
       status: 'voided',
       reconciliation: true,
     });
@@ -343,10 +343,10 @@ describe('idle rounds', () => {
     if (!bought.ok) throw new Error('buy failed');
     server.clock.advance(4 * 60_000);
     await play().closeIdleRounds();
-    expect(server.deps.store.rounds.findRound(bought.data.round.roundId)?.status).toBe('open');
+    expect((await server.deps.store.rounds.findRound(bought.data.round.roundId))?.status).toBe('open');
     server.clock.advance(61_000);
     expect(await play().closeIdleRounds()).toBeGreaterThanOrEqual(1);
-    expect(server.deps.store.rounds.findRound(bought.data.round.roundId)?.status).toBe('closed');
+    expect((await server.deps.store.rounds.findRound(bought.data.round.roundId))?.status).toBe('closed');
     expect(operator.balanceOf(credential)).toBe(100_000 - 200 + bought.data.round.prize);
     await eventually(() =>
       pushed.some((round) => round.roundId === bought.data.round.roundId && round.status === 'closed'),
@@ -369,7 +369,7 @@ describe('prizes that cannot be paid', () => {
       server.clock.advance(3600_000);
       await play().settleDue();
     }
-    const round = server.deps.store.rounds.findRound(bought.data.round.roundId);
+    const round = await server.deps.store.rounds.findRound(bought.data.round.roundId);
     expect(round).toMatchObject({ status: 'closed', reconciliation: true });
     operator.failNext('prize'); // the rest of the queued faults no longer matter
   });

@@ -83,7 +83,7 @@ describe('GET /v1/game/{id}/pools', () => {
     await buyAndReveal();
     const answer = await listPools(gameId);
     expect(answer.status).toBe(200);
-    const current = server.deps.store.pools.findCurrent(gameId);
+    const current = await server.deps.store.pools.findCurrent(gameId);
     expect(answer.body).toEqual({
       status: 'success',
       data: [
@@ -107,11 +107,11 @@ describe('GET /v1/game/{id}/pools', () => {
 
   it('publishes the seed once the pool is used up, whose SHA-256 is the commitment; the next pool has a new seed', async () => {
     // Draw the rest of pool 1 as the service does (the rounds themselves are the full-pool test's subject).
-    const game = server.deps.store.games.findById(gameId) as GameRecord;
+    const game = (await server.deps.store.games.findById(gameId)) as GameRecord;
     const drawer = createPoolDrawer(server.deps);
     server.clock.advance(60_000);
-    server.deps.store.transaction(() => {
-      for (let draw = 2; draw < SAMPLING; draw++) drawer.draw(game);
+    await server.deps.store.transaction(async (tx) => {
+      for (let draw = 2; draw < SAMPLING; draw++) await drawer.draw(tx, game);
     });
     server.clock.advance(60_000);
     await buyAndReveal();

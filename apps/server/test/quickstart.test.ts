@@ -20,7 +20,7 @@ describe('examples/integrator-quickstart.mjs (the README walk-through)', () => {
     const gameUrl = /^gameUrl: (\S+)$/m.exec(stdout)?.[1];
     expect(gameUrl).toMatch(new RegExp(`^${server.url}/play/[\\w-]+\\?token=ses_[\\w-]+$`));
     const token = new URL(gameUrl ?? '').searchParams.get('token') ?? '';
-    const session = server.running.app.services.sessions.resolveSessionToken(token);
+    const session = await server.running.app.services.sessions.resolveSessionToken(token);
     expect(session?.game.gameModel).toBe('frevo-da-sorte');
     expect(session?.player.credential).toBe('maria@example.com');
   });

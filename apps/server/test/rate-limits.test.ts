@@ -24,13 +24,13 @@ afterAll(() => server.close());
 // every window is over after an hour: each test starts from zero
 afterEach(() => server.clock.advance(60 * MINUTE));
 
-function solvedCaptcha(): string {
-  const { captchaId, answer } = server.running.app.services.panel.issueCaptcha();
+async function solvedCaptcha(): Promise<string> {
+  const { captchaId, answer } = await server.running.app.services.panel.issueCaptcha();
   return `${captchaId}:${answer}`;
 }
 
-const panelLogin = (email: string, password: string) =>
-  server.call('POST', '/v1/auth/panel-login', { body: { email, password, captcha: solvedCaptcha() } });
+const panelLogin = async (email: string, password: string) =>
+  server.call('POST', '/v1/auth/panel-login', { body: { email, password, captcha: await solvedCaptcha() } });
 
 async function repeat(times: number, call: () => Promise<Answer>): Promise<number[]> {
   const statuses: number[] = [];
@@ -142,8 +142,10 @@ describe('failed panel passwords per (e-mail, IP)', () => {
 
 describe('forgot-password per e-mail', () => {
   it('allows 5 accepted requests an hour for one e-mail, from any address; refused captchas do not count', async () => {
-    const forgot = (email: string, captcha = solvedCaptcha()) =>
-      server.call('POST', '/v1/auth/forgot-password', { body: { email, captcha } });
+    const forgot = async (email: string, captcha?: string) =>
+      server.call('POST', '/v1/auth/forgot-password', {
+        body: { email, captcha: captcha ?? (await solvedCaptcha()) },
+      });
     const target = 'flooded@example.test';
     expect((await forgot(target, 'x:WRONG')).status).toBe(400);
     expect(await repeat(5, () => forgot(target))).toEqual(Array(5).fill(200));
@@ -161,7 +163,7 @@ describe('createClockedStore', () => {
   it('counts on the injected clock and reports reset times on the real one', async () => {
     const clock = createTestClock();
     const store = createClockedStore(clock);
-    store.init?.({ windowMs: MINUTE, limit: 3 } as never);
+    await store.init?.({ windowMs: MINUTE, limit: 3 } as never);
     expect(await store.increment('k')).toMatchObject({ totalHits: 1 });
     // The window is a minute on the injected clock (which does not move here), reported on the real
     // one: between a minute after just before the call and a minute after just after it.
@@ -183,7 +185,7 @@ describe('createClockedStore', () => {
   it('with slide, restarts the window on each hit up to the limit, not beyond', async () => {
     const clock = createTestClock();
     const store = createClockedStore(clock, { slide: true });
-    store.init?.({ windowMs: MINUTE, limit: 2 } as never);
+    await store.init?.({ windowMs: MINUTE, limit: 2 } as never);
     await store.increment('k');
     clock.advance(MINUTE - 1);
     await store.increment('k'); // the 2nd hit: the window now ends a minute from here

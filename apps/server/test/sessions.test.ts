@@ -114,7 +114,7 @@ describe('POST /v1/game/session', () => {
       returnUrl: 'https://casino.example/lobby?from=raspa',
     });
     expect(answer.status).toBe(201);
-    const live = sessions().resolveSessionToken(tokenOf(answer.body.data.gameUrl));
+    const live = await sessions().resolveSessionToken(tokenOf(answer.body.data.gameUrl));
     expect(live?.game.id).toBe(v2.body.data.id);
     expect(live?.session).toMatchObject({ lang: 'es', returnUrl: 'https://casino.example/lobby?from=raspa' });
   });
@@ -325,7 +325,7 @@ describe('resolveSessionToken', () => {
     const setUp = await operatorSetUp();
     const started = await startSession({ userToken: setUp.userToken, gameId: setUp.gameId });
     const token = tokenOf(started.body.data.gameUrl);
-    const live = sessions().resolveSessionToken(token);
+    const live = await sessions().resolveSessionToken(token);
     expect(live).toMatchObject({
       session: { id: started.body.data.sessionId, expireAt: started.body.data.expireAt, lang: 'pt' },
       player: { id: setUp.userId, credential: 'player-1', credentialType: 'username' },
@@ -333,13 +333,13 @@ describe('resolveSessionToken', () => {
       profile: { id: setUp.profileId, type: 'demo', currency: 'BRL' },
     });
     expect(live?.game.ladder.levels).toHaveLength(8);
-    expect(sessions().resolveSessionToken(`${token}x`)).toBeUndefined();
-    expect(sessions().resolveSessionToken('')).toBeUndefined();
+    expect(await sessions().resolveSessionToken(`${token}x`)).toBeUndefined();
+    expect(await sessions().resolveSessionToken('')).toBeUndefined();
 
     server.clock.advance(SESSION_TTL_SECONDS * 1000 - 1);
-    expect(sessions().resolveSessionToken(token)?.session.id).toBe(started.body.data.sessionId);
+    expect((await sessions().resolveSessionToken(token))?.session.id).toBe(started.body.data.sessionId);
     server.clock.advance(1);
-    expect(sessions().resolveSessionToken(token)).toBeUndefined();
+    expect(await sessions().resolveSessionToken(token)).toBeUndefined();
     await relogIn(mine);
     await relogIn(theirs);
   });
@@ -352,7 +352,7 @@ describe('setUpDemo', () => {
       const services = fresh.running.app.services;
       const demo = await setUpDemo(services, fresh.deps, 'demo-key-of-enough-length');
       expect(demo).toMatchObject({ apiKey: 'demo-key-of-enough-length', email: 'demo@raspa.local' });
-      const live = demo && services.sessions.resolveSessionToken(tokenOf(demo.game.gameUrl));
+      const live = demo && (await services.sessions.resolveSessionToken(tokenOf(demo.game.gameUrl)));
       expect(demo?.game.gameUrl.startsWith(`${fresh.url}/play/${demo?.game.sessionId}?token=`)).toBe(true);
       expect(live).toMatchObject({
         session: { id: demo?.game.sessionId, lang: 'pt', expireAt: demo?.game.expireAt },

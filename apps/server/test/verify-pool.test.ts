@@ -81,7 +81,7 @@ async function playRounds(sessionId: string, count: number): Promise<void> {
 }
 
 /** Draws the rest of the current pool with the service's drawer, recording closed rounds as play does. */
-function drawRestOfPool(player: { sessionId: string; playerId: string }): void {
+async function drawRestOfPool(player: { sessionId: string; playerId: string }): Promise<void> {
   const { store } = server.deps;
   const drawer = createPoolDrawer(server.deps);
   const rng = seededRng(7);
@@ -95,10 +95,10 @@ function drawRestOfPool(player: { sessionId: string; playerId: string }): void {
     return card;
   };
   const now = server.clock().toISOString();
-  store.transaction(() => {
+  await store.transaction(async (tx) => {
     for (;;) {
-      const draw = drawer.draw(game);
-      store.rounds.insertRound({
+      const draw = await drawer.draw(tx, game);
+      await tx.rounds.insertRound({
         id: server.deps.newId(),
         clientId: game.clientId,
         profileId: game.profileId,
@@ -153,12 +153,12 @@ beforeAll(async () => {
   };
   const gameId = await createGame('oxe-ganhei');
   otherGameId = await createGame('fera-sortuda');
-  game = server.deps.store.games.findById(gameId) as GameRecord;
+  game = (await server.deps.store.games.findById(gameId)) as GameRecord;
   const player = await session(profileId, gameId, 'verifier-player');
   await playRounds(player.sessionId, 5);
-  drawRestOfPool(player);
+  await drawRestOfPool(player);
   await playRounds(player.sessionId, 3);
-  [pool1, pool2] = server.deps.store.pools.listByGame(gameId) as [PoolRecord, PoolRecord];
+  [pool1, pool2] = (await server.deps.store.pools.listByGame(gameId)) as [PoolRecord, PoolRecord];
   db = new Database(join(dataDir, 'raspa.sqlite'));
 }, 180_000); // a bound for a loaded 2-core machine
 
@@ -292,8 +292,8 @@ describe('pnpm verify-pool', () => {
 });
 
 describe('the checks behind it (fairness service)', () => {
-  const check = () => {
-    const result = server.running.app.services.fairness.checkGame(game.id, pool1.id);
+  const check = async () => {
+    const result = await server.running.app.services.fairness.checkGame(game.id, pool1.id);
     if (!result.ok) throw new Error(result.message);
     return result.pools[0];
   };
@@ -368,9 +368,9 @@ describe('the checks behind it (fairness service)', () => {
       .get(pool1.id) as Record<string, unknown>;
     const columns = Object.keys(gone);
     db.prepare('DELETE FROM rounds WHERE id = ?').run(gone.id);
-    let result: ReturnType<typeof check>;
+    let result: Awaited<ReturnType<typeof check>>;
     try {
-      result = check();
+      result = await check();
     } finally {
       db.prepare(
         `INSERT INTO rounds (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,

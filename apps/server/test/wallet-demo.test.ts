@@ -12,9 +12,9 @@ let store: Store;
 let wallet: Wallet;
 let players = 0;
 
-beforeAll(() => {
+beforeAll(async () => {
   store = createSqliteStore(openDatabase(':memory:'));
-  store.clients.insertClient({
+  await store.clients.insertClient({
     id: 'client-1',
     name: 'Demo',
     email: 'demo@example.test',
@@ -24,7 +24,7 @@ beforeAll(() => {
     createdAt: NOW,
   });
   for (const currency of ['BRL', 'JPY', 'KWD']) {
-    store.profiles.insert({
+    await store.profiles.insert({
       id: `profile-${currency}`,
       clientId: 'client-1',
       name: `Demo ${currency}`,
@@ -42,9 +42,9 @@ beforeAll(() => {
 });
 
 /** A fresh demo player (the account table references players). */
-function newPlayer(currency = 'BRL') {
+async function newPlayer(currency = 'BRL') {
   const id = `player-${++players}`;
-  store.players.insert({
+  await store.players.insert({
     id,
     clientId: 'client-1',
     profileId: `profile-${currency}`,
@@ -80,19 +80,19 @@ describe('the demo wallet', () => {
     ['JPY', 1000],
     ['KWD', 1_000_000],
   ])('starts a %s player with 1,000 major units', async (currency, minor) => {
-    const { player } = newPlayer(currency);
+    const { player } = await newPlayer(currency);
     expect(await wallet.balance(player)).toEqual(ok(minor));
-    expect(store.demoWallet.findBalance(player.userId, currency)).toBe(minor);
+    expect(await store.demoWallet.findBalance(player.userId, currency)).toBe(minor);
   });
 
   it('debits a bet, credits a prize, and a rollback re-credits the bet', async () => {
-    const { movement, rollbackOf, player } = newPlayer();
+    const { movement, rollbackOf, player } = await newPlayer();
     const bet = movement(250);
     expect(await wallet.bet(bet)).toEqual(ok(99_750));
     expect(await wallet.prize(movement(1_000))).toEqual(ok(100_750));
     expect(await wallet.rollback(rollbackOf(bet.transactionId, 250))).toEqual(ok(101_000));
     expect(await wallet.balance(player)).toEqual(ok(101_000));
-    expect(store.demoWallet.findCall(bet.transactionId)).toMatchObject({
+    expect(await store.demoWallet.findCall(bet.transactionId)).toMatchObject({
       kind: 'bet-rolled-back',
       amountMinor: 250,
       createdAt: NOW,
@@ -100,12 +100,12 @@ describe('the demo wallet', () => {
   });
 
   it('opens the account on a first bet too', async () => {
-    const { movement } = newPlayer();
+    const { movement } = await newPlayer();
     expect(await wallet.bet(movement(1))).toEqual(ok(99_999));
   });
 
   it('declines a bet larger than the balance with INSUFFICIENT_FUNDS, and moves nothing', async () => {
-    const { movement, player } = newPlayer();
+    const { movement, player } = await newPlayer();
     expect(await wallet.bet(movement(100_001))).toEqual({
       kind: 'declined',
       code: 'INSUFFICIENT_FUNDS',
@@ -118,7 +118,7 @@ describe('the demo wallet', () => {
   });
 
   it('answers a repeated transactionId with the first answer, even with another amount', async () => {
-    const { movement, player } = newPlayer();
+    const { movement, player } = await newPlayer();
     const bet = movement(300);
     expect(await wallet.bet(bet)).toEqual(ok(99_700));
     expect(await wallet.bet(bet)).toEqual(ok(99_700));
@@ -130,7 +130,7 @@ describe('the demo wallet', () => {
   });
 
   it('replays a decline too, even once the balance would allow the bet', async () => {
-    const { movement } = newPlayer();
+    const { movement } = await newPlayer();
     const big = movement(150_000);
     const declined = await wallet.bet(big);
     expect(declined).toMatchObject({ kind: 'declined', code: 'INSUFFICIENT_FUNDS' });
@@ -139,7 +139,7 @@ describe('the demo wallet', () => {
   });
 
   it('re-credits a bet once, however many rollbacks name it', async () => {
-    const { movement, rollbackOf, player } = newPlayer();
+    const { movement, rollbackOf, player } = await newPlayer();
     const bet = movement(400);
     await wallet.bet(bet);
     const rollback = rollbackOf(bet.transactionId, 400);
@@ -150,14 +150,14 @@ describe('the demo wallet', () => {
   });
 
   it('answers a rollback of a declined bet with the balance, giving nothing back', async () => {
-    const { movement, rollbackOf } = newPlayer();
+    const { movement, rollbackOf } = await newPlayer();
     const bet = movement(200_000);
     await wallet.bet(bet);
     expect(await wallet.rollback(rollbackOf(bet.transactionId, 200_000))).toEqual(ok(100_000));
   });
 
   it('answers a rollback of an unknown transaction with the balance, and refuses that bet if it comes late', async () => {
-    const { movement, rollbackOf, player } = newPlayer();
+    const { movement, rollbackOf, player } = await newPlayer();
     await wallet.bet(movement(100));
     expect(await wallet.rollback(rollbackOf('never-seen'))).toEqual(ok(99_900));
     expect(await wallet.bet(movement(100, 'never-seen'))).toEqual({
@@ -170,8 +170,8 @@ describe('the demo wallet', () => {
   });
 
   it('refuses to roll back a prize or another player’s bet', async () => {
-    const first = newPlayer();
-    const second = newPlayer();
+    const first = await newPlayer();
+    const second = await newPlayer();
     const prize = first.movement(500);
     await wallet.prize(prize);
     expect(await wallet.rollback(first.rollbackOf(prize.transactionId))).toMatchObject({
@@ -190,7 +190,7 @@ describe('the demo wallet', () => {
   });
 
   it('refuses amounts that are not positive whole minor units, recording nothing', async () => {
-    const { movement, rollbackOf } = newPlayer();
+    const { movement, rollbackOf } = await newPlayer();
     for (const amountMinor of [0, -5, 1.5, Number.NaN]) {
       const bet = movement(amountMinor);
       expect(await wallet.bet(bet)).toMatchObject({
@@ -198,7 +198,7 @@ describe('the demo wallet', () => {
         code: 'INVALID_AMOUNT',
         httpStatus: 400,
       });
-      expect(store.demoWallet.findCall(bet.transactionId)).toBeUndefined();
+      expect(await store.demoWallet.findCall(bet.transactionId)).toBeUndefined();
     }
     const selfish = { ...rollbackOf('x'), transactionId: 'same', originalTransactionId: 'same' };
     expect(await wallet.rollback(selfish)).toMatchObject({ kind: 'declined', code: 'INVALID_REQUEST' });
@@ -216,7 +216,7 @@ describe('the demo wallet', () => {
   });
 
   it('keeps the balance right under concurrent calls', async () => {
-    const { movement, player } = newPlayer();
+    const { movement, player } = await newPlayer();
     const answers = await Promise.all(Array.from({ length: 50 }, () => wallet.bet(movement(3_000))));
     expect(answers.filter((answer) => answer.kind === 'ok')).toHaveLength(33);
     expect(answers.filter((answer) => answer.kind === 'declined')).toHaveLength(17);
@@ -259,7 +259,7 @@ describe('the demo wallet, for any sequence of calls', () => {
   it('keeps balance = start − applied bets + prizes + rolled-back bets, never negative', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArbitrary, { maxLength: 40 }), async (ops) => {
-        const { movement, player } = newPlayer();
+        const { movement, player } = await newPlayer();
         const start = 100_000;
         // The reference: what each transactionId did the first time it was seen.
         const first = new Map<

@@ -22,7 +22,7 @@ const requests: Array<{ path: string; headers: IncomingHttpHeaders; body: unknow
 
 beforeAll(async () => {
   store = createSqliteStore(openDatabase(':memory:'));
-  store.clients.insertClient({
+  await store.clients.insertClient({
     id: 'client-1',
     name: 'Demo',
     email: 'demo@example.test',
@@ -31,7 +31,7 @@ beforeAll(async () => {
     lang: 'en',
     createdAt: NOW,
   });
-  store.profiles.insert({
+  await store.profiles.insert({
     id: 'demo-profile',
     clientId: 'client-1',
     name: 'Demo',
@@ -44,7 +44,7 @@ beforeAll(async () => {
     createdAt: NOW,
     updatedAt: NOW,
   });
-  store.players.insert({
+  await store.players.insert({
     id: 'demo-player',
     clientId: 'client-1',
     profileId: 'demo-profile',
@@ -72,7 +72,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  store.close();
+  await store.close();
 });
 
 /** The wallet is on 127.0.0.1: private addresses allowed, as with OUTBOUND_ALLOW_PRIVATE=true. */
@@ -116,7 +116,7 @@ describe('the wallet directory', () => {
       walletTokenSealed: null,
     });
     expect(await wallet.bet(bet)).toEqual({ kind: 'ok', balanceMinor: 99_900 });
-    expect(store.demoWallet.findBalance('demo-player', 'BRL')).toBe(99_900);
+    expect(await store.demoWallet.findBalance('demo-player', 'BRL')).toBe(99_900);
   });
 
   it('gives other profiles their HTTP wallet, signed with the unsealed token', async () => {

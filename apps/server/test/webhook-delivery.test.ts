@@ -2,7 +2,6 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RoundView, roundView } from '../src/http/schemas/round.ts';
 import type { DeliveryRecord, WebhookEvent } from '../src/store/records.ts';
@@ -108,8 +107,8 @@ beforeAll(async () => {
   fixtures = ledgerFixtures(server);
   receiver = await startReceiver();
 });
-afterEach(() => {
-  for (const id of made.splice(0)) server.deps.store.outbox.dropQueued(id);
+afterEach(async () => {
+  for (const id of made.splice(0)) await server.deps.store.outbox.dropQueued(id);
 });
 afterAll(async () => {
   fixtures.close();
@@ -158,9 +157,9 @@ async function newHook(
 const nowIso = () => server.clock().toISOString();
 
 /** A closed round written by the fixtures, and its payload as the events carry it. */
-function newRound(operator: Operator): { roundId: string; payload: RoundView } {
+async function newRound(operator: Operator): Promise<{ roundId: string; payload: RoundView }> {
   const { roundId } = fixtures.round(operator.seat, { at: nowIso(), prizeMinor: 1000 });
-  const detail = server.deps.store.ledger.listRounds(
+  const page = await server.deps.store.ledger.listRounds(
     {
       clientId: operator.clientId,
       profileId: null,
@@ -171,18 +170,19 @@ function newRound(operator: Operator): { roundId: string; payload: RoundView } {
       before: null,
     },
     { pageIndex: 1, pageSize: 1 },
-  ).items[0];
+  );
+  const detail = page.items[0];
   if (!detail) throw new Error('round not written');
   return { roundId, payload: roundView(detail) };
 }
 
-const outbox = () => createWebhookOutbox(server.deps.store, server.deps);
+const outbox = () => createWebhookOutbox(server.deps);
 
 /** Queues an event for a new round of `operator`, in the round's transaction (as the play loop does). */
-function queueRound(operator: Operator, eventType: WebhookEvent = 'close-round') {
-  const round = newRound(operator);
-  const ids = server.deps.store.transaction(() =>
-    outbox().enqueue({
+async function queueRound(operator: Operator, eventType: WebhookEvent = 'close-round') {
+  const round = await newRound(operator);
+  const ids = await server.deps.store.transaction((tx) =>
+    outbox().enqueue(tx, {
       clientId: operator.clientId,
       roundId: round.roundId,
       eventType,
@@ -198,13 +198,27 @@ const dispatcher = (options: DispatcherOptions = {}) =>
   createWebhookDispatcher(server.deps, { timeoutMs: TEST_TIMEOUT_MS, ...options });
 
 /** The log of a webhook, oldest first. */
-function log(hook: Hook): DeliveryRecord[] {
-  return server.deps.store.webhooks
-    .listDeliveries(hook.id, { status: null, from: null, before: null }, { pageIndex: 1, pageSize: 100 })
-    .items.reverse();
+async function log(hook: Hook): Promise<DeliveryRecord[]> {
+  const page = await server.deps.store.webhooks.listDeliveries(
+    hook.id,
+    { status: null, from: null, before: null },
+    { pageIndex: 1, pageSize: 100 },
+  );
+  return page.items.reverse();
 }
 
-const eventStatus = (id: string | undefined) => server.deps.store.outbox.findById(id ?? '')?.status;
+const eventStatus = async (id: string | undefined) =>
+  (await server.deps.store.outbox.findById(id ?? ''))?.status;
+/** The status of each event, in order. */
+const eventStatuses = (ids: readonly (string | undefined)[]) => Promise.all(ids.map(eventStatus));
+const webhookOf = async (id: string) => (await server.deps.store.outbox.findById(id))?.webhookId;
+
+/** Queues `count` rounds one after the other (their order is the webhooks' order). */
+async function queueRounds(operator: Operator, count: number) {
+  const rounds = [];
+  for (let i = 0; i < count; i++) rounds.push(await queueRound(operator));
+  return rounds;
+}
 
 /** The webhook as GET /v1/webhook shows it (logging in again: tests move the clock by days). */
 async function listed(operator: Operator, hook: Hook) {
@@ -243,24 +257,18 @@ describe('queueing (the outbox)', () => {
     const closes = await newHook(op, undefined, ['close-round']);
     const both = await newHook(op);
     const disabled = await newHook(op);
-    server.deps.store.webhooks.setStatus(disabled.id, 'disabled');
+    await server.deps.store.webhooks.setStatus(disabled.id, 'disabled');
     const deleted = await newHook(op);
     expect((await server.call('DELETE', `/v1/webhook/${deleted.id}`, { token: op.tokens })).status).toBe(200);
     const someoneElse = await newOperator();
     const theirs = await newHook(someoneElse);
 
-    const opened = queueRound(op, 'open-round');
-    expect(opened.ids.map((id) => server.deps.store.outbox.findById(id)?.webhookId)).toEqual([
-      opens.id,
-      both.id,
-    ]);
-    const closed = queueRound(op, 'close-round');
-    expect(closed.ids.map((id) => server.deps.store.outbox.findById(id)?.webhookId)).toEqual([
-      closes.id,
-      both.id,
-    ]);
+    const opened = await queueRound(op, 'open-round');
+    expect(await Promise.all(opened.ids.map(webhookOf))).toEqual([opens.id, both.id]);
+    const closed = await queueRound(op, 'close-round');
+    expect(await Promise.all(closed.ids.map(webhookOf))).toEqual([closes.id, both.id]);
 
-    const event = server.deps.store.outbox.findById(opened.ids[0] ?? '');
+    const event = await server.deps.store.outbox.findById(opened.ids[0] ?? '');
     expect(event).toEqual({
       seq: expect.any(Number),
       id: opened.ids[0],
@@ -289,11 +297,11 @@ describe('queueing (the outbox)', () => {
   it('leaves no event when the round’s transaction rolls back', async () => {
     const op = await newOperator();
     const hook = await newHook(op);
-    const round = newRound(op);
+    const round = await newRound(op);
     let queued: string[] = [];
-    expect(() =>
-      server.deps.store.transaction(() => {
-        queued = outbox().enqueue({
+    await expect(
+      server.deps.store.transaction(async (tx) => {
+        queued = await outbox().enqueue(tx, {
           clientId: op.clientId,
           roundId: round.roundId,
           eventType: 'close-round',
@@ -301,27 +309,62 @@ describe('queueing (the outbox)', () => {
         });
         throw new Error('the wallet said no');
       }),
-    ).toThrow('the wallet said no');
+    ).rejects.toThrow('the wallet said no');
     expect(queued).toHaveLength(1);
-    expect(server.deps.store.outbox.findById(queued[0] ?? '')).toBeUndefined();
-    expect(server.deps.store.outbox.queuedAfter(hook.id, -1, 1)).toEqual([]);
+    expect(await server.deps.store.outbox.findById(queued[0] ?? '')).toBeUndefined();
+    expect(await server.deps.store.outbox.queuedAfter(hook.id, -1, 1)).toEqual([]);
     expect(await dispatcher().runOnce()).toBe(0);
     expect(receiver.at(hook.path)).toEqual([]);
   });
 
-  it('refuses to queue outside a transaction', async () => {
+  it('nudges the dispatcher once the transaction has committed, never when it rolls back', async () => {
     const op = await newOperator();
-    const hook = await newHook(op);
-    const round = newRound(op);
-    expect(() =>
-      outbox().enqueue({
-        clientId: op.clientId,
-        roundId: round.roundId,
-        eventType: 'close-round',
-        payload: round.payload,
+    await newHook(op);
+    const round = await newRound(op);
+    let nudges = 0;
+    const nudged = createWebhookOutbox({ ...server.deps, nudge: () => nudges++ });
+    const event = {
+      clientId: op.clientId,
+      roundId: round.roundId,
+      eventType: 'close-round',
+      payload: round.payload,
+    } as const;
+    await server.deps.store.transaction(async (tx) => {
+      expect(await nudged.enqueue(tx, event)).toHaveLength(1);
+      expect(nudges).toBe(0);
+    });
+    expect(nudges).toBe(1);
+    await expect(
+      server.deps.store.transaction(async (tx) => {
+        await nudged.enqueue(tx, event);
+        throw new Error('the wallet said no');
       }),
-    ).toThrow('webhook events must be queued inside the round’s store.transaction');
-    expect(server.deps.store.outbox.queuedAfter(hook.id, -1, 1)).toEqual([]);
+    ).rejects.toThrow('the wallet said no');
+    expect(nudges).toBe(1);
+  });
+
+  it('builds a lazy payload only when some webhook is subscribed, once for all of them', async () => {
+    const op = await newOperator();
+    await newHook(op, undefined, ['close-round']);
+    await newHook(op, undefined, ['close-round']);
+    const round = await newRound(op);
+    let builds = 0;
+    const payload = async () => {
+      builds++;
+      return round.payload;
+    };
+    const enqueue = (eventType: 'open-round' | 'close-round') =>
+      server.deps.store.transaction((tx) =>
+        outbox().enqueue(tx, { clientId: op.clientId, roundId: round.roundId, eventType, payload }),
+      );
+    expect(await enqueue('open-round')).toEqual([]);
+    expect(builds).toBe(0);
+    const closed = await enqueue('close-round');
+    expect(closed).toHaveLength(2);
+    expect(builds).toBe(1);
+    for (const id of closed) {
+      expect((await server.deps.store.outbox.findById(id))?.payload).toEqual(round.payload);
+    }
   });
 });
 
@@ -329,7 +372,7 @@ describe('a delivery', () => {
   it('posts {event, payload} as canonical JSON with both signatures, and logs it', async () => {
     const op = await newOperator();
     const hook = await newHook(op, () => ({ status: 200, body: '{"received":true}' }));
-    const { ids, payload } = queueRound(op, 'close-round');
+    const { ids, payload } = await queueRound(op, 'close-round');
 
     expect(await dispatcher().runOnce()).toBe(1);
 
@@ -354,7 +397,7 @@ describe('a delivery', () => {
       .digest('base64');
     expect(headers['webhook-signature']).toBe(`v1,${sha256}`);
 
-    expect(log(hook)).toEqual([
+    expect(await log(hook)).toEqual([
       {
         id: expect.any(String),
         webhookId: hook.id,
@@ -371,7 +414,7 @@ describe('a delivery', () => {
         errorMessage: null,
       },
     ]);
-    expect(eventStatus(ids[0])).toBe('delivered');
+    expect(await eventStatus(ids[0])).toBe('delivered');
     expect(await listed(op, hook)).toMatchObject({
       status: 'active',
       successCount: 1,
@@ -394,21 +437,21 @@ describe('a delivery', () => {
       { status: 204 },
     ];
     const hook = await newHook(op, (n) => replies[n] ?? { status: 200 });
-    const { ids } = queueRound(op);
+    const { ids } = await queueRound(op);
     const worker = dispatcher();
-    const statuses = () => log(hook).map((row) => row.status);
+    const statuses = async () => (await log(hook)).map((row) => row.status);
 
     const first = nowIso();
     expect(await worker.runOnce()).toBe(1);
-    expect(statuses()).toEqual(['pending']);
-    expect(log(hook)[0]).toMatchObject({
+    expect(await statuses()).toEqual(['pending']);
+    expect((await log(hook))[0]).toMatchObject({
       responseCode: 500,
       success: false,
       retryCount: 0,
       errorMessage: 'the receiver answered 500',
     });
-    expect(log(hook)[0]?.responseBody).toBe('x'.repeat(2048));
-    expect(server.deps.store.outbox.findById(ids[0] ?? '')).toMatchObject({
+    expect((await log(hook))[0]?.responseBody).toBe('x'.repeat(2048));
+    expect(await server.deps.store.outbox.findById(ids[0] ?? '')).toMatchObject({
       status: 'queued',
       attempts: 1,
       firstFailureAt: first,
@@ -422,7 +465,7 @@ describe('a delivery', () => {
     server.clock.advance(1);
     const second = nowIso();
     expect(await worker.runOnce()).toBe(1);
-    expect(statuses()).toEqual(['failed', 'pending']);
+    expect(await statuses()).toEqual(['failed', 'pending']);
 
     // Then the second step (5 min).
     server.clock.advance(DEFAULT_RETRY_SCHEDULE[1] ?? 0);
@@ -431,18 +474,18 @@ describe('a delivery', () => {
     server.clock.advance(1);
     const third = nowIso();
     expect(await worker.runOnce()).toBe(1);
-    expect(statuses()).toEqual(['failed', 'failed', 'success']);
+    expect(await statuses()).toEqual(['failed', 'failed', 'success']);
 
     expect(receiver.at(hook.path).map((r) => r.headers['webhook-id'])).toEqual([ids[0], ids[0], ids[0]]);
     expect(receiver.at(hook.path).map((r) => r.headers['webhook-timestamp'])).toEqual(
       [first, second, third].map((iso) => String(Date.parse(iso) / 1000)),
     );
-    expect(log(hook).map((row) => [row.retryCount, row.responseCode, row.timestamp])).toEqual([
+    expect((await log(hook)).map((row) => [row.retryCount, row.responseCode, row.timestamp])).toEqual([
       [0, 500, first],
       [1, 503, second],
       [2, 204, third],
     ]);
-    expect(eventStatus(ids[0])).toBe('delivered');
+    expect(await eventStatus(ids[0])).toBe('delivered');
     expect(await listed(op, hook)).toMatchObject({ successCount: 1, failureCount: 2, lastTriggered: third });
     const page = await server.call('GET', `/v1/webhook/${hook.id}`, { token: op.tokens });
     expect(page.body.pagination).toEqual({
@@ -457,11 +500,11 @@ describe('a delivery', () => {
   it('410 Gone disables the webhook at once and drops its queue', async () => {
     const op = await newOperator();
     const hook = await newHook(op, () => ({ status: 410, body: 'gone' }));
-    const events = [queueRound(op), queueRound(op), queueRound(op)].map((q) => q.ids[0]);
+    const events = (await queueRounds(op, 3)).map((q) => q.ids[0]);
 
     expect(await dispatcher().runOnce()).toBe(1);
-    expect(events.map(eventStatus)).toEqual(['failed', 'dropped', 'dropped']);
-    expect(log(hook)).toEqual([
+    expect(await eventStatuses(events)).toEqual(['failed', 'dropped', 'dropped']);
+    expect(await log(hook)).toEqual([
       expect.objectContaining({
         responseCode: 410,
         status: 'failed',
@@ -469,7 +512,7 @@ describe('a delivery', () => {
       }),
     ]);
     expect(await listed(op, hook)).toMatchObject({ status: 'disabled', failureCount: 1, successCount: 0 });
-    expect(queueRound(op).ids).toEqual([]); // a disabled webhook gets no new events
+    expect((await queueRound(op)).ids).toEqual([]); // a disabled webhook gets no new events
     server.clock.advance(DAY);
     expect(await dispatcher().runOnce()).toBe(0);
     expect(receiver.at(hook.path)).toHaveLength(1);
@@ -479,10 +522,10 @@ describe('a delivery', () => {
     const op = await newOperator();
     // The receiver never answers: runOnce can only come back through the sender's own time-out.
     const hook = await newHook(op, () => ({ status: 200, hold: true }));
-    const { ids } = queueRound(op);
+    const { ids } = await queueRound(op);
     expect(await dispatcher({ timeoutMs: 150 }).runOnce()).toBe(1);
     expect(receiver.timeline).not.toContain(`out ${hook.path}`);
-    const [row] = log(hook);
+    const [row] = await log(hook);
     expect(row).toMatchObject({
       responseCode: null,
       responseBody: '',
@@ -491,7 +534,7 @@ describe('a delivery', () => {
       errorMessage: 'no answer within 150 ms',
     });
     expect(row?.durationMs).toBeGreaterThanOrEqual(140);
-    expect(eventStatus(ids[0])).toBe('queued');
+    expect(await eventStatus(ids[0])).toBe('queued');
   });
 
   it('a redirect is a failure and is not followed', async () => {
@@ -501,9 +544,9 @@ describe('a delivery', () => {
       status: 302,
       headers: { location: `${receiver.url}${target}` },
     }));
-    queueRound(op);
+    await queueRound(op);
     expect(await dispatcher().runOnce()).toBe(1);
-    expect(log(hook)).toEqual([
+    expect(await log(hook)).toEqual([
       expect.objectContaining({
         responseCode: 302,
         success: false,
@@ -530,9 +573,9 @@ describe('a delivery', () => {
     });
     const hook: Hook = { id: answer.body.data.webhookId, path: '/nobody', token: '' };
     made.push(hook.id);
-    queueRound(op);
+    await queueRound(op);
     expect(await dispatcher().runOnce()).toBe(1);
-    expect(log(hook)).toEqual([
+    expect(await log(hook)).toEqual([
       expect.objectContaining({
         responseCode: null,
         status: 'pending',
@@ -544,9 +587,9 @@ describe('a delivery', () => {
   it('checks the address again at each connection when private addresses are not allowed', async () => {
     const op = await newOperator();
     const hook = await newHook(op);
-    queueRound(op);
+    await queueRound(op);
     expect(await dispatcher({ allowPrivate: false }).runOnce()).toBe(1);
-    expect(log(hook)).toEqual([
+    expect(await log(hook)).toEqual([
       expect.objectContaining({
         responseCode: null,
         status: 'pending',
@@ -559,13 +602,25 @@ describe('a delivery', () => {
 
   it('a signatureToken that cannot be unsealed is a logged failure, not a crash', async () => {
     const op = await newOperator();
-    const hook = await newHook(op);
-    const db = new Database(join(server.dataDir, 'raspa.sqlite'));
-    db.prepare('UPDATE webhooks SET token_enc = ? WHERE id = ?').run('v1.AAAA.AAAA.AAAA', hook.id);
-    db.close();
-    queueRound(op);
+    // Stored with a token sealed under another server key.
+    const hook: Hook = { id: server.deps.newId(), path: `/hook/${++hooks}`, token: '' };
+    await server.deps.store.webhooks.insert({
+      id: hook.id,
+      clientId: op.clientId,
+      url: `${receiver.url}${hook.path}`,
+      eventTriggers: ['open-round', 'close-round'],
+      tokenSealed: 'v1.AAAA.AAAA.AAAA',
+      status: 'active',
+      createdAt: nowIso(),
+      lastTriggered: null,
+      successCount: 0,
+      failureCount: 0,
+      deletedAt: null,
+    });
+    made.push(hook.id);
+    await queueRound(op);
     expect(await dispatcher().runOnce()).toBe(1);
-    expect(log(hook)).toEqual([
+    expect(await log(hook)).toEqual([
       expect.objectContaining({
         responseCode: null,
         status: 'pending',
@@ -579,15 +634,15 @@ describe('a delivery', () => {
     const op = await newOperator();
     const deleted = await newHook(op);
     const disabled = await newHook(op);
-    const queued = [queueRound(op), queueRound(op)].flatMap((q) => q.ids);
+    const queued = (await queueRounds(op, 2)).flatMap((q) => q.ids);
     expect(queued).toHaveLength(4);
     expect((await server.call('DELETE', `/v1/webhook/${deleted.id}`, { token: op.tokens })).status).toBe(200);
-    server.deps.store.webhooks.setStatus(disabled.id, 'disabled');
+    await server.deps.store.webhooks.setStatus(disabled.id, 'disabled');
     expect(await dispatcher().runOnce()).toBe(0);
-    expect(queued.map(eventStatus)).toEqual(['dropped', 'dropped', 'dropped', 'dropped']);
+    expect(await eventStatuses(queued)).toEqual(['dropped', 'dropped', 'dropped', 'dropped']);
     expect(receiver.at(deleted.path)).toEqual([]);
     expect(receiver.at(disabled.path)).toEqual([]);
-    expect(log(deleted)).toEqual([]);
+    expect(await log(deleted)).toEqual([]);
   });
 });
 
@@ -595,16 +650,16 @@ describe('order and independence', () => {
   it('sends each webhook its events in round order, later ones waiting while an early one is retried', async () => {
     const op = await newOperator();
     const hook = await newHook(op, (n) => (n === 0 ? { status: 500 } : { status: 200 }));
-    const rounds = [queueRound(op), queueRound(op), queueRound(op)];
+    const rounds = await queueRounds(op, 3);
     const worker = dispatcher();
 
     expect(await worker.runOnce()).toBe(1);
-    expect(rounds.map((r) => eventStatus(r.ids[0]))).toEqual(['queued', 'queued', 'queued']);
+    expect(await eventStatuses(rounds.map((r) => r.ids[0]))).toEqual(['queued', 'queued', 'queued']);
     server.clock.advance(5 * SECOND);
     expect(await worker.runOnce()).toBe(3);
     const seen = receiver.at(hook.path).map((r) => JSON.parse(r.body).payload._id);
     expect(seen).toEqual([rounds[0]?.roundId, rounds[0]?.roundId, rounds[1]?.roundId, rounds[2]?.roundId]);
-    expect(rounds.map((r) => eventStatus(r.ids[0]))).toEqual(['delivered', 'delivered', 'delivered']);
+    expect(await eventStatuses(rounds.map((r) => r.ids[0]))).toEqual(['delivered', 'delivered', 'delivered']);
   });
 
   it('after a 2xx, sends several events at once; a round’s close-round waits for its open-round', async () => {
@@ -619,11 +674,16 @@ describe('order and independence', () => {
       allFive ??= once(() => together === 5);
       return { status: 200, after: allFive };
     });
-    const rounds = Array.from({ length: 5 }, () => queueRound(op));
-    const both = newRound(op);
+    const rounds = await queueRounds(op, 5);
+    const both = await newRound(op);
     for (const eventType of ['open-round', 'close-round'] as const) {
-      server.deps.store.transaction(() =>
-        outbox().enqueue({ clientId: op.clientId, roundId: both.roundId, eventType, payload: both.payload }),
+      await server.deps.store.transaction((tx) =>
+        outbox().enqueue(tx, {
+          clientId: op.clientId,
+          roundId: both.roundId,
+          eventType,
+          payload: both.payload,
+        }),
       );
     }
 
@@ -641,13 +701,87 @@ describe('order and independence', () => {
     expect(seen.at(-1)?.event).toBe('close-round');
     expect(timeline.lastIndexOf(inn)).toBeGreaterThan(timeline.indexOf(out, 2));
     expect(new Set(receiver.at(hook.path).map((r) => r.socket)).size).toBeGreaterThan(1);
-    expect(rounds.map((r) => eventStatus(r.ids[0]))).toEqual(Array(5).fill('delivered'));
+    expect(await eventStatuses(rounds.map((r) => r.ids[0]))).toEqual(Array(5).fill('delivered'));
+  });
+
+  it('starts nothing after a failure that came in while the queue was being read', async () => {
+    const op = await newOperator();
+    // The store read that follows the third round's 2xx is held until the open-round of `both`
+    // has failed: its close-round, read earlier and held, must then stay queued.
+    let reading = false;
+    let failedSeen = false;
+    let bothId = '';
+    const hook = await newHook(op, () => {
+      const body = JSON.parse(receiver.received.at(-1)?.body ?? '{}');
+      const bothOpens = body.event === 'open-round' && body.payload?._id === bothId;
+      return bothOpens ? { status: 500, after: once(() => reading) } : { status: 200 };
+    });
+    const [first] = await queueRounds(op, 1);
+    const both = await newRound(op);
+    bothId = both.roundId;
+    const bothIds: string[] = [];
+    for (const eventType of ['open-round', 'close-round'] as const) {
+      const ids = await server.deps.store.transaction((tx) =>
+        outbox().enqueue(tx, {
+          clientId: op.clientId,
+          roundId: both.roundId,
+          eventType,
+          payload: both.payload,
+        }),
+      );
+      bothIds.push(...ids);
+    }
+    const [last] = await queueRounds(op, 1);
+    const { store } = server.deps;
+    let reads = 0;
+    const slowStore: typeof store = {
+      ...store,
+      outbox: {
+        ...store.outbox,
+        async queuedAfter(webhookId, afterSeq, limit) {
+          const events = await store.outbox.queuedAfter(webhookId, afterSeq, limit);
+          if (webhookId === hook.id && ++reads === 3) {
+            reading = true;
+            await once(() => failedSeen);
+          }
+          return events;
+        },
+      },
+    };
+    const worker = createWebhookDispatcher(
+      { ...server.deps, store: slowStore },
+      {
+        timeoutMs: TEST_TIMEOUT_MS,
+        inFlightPerWebhook: 8,
+        onSettled: (result) => {
+          if (result === 'failed') failedSeen = true;
+        },
+      },
+    );
+
+    expect(await worker.runOnce()).toBe(3);
+    expect(
+      receiver.at(hook.path).map((r) => `${JSON.parse(r.body).event} ${JSON.parse(r.body).payload._id}`),
+    ).toEqual(
+      expect.arrayContaining([
+        `close-round ${first?.roundId}`,
+        `open-round ${both.roundId}`,
+        `close-round ${last?.roundId}`,
+      ]),
+    );
+    expect(receiver.at(hook.path)).toHaveLength(3);
+    expect(await eventStatuses([...bothIds, first?.ids[0], last?.ids[0]])).toEqual([
+      'queued',
+      'queued',
+      'delivered',
+      'delivered',
+    ]);
   });
 
   it('with inFlightPerWebhook 1, sends one event at a time', async () => {
     const op = await newOperator();
     const hook = await newHook(op, () => ({ status: 200, delayMs: 20 }));
-    const rounds = Array.from({ length: 4 }, () => queueRound(op));
+    const rounds = await queueRounds(op, 4);
     expect(await dispatcher({ inFlightPerWebhook: 1 }).runOnce()).toBe(4);
     const timeline = receiver.timeline.filter((entry) => entry.endsWith(hook.path));
     expect(timeline).toEqual(
@@ -671,7 +805,7 @@ describe('order and independence', () => {
     }));
     const healthy = await newHook(op);
     healthyPath = healthy.path;
-    const rounds = [queueRound(op), queueRound(op)];
+    const rounds = await queueRounds(op, 2);
 
     expect(await dispatcher().runOnce()).toBe(3);
     expect(receiver.at(healthy.path)).toHaveLength(2);
@@ -680,7 +814,7 @@ describe('order and independence', () => {
     const slowAnswered = receiver.timeline.indexOf(`out ${slowFailing.path}`);
     const healthyDone = receiver.timeline.lastIndexOf(`out ${healthy.path}`);
     expect(healthyDone).toBeLessThan(slowAnswered);
-    expect(rounds.map((r) => r.ids.map(eventStatus))).toEqual([
+    expect(await Promise.all(rounds.map((r) => eventStatuses(r.ids)))).toEqual([
       ['queued', 'delivered'],
       ['queued', 'delivered'],
     ]);
@@ -697,7 +831,7 @@ describe('giving up', () => {
   it('gives an event up after the last step of the schedule', async () => {
     const op = await newOperator();
     const hook = await newHook(op, () => ({ status: 500 }));
-    const [first, second] = [queueRound(op), queueRound(op)].map((q) => q.ids[0]);
+    const [first, second] = (await queueRounds(op, 2)).map((q) => q.ids[0]);
     const worker = dispatcher({ schedule: [1000, 2000] });
 
     expect(await worker.runOnce()).toBe(1);
@@ -706,9 +840,9 @@ describe('giving up', () => {
     server.clock.advance(2000);
     // The third attempt of the first event fails for good; the second event is then tried at once.
     expect(await worker.runOnce()).toBe(2);
-    expect(eventStatus(first)).toBe('failed');
-    expect(server.deps.store.outbox.findById(first ?? '')?.attempts).toBe(3);
-    expect(log(hook).map((row) => [row.eventId, row.status, row.retryCount])).toEqual([
+    expect(await eventStatus(first)).toBe('failed');
+    expect((await server.deps.store.outbox.findById(first ?? ''))?.attempts).toBe(3);
+    expect((await log(hook)).map((row) => [row.eventId, row.status, row.retryCount])).toEqual([
       [first, 'failed', 0],
       [first, 'failed', 1],
       [first, 'failed', 2],
@@ -720,16 +854,16 @@ describe('giving up', () => {
   it('gives an event up once its first failure is older than giveUpAfterMs', async () => {
     const op = await newOperator();
     const hook = await newHook(op, () => ({ status: 500 }));
-    const { ids } = queueRound(op);
+    const { ids } = await queueRound(op);
     const worker = dispatcher({ schedule: [3 * DAY, 3 * DAY, 3 * DAY], disableAfterMs: 30 * DAY });
     expect(await worker.runOnce()).toBe(1);
     server.clock.advance(3 * DAY);
     expect(await worker.runOnce()).toBe(1);
-    expect(eventStatus(ids[0])).toBe('queued');
+    expect(await eventStatus(ids[0])).toBe('queued');
     server.clock.advance(3 * DAY);
     expect(await worker.runOnce()).toBe(1); // 6 days after the first failure: given up
-    expect(eventStatus(ids[0])).toBe('failed');
-    expect(log(hook).map((row) => row.status)).toEqual(['failed', 'failed', 'failed']);
+    expect(await eventStatus(ids[0])).toBe('failed');
+    expect((await log(hook)).map((row) => row.status)).toEqual(['failed', 'failed', 'failed']);
     expect(await listed(op, hook)).toMatchObject({ status: 'active' });
   });
 
@@ -740,7 +874,7 @@ describe('giving up', () => {
     const flaky = await newHook(op, () => ({ status: recovered ? 200 : 500 }));
     const worker = dispatcher({ schedule: [MINUTE] });
     const day = async () => {
-      queueRound(op);
+      await queueRound(op);
       await worker.runOnce();
       server.clock.advance(MINUTE);
       await worker.runOnce();
@@ -756,11 +890,11 @@ describe('giving up', () => {
 
     server.clock.advance(DAY - 2 * MINUTE); // a minute short of 5 days since the first failure
     recovered = false;
-    const [onFailing, onFlaky] = queueRound(op).ids;
-    const waiting = queueRound(op).ids[0];
+    const [onFailing, onFlaky] = (await queueRound(op)).ids;
+    const waiting = (await queueRound(op)).ids[0];
     expect(await worker.runOnce()).toBe(2);
     expect(await listed(op, failing)).toMatchObject({ status: 'active', failureCount: 11 });
-    expect(eventStatus(onFailing)).toBe('queued');
+    expect(await eventStatus(onFailing)).toBe('queued');
 
     // 5 days: its retry fails and it is disabled. The flaky one gives its event up and moves on to the next.
     server.clock.advance(MINUTE);
@@ -770,14 +904,14 @@ describe('giving up', () => {
       failureCount: 12,
       successCount: 0,
     });
-    expect([onFailing, waiting].map(eventStatus)).toEqual(['failed', 'dropped']);
-    expect(log(failing).slice(-2)).toEqual([
+    expect(await eventStatuses([onFailing, waiting])).toEqual(['failed', 'dropped']);
+    expect((await log(failing)).slice(-2)).toEqual([
       expect.objectContaining({ status: 'failed', eventId: onFailing, retryCount: 0 }),
       expect.objectContaining({ status: 'failed', eventId: onFailing, retryCount: 1 }),
     ]);
     // The flaky one succeeded on day 3, so it has failed for 2 days only: still active.
     expect(await listed(op, flaky)).toMatchObject({ status: 'active' });
-    expect(eventStatus(onFlaky)).toBe('failed'); // its single retry is spent
+    expect(await eventStatus(onFlaky)).toBe('failed'); // its single retry is spent
   });
 });
 
@@ -787,9 +921,9 @@ describe('running', () => {
     const hook = await newHook(op, () => ({ status: 200, delayMs: 100 }));
     const delivery = createWebhookDelivery(server.deps, { timeoutMs: 2000 });
     delivery.dispatcher.start();
-    const round = newRound(op);
-    const [id] = server.deps.store.transaction(() =>
-      delivery.outbox.enqueue({
+    const round = await newRound(op);
+    const [id] = await server.deps.store.transaction((tx) =>
+      delivery.outbox.enqueue(tx, {
         clientId: op.clientId,
         roundId: round.roundId,
         eventType: 'open-round',
@@ -798,13 +932,13 @@ describe('running', () => {
     );
     await until(() => receiver.at(hook.path).length === 1);
     await delivery.dispatcher.stop();
-    expect(eventStatus(id)).toBe('delivered');
+    expect(await eventStatus(id)).toBe('delivered');
   });
 
   it('survives a restart: a committed event is delivered by a new dispatcher over a new connection', async () => {
     const op = await newOperator();
     const hook = await newHook(op);
-    const { ids } = queueRound(op); // committed; nothing sent (no dispatcher running)
+    const { ids } = await queueRound(op); // committed; nothing sent (no dispatcher running)
 
     const reopened = createSqliteStore(openDatabase(join(server.dataDir, 'raspa.sqlite')));
     try {
@@ -812,11 +946,11 @@ describe('running', () => {
       restarted.start();
       await until(() => receiver.at(hook.path).length === 1);
       await restarted.stop();
-      expect(reopened.outbox.findById(ids[0] ?? '')?.status).toBe('delivered');
+      expect((await reopened.outbox.findById(ids[0] ?? ''))?.status).toBe('delivered');
     } finally {
-      reopened.close();
+      await reopened.close();
     }
-    expect(eventStatus(ids[0])).toBe('delivered');
-    expect(log(hook)).toEqual([expect.objectContaining({ eventId: ids[0], status: 'success' })]);
+    expect(await eventStatus(ids[0])).toBe('delivered');
+    expect(await log(hook)).toEqual([expect.objectContaining({ eventId: ids[0], status: 'success' })]);
   });
 });

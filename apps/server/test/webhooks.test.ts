@@ -98,7 +98,7 @@ function attempt(
 }
 
 describe('webhooks repository: the delivery log and the counters agree', () => {
-  const newWebhook = (): WebhookRecord => {
+  const newWebhook = async (): Promise<WebhookRecord> => {
     const webhook: WebhookRecord = {
       id: server.deps.newId(),
       clientId: mineId,
@@ -112,7 +112,7 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
       failureCount: 0,
       deletedAt: null,
     };
-    server.deps.store.webhooks.insert(webhook);
+    await server.deps.store.webhooks.insert(webhook);
     return webhook;
   };
   const repo = () => server.deps.store.webhooks;
@@ -123,9 +123,9 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
       { pageIndex: 1, pageSize: 100 },
     );
 
-  it('records retries: pending until the next attempt, retryCount counting the earlier ones', () => {
-    const { id } = newWebhook();
-    const first = repo().recordAttempt(
+  it('records retries: pending until the next attempt, retryCount counting the earlier ones', async () => {
+    const { id } = await newWebhook();
+    const first = await repo().recordAttempt(
       attempt(id, {
         eventId: 'e1',
         timestamp: '2026-03-01T10:00:00.000Z',
@@ -137,7 +137,7 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
       }),
     );
     expect(first).toMatchObject({ status: 'pending', retryCount: 0, success: false });
-    const second = repo().recordAttempt(
+    const second = await repo().recordAttempt(
       attempt(id, {
         eventId: 'e1',
         timestamp: '2026-03-01T10:00:05.000Z',
@@ -147,9 +147,11 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
       }),
     );
     expect(second).toMatchObject({ status: 'pending', retryCount: 1 });
-    const third = repo().recordAttempt(attempt(id, { eventId: 'e1', timestamp: '2026-03-01T10:05:05.000Z' }));
+    const third = await repo().recordAttempt(
+      attempt(id, { eventId: 'e1', timestamp: '2026-03-01T10:05:05.000Z' }),
+    );
     expect(third).toMatchObject({ status: 'success', retryCount: 2, success: true });
-    const other = repo().recordAttempt(
+    const other = await repo().recordAttempt(
       attempt(id, {
         eventId: 'e2',
         timestamp: '2026-03-01T10:06:00.000Z',
@@ -159,7 +161,7 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
       }),
     );
     expect(other).toMatchObject({ status: 'failed', retryCount: 0 });
-    const log = allLog(id);
+    const log = await allLog(id);
     expect(log.items.map((row) => [row.eventId, row.status, row.retryCount])).toEqual([
       ['e2', 'failed', 0],
       ['e1', 'success', 2],
@@ -172,7 +174,7 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
       errorMessage: 'timed out after 15 s',
       payload: ROUND_PAYLOAD,
     });
-    expect(repo().findById(id)).toMatchObject({
+    expect(await repo().findById(id)).toMatchObject({
       successCount: 1,
       failureCount: 3,
       lastTriggered: '2026-03-01T10:06:00.000Z',
@@ -180,58 +182,62 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
     expect(log).toMatchObject({ totalCount: 4, successCount: 1, failureCount: 3 });
   });
 
-  it('keeps lastTriggered at the latest attempt even when an earlier one is recorded late', () => {
-    const { id } = newWebhook();
-    repo().recordAttempt(attempt(id, { eventId: 'a', timestamp: '2026-03-01T10:00:00.000Z' }));
-    repo().recordAttempt(attempt(id, { eventId: 'b', timestamp: '2026-03-01T09:00:00.000Z' }));
-    expect(repo().findById(id)?.lastTriggered).toBe('2026-03-01T10:00:00.000Z');
+  it('keeps lastTriggered at the latest attempt even when an earlier one is recorded late', async () => {
+    const { id } = await newWebhook();
+    await repo().recordAttempt(attempt(id, { eventId: 'a', timestamp: '2026-03-01T10:00:00.000Z' }));
+    await repo().recordAttempt(attempt(id, { eventId: 'b', timestamp: '2026-03-01T09:00:00.000Z' }));
+    expect((await repo().findById(id))?.lastTriggered).toBe('2026-03-01T10:00:00.000Z');
   });
 
-  it('is one transaction: a failing insert leaves counters and earlier rows untouched', () => {
-    const { id } = newWebhook();
-    const pending = repo().recordAttempt(
+  it('is one transaction: a failing insert leaves counters and earlier rows untouched', async () => {
+    const { id } = await newWebhook();
+    const pending = await repo().recordAttempt(
       attempt(id, { eventId: 'e', timestamp: '2026-03-01T10:00:00.000Z', success: false, willRetry: true }),
     );
     const clash = attempt(id, { id: pending.id, eventId: 'e', timestamp: '2026-03-01T10:00:05.000Z' });
-    expect(() => repo().recordAttempt(clash)).toThrow();
-    expect(repo().findById(id)).toMatchObject({
+    await expect(repo().recordAttempt(clash)).rejects.toThrow();
+    expect(await repo().findById(id)).toMatchObject({
       successCount: 0,
       failureCount: 1,
       lastTriggered: '2026-03-01T10:00:00.000Z',
     });
-    expect(allLog(id).items).toMatchObject([{ id: pending.id, status: 'pending' }]);
-    expect(() =>
+    expect((await allLog(id)).items).toMatchObject([{ id: pending.id, status: 'pending' }]);
+    await expect(
       repo().recordAttempt(
         attempt('no-such-webhook', { eventId: 'e', timestamp: '2026-03-01T10:00:00.000Z' }),
       ),
-    ).toThrow();
+    ).rejects.toThrow();
   });
 
-  it('insertDelivery writes the row as given and leaves the counters alone', () => {
-    const { id } = newWebhook();
+  it('insertDelivery writes the row as given and leaves the counters alone', async () => {
+    const { id } = await newWebhook();
     const row = {
       ...attempt(id, { eventId: 'x', timestamp: '2026-03-01T11:00:00.000Z' }),
       status: 'success' as const,
       retryCount: 0,
     };
     const { willRetry: _, ...delivery } = row;
-    repo().insertDelivery(delivery);
-    expect(allLog(id).items).toEqual([delivery]);
-    expect(repo().findById(id)).toMatchObject({ successCount: 0, failureCount: 0, lastTriggered: null });
+    await repo().insertDelivery(delivery);
+    expect((await allLog(id)).items).toEqual([delivery]);
+    expect(await repo().findById(id)).toMatchObject({
+      successCount: 0,
+      failureCount: 0,
+      lastTriggered: null,
+    });
   });
 
-  it('agrees with its log after any sequence of attempts (property)', () => {
+  it('agrees with its log after any sequence of attempts (property)', async () => {
     const step = fc.record({
       event: fc.constantFrom('e1', 'e2', 'e3'),
       success: fc.boolean(),
       willRetry: fc.boolean(),
       seconds: fc.nat(86_400),
     });
-    fc.assert(
-      fc.property(fc.array(step, { maxLength: 25 }), (steps) => {
-        const { id } = newWebhook();
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
+        const { id } = await newWebhook();
         for (const s of steps) {
-          repo().recordAttempt(
+          await repo().recordAttempt(
             attempt(id, {
               eventId: s.event,
               success: s.success,
@@ -240,8 +246,8 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
             }),
           );
         }
-        const log = allLog(id);
-        const webhook = repo().findById(id);
+        const log = await allLog(id);
+        const webhook = await repo().findById(id);
         expect(webhook?.successCount).toBe(log.items.filter((row) => row.success).length);
         expect(webhook?.failureCount).toBe(log.items.filter((row) => !row.success).length);
         expect(log.successCount + log.failureCount).toBe(log.totalCount);
@@ -266,7 +272,7 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
 
   it('setStatus disables a webhook', async () => {
     const id = await registered();
-    repo().setStatus(id, 'disabled');
+    await repo().setStatus(id, 'disabled');
     expect((await listWebhooks()).find((webhook) => webhook.id === id)).toMatchObject({ status: 'disabled' });
   });
 });
@@ -290,7 +296,7 @@ describe('POST /v1/webhook', () => {
       failureCount: 0,
       successCount: 0,
     });
-    const stored = server.deps.store.webhooks.findById(id);
+    const stored = await server.deps.store.webhooks.findById(id);
     expect(stored?.tokenSealed).not.toContain(TOKEN);
     expect(server.deps.secrets.open(stored?.tokenSealed ?? '')).toBe(TOKEN);
   });
@@ -523,13 +529,13 @@ describe('GET /v1/webhook/{webhookId}: the delivery log', () => {
 
   beforeAll(async () => {
     webhookId = await registered();
-    const record = (
+    const record = async (
       name: string,
       fields: Partial<DeliveryAttempt> & Pick<DeliveryAttempt, 'eventId' | 'timestamp'>,
     ) => {
-      at[name] = server.deps.store.webhooks.recordAttempt(attempt(webhookId, fields)).id;
+      at[name] = (await server.deps.store.webhooks.recordAttempt(attempt(webhookId, fields))).id;
     };
-    record('e1', {
+    await record('e1', {
       eventId: 'ev-1',
       eventType: 'open-round',
       timestamp: '2026-02-27T23:59:59.999Z',
@@ -540,8 +546,12 @@ describe('GET /v1/webhook/{webhookId}: the delivery log', () => {
       errorMessage: 'no answer within 15 s',
       willRetry: true,
     });
-    record('e1retry', { eventId: 'ev-1', eventType: 'open-round', timestamp: '2026-02-28T00:00:00.000Z' });
-    record('e2', {
+    await record('e1retry', {
+      eventId: 'ev-1',
+      eventType: 'open-round',
+      timestamp: '2026-02-28T00:00:00.000Z',
+    });
+    await record('e2', {
       eventId: 'ev-2',
       timestamp: '2026-02-28T23:59:59.999Z',
       success: false,
@@ -550,14 +560,14 @@ describe('GET /v1/webhook/{webhookId}: the delivery log', () => {
       errorMessage: 'HTTP 500',
       willRetry: true,
     });
-    record('e3', {
+    await record('e3', {
       eventId: 'ev-3',
       eventType: 'open-round',
       timestamp: '2026-03-01T00:00:00.000Z',
       responseCode: 204,
       responseBody: '',
     });
-    record('e4', {
+    await record('e4', {
       eventId: 'ev-4',
       timestamp: '2026-03-01T10:00:00.000Z',
       success: false,
@@ -701,7 +711,7 @@ describe('GET /v1/webhook/{webhookId}: the delivery log', () => {
 describe('DELETE /v1/webhook/{webhookId}', () => {
   it('soft-deletes: gone from the list and the log route, its log kept for audit', async () => {
     const id = await registered();
-    server.deps.store.webhooks.recordAttempt(
+    await server.deps.store.webhooks.recordAttempt(
       attempt(id, { eventId: 'kept', timestamp: '2026-03-01T11:00:00.000Z' }),
     );
     server.clock.advance(5000);
@@ -710,11 +720,11 @@ describe('DELETE /v1/webhook/{webhookId}', () => {
     expect(answer.body).toEqual({ status: 'success' });
     expect((await listWebhooks()).map((webhook) => webhook.id)).not.toContain(id);
     expect(await server.call('GET', `/v1/webhook/${id}`, { token: mine })).toMatchObject({ status: 404 });
-    expect(server.deps.store.webhooks.findById(id)).toMatchObject({
+    expect(await server.deps.store.webhooks.findById(id)).toMatchObject({
       deletedAt: server.clock().toISOString(),
       successCount: 1,
     });
-    const kept = server.deps.store.webhooks.listDeliveries(
+    const kept = await server.deps.store.webhooks.listDeliveries(
       id,
       { status: null, from: null, before: null },
       { pageIndex: 1, pageSize: 10 },
@@ -733,7 +743,7 @@ describe('DELETE /v1/webhook/{webhookId}', () => {
       body: { status: 'error', code: 'FORBIDDEN', messages: [`webhook ${id} belongs to another API client`] },
     });
     expect((await listWebhooks()).map((webhook) => webhook.id)).toContain(id);
-    expect(server.deps.store.webhooks.findById(id)?.deletedAt).toBeNull();
+    expect((await server.deps.store.webhooks.findById(id))?.deletedAt).toBeNull();
   });
 
   it('answers 404 for an unknown webhook and 401 without a token', async () => {

@@ -43,7 +43,7 @@ export function serveParent(
   handle: (type: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>,
 ): void {
   process.on('message', (message: { id: number; type: string } & Record<string, unknown>) => {
-    handle(message.type, message).then(
+    void handle(message.type, message).then(
       (answer) => process.send?.({ ...answer, id: message.id }),
       (error: unknown) =>
         process.send?.({ id: message.id, error: error instanceof Error ? error.message : String(error) }),

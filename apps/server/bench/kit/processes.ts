@@ -64,7 +64,7 @@ export async function startService(options: ServiceOptions): Promise<ChildProces
       ),
     ),
   );
-  exited.catch(() => {}); // after start-up, an exit is the caller's business
+  void exited.catch(() => {}); // after start-up, an exit is the caller's business
   await Promise.race([
     // The service listens before it has set up the demo client: /ready answers 200 only after
     // (a seeded DATA_DIR gets no demo client, hence no credentials file to wait for).

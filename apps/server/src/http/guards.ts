@@ -7,11 +7,11 @@ import type { RouteGuards } from './route.ts';
 /** Bearer tokens and request signatures (docs/contract.md §2). */
 export function createGuards(auth: AuthService): RouteGuards {
   return {
-    authenticate(request: Request) {
+    async authenticate(request: Request) {
       const header = request.headers.authorization;
       const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
       if (!match?.[1]) throw new ApiError('UNAUTHORIZED', 'Authorization: Bearer <accessToken> is required');
-      const context = auth.authenticate(match[1]);
+      const context = await auth.authenticate(match[1]);
       if (!context)
         throw new ApiError('UNAUTHORIZED', 'the access token is unknown or has expired; log in again');
       return context;

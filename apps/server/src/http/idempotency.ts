@@ -70,19 +70,19 @@ export function requestFingerprint(
 export type IdempotencyClaim =
   | { kind: 'none' }
   | { kind: 'replay'; status: number; body: string }
-  | { kind: 'claimed'; complete(status: number, body: string): void; release(): void };
+  | { kind: 'claimed'; complete(status: number, body: string): Promise<void>; release(): Promise<void> };
 
 /** The step of mountRoutes between the guards and the handler. */
 export interface IdempotencyStep {
-  claim(route: RouteDefinition, request: Request, clientId: string): IdempotencyClaim;
+  claim(route: RouteDefinition, request: Request, clientId: string): Promise<IdempotencyClaim>;
 }
 
 export function createIdempotencyStep(service: IdempotencyService): IdempotencyStep {
   return {
-    claim(route, request, clientId) {
+    async claim(route, request, clientId) {
       const key = readIdempotencyKey(request);
       if (key === undefined) return { kind: 'none' };
-      const begun = service.begin(clientId, key, requestFingerprint(route, request));
+      const begun = await service.begin(clientId, key, requestFingerprint(route, request));
       switch (begun.kind) {
         case 'replay':
           return begun;

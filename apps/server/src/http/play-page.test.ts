@@ -14,7 +14,7 @@ const live = {
   game: { gameModel: 'frevo-da-sorte' },
   profile: { allowedOrigins: ['https://casino.example', 'http://localhost:3000'] },
 } as unknown as LiveSession;
-const sessions = { resolveSessionToken: (token: string) => (token === TOKEN ? live : undefined) };
+const sessions = { resolveSessionToken: async (token: string) => (token === TOKEN ? live : undefined) };
 
 let built: string;
 let servers: Server[] = [];

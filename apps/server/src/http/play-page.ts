@@ -38,7 +38,7 @@ export function createPlayPageRouter(options: {
 
   router.get('/play/:sessionId', async (request, response) => {
     const token = typeof request.query.token === 'string' ? request.query.token : '';
-    const live = token ? options.sessions.resolveSessionToken(token) : undefined;
+    const live = token ? await options.sessions.resolveSessionToken(token) : undefined;
     const session = live && live.session.id === request.params.sessionId ? live : undefined;
     let html: string;
     try {

@@ -62,7 +62,7 @@ export function defineRoute<
 
 export interface RouteGuards {
   /** Resolves the bearer token, or throws UNAUTHORIZED. */
-  authenticate: (request: Request) => AuthContext;
+  authenticate: (request: Request) => Promise<AuthContext>;
   /** Checks `x-signed-request` against the parsed body, or throws INVALID_SIGNATURE. */
   verifySignature: (request: Request, auth: AuthContext) => void;
 }
@@ -81,13 +81,15 @@ export function mountRoutes(
   for (const route of routes) {
     const idempotent = isIdempotent(route) ? steps.idempotency : undefined;
     const handler: RequestHandler = async (request, response) => {
-      const auth = route.auth === 'none' ? undefined : guards.authenticate(request);
+      const auth = route.auth === 'none' ? undefined : await guards.authenticate(request);
       if (route.auth === 'signed' && auth) guards.verifySignature(request, auth);
       const params = route.params ? parseOrThrow(route.params, request.params, 'path') : undefined;
       const query = route.query ? parseOrThrow(route.query, request.query, 'query') : undefined;
       const body = route.body ? parseOrThrow(route.body, request.body ?? {}, 'body') : undefined;
       const claim =
-        idempotent && auth ? idempotent.claim(route, request, auth.clientId) : { kind: 'none' as const };
+        idempotent && auth
+          ? await idempotent.claim(route, request, auth.clientId)
+          : { kind: 'none' as const };
       if (claim.kind === 'replay') {
         response.status(claim.status).set(REPLAYED_HEADER, 'true').type('application/json').send(claim.body);
         return;
@@ -100,18 +102,19 @@ export function mountRoutes(
         // else (5xx) rolled its transaction back, so the key is freed for a retry.
         if (claim.kind === 'claimed') {
           if (error instanceof ApiError && error.status < 500) {
-            claim.complete(error.status, JSON.stringify(errorBody(error)));
-          } else claim.release();
+            await claim.complete(error.status, JSON.stringify(errorBody(error)));
+          } else await claim.release();
         }
         throw error;
       }
       if (response.headersSent) {
         // A handler that wrote its own answer: nothing we could replay faithfully.
-        if (claim.kind === 'claimed') claim.release();
+        if (claim.kind === 'claimed') await claim.release();
         return;
       }
       const text = JSON.stringify(result);
-      if (claim.kind === 'claimed') claim.complete(route.success.status, text);
+      // The answer is stored before it is sent, so a retry after it can only replay it.
+      if (claim.kind === 'claimed') await claim.complete(route.success.status, text);
       response.status(route.success.status).type('application/json').send(text);
     };
     router[route.method](route.path, ...(route.before ?? []), handler);

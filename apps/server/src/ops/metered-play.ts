@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import type { PlayResult, PlayService, RoundEventQueue } from '../play/play-service.ts';
-import type { Store } from '../store/store.ts';
 import type { Metrics, RoundOutcome } from './metrics.ts';
 
 /** A buy that ends the round it started: the wallet said no, or gave no definite answer. */
@@ -39,17 +38,17 @@ export function meteredPlay(play: PlayService, metrics: Metrics): PlayService {
  * closed by a reveal, a time-out or the prize retrier. The round is read there, already closed, so
  * its outcome is counted only once the player has seen it.
  */
-export function roundCounting(events: RoundEventQueue, store: Store, metrics: Metrics): RoundEventQueue {
+export function roundCounting(events: RoundEventQueue, metrics: Metrics): RoundEventQueue {
   return {
-    enqueue(event) {
-      events.enqueue(event);
-      if (event.eventType === 'open-round') {
-        metrics.roundOpened();
-        return;
-      }
-      const round = store.rounds.findRound(event.roundId);
-      if (!round) return;
-      metrics.roundEnded(round.reconciliation ? 'prize_given_up' : round.prizeMinor > 0 ? 'won' : 'lost');
+    async enqueue(tx, event) {
+      await events.enqueue(tx, event);
+      const round = event.eventType === 'close-round' ? await tx.rounds.findRound(event.roundId) : undefined;
+      // Counted once the round's transaction commits: a rolled-back unit counts nothing.
+      tx.afterCommit(() => {
+        if (event.eventType === 'open-round') metrics.roundOpened();
+        else if (round)
+          metrics.roundEnded(round.reconciliation ? 'prize_given_up' : round.prizeMinor > 0 ? 'won' : 'lost');
+      });
     },
   };
 }

@@ -2,8 +2,8 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 
 /** What the store tells at scrape time (store/ops-repo.ts). */
 export interface StoreReadings {
-  webhookBacklog(): { queued: number; oldestCreatedAt: string | null };
-  currentPools(): { gameId: string; gameModel: string; ticketsLeft: number; tickets: number }[];
+  webhookBacklog(): Promise<{ queued: number; oldestCreatedAt: string | null }>;
+  currentPools(): Promise<{ gameId: string; gameModel: string; ticketsLeft: number; tickets: number }[]>;
 }
 
 export type RoundOutcome = 'won' | 'lost' | 'prize_given_up' | 'declined' | 'voided';
@@ -82,9 +82,9 @@ export function createMetrics(options: { processMetrics?: boolean; clock?: () =>
 
   let store: StoreReadings | undefined;
   /** Reads the store at scrape time; an unreadable store leaves the gauge empty (and /ready says why). */
-  const read = <T>(reading: (store: StoreReadings) => T): T | undefined => {
+  const read = async <T>(reading: (store: StoreReadings) => Promise<T>): Promise<T | undefined> => {
     try {
-      return store && reading(store);
+      return store && (await reading(store));
     } catch {
       return undefined;
     }
@@ -93,8 +93,8 @@ export function createMetrics(options: { processMetrics?: boolean; clock?: () =>
     name: 'raspa_webhook_backlog_events',
     help: 'Webhook events queued (not yet delivered, given up or dropped).',
     registers,
-    collect() {
-      const backlog = read((s) => s.webhookBacklog());
+    async collect() {
+      const backlog = await read((s) => s.webhookBacklog());
       if (backlog) this.set(backlog.queued);
     },
   });
@@ -102,8 +102,8 @@ export function createMetrics(options: { processMetrics?: boolean; clock?: () =>
     name: 'raspa_webhook_oldest_queued_age_seconds',
     help: 'Age of the oldest queued webhook event (0 when none): grows while a receiver is failing.',
     registers,
-    collect() {
-      const backlog = read((s) => s.webhookBacklog());
+    async collect() {
+      const backlog = await read((s) => s.webhookBacklog());
       if (!backlog) return;
       const oldest = backlog.oldestCreatedAt ? Date.parse(backlog.oldestCreatedAt) : Number.NaN;
       this.set(Number.isNaN(oldest) ? 0 : Math.max(0, (clock().getTime() - oldest) / 1000));
@@ -114,9 +114,10 @@ export function createMetrics(options: { processMetrics?: boolean; clock?: () =>
     help: 'Tickets left in the current pool of each active game.',
     labelNames: ['game_id', 'game_model'] as const,
     registers,
-    collect() {
+    async collect() {
+      const pools = await read((s) => s.currentPools());
       this.reset();
-      for (const pool of read((s) => s.currentPools()) ?? []) {
+      for (const pool of pools ?? []) {
         this.set({ game_id: pool.gameId, game_model: pool.gameModel }, pool.ticketsLeft);
       }
     },
@@ -126,9 +127,10 @@ export function createMetrics(options: { processMetrics?: boolean; clock?: () =>
     help: 'Tickets in the current pool of each active game (its sampling).',
     labelNames: ['game_id', 'game_model'] as const,
     registers,
-    collect() {
+    async collect() {
+      const pools = await read((s) => s.currentPools());
       this.reset();
-      for (const pool of read((s) => s.currentPools()) ?? []) {
+      for (const pool of pools ?? []) {
         this.set({ game_id: pool.gameId, game_model: pool.gameModel }, pool.tickets);
       }
     },

@@ -20,8 +20,8 @@ export function opsRouter(options: {
     response.json({ status: 'ok' });
   });
 
-  router.get('/ready', (_request, response) => {
-    const verdict = options.readiness.check();
+  router.get('/ready', async (_request, response) => {
+    const verdict = await options.readiness.check();
     response.set('Cache-Control', 'no-store');
     if (verdict.ok) {
       response.json({ status: 'ok' });

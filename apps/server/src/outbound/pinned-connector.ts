@@ -22,7 +22,7 @@ export function createPinnedConnector(
   return (params, callback) => {
     // undici passes IPv6 literals without brackets; `host` (name:port) stays the original, so TLS
     // still sends the name as SNI and checks the certificate against it.
-    resolveChecked(params.hostname, policy.lookup, policy.allowPrivate()).then(
+    void resolveChecked(params.hostname, policy.lookup, policy.allowPrivate()).then(
       (resolution) => {
         if (!resolution.ok) {
           callback(new OutboundRefusedError(resolution.reason), null);

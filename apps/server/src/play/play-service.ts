@@ -9,6 +9,7 @@ import type {
   ProfileRecord,
   RoundRecord,
 } from '../store/records.ts';
+import type { Repositories, Transaction } from '../store/store.ts';
 import type { Wallet, WalletAnswer, WalletDirectory, WalletMovement } from '../wallet/wallet.ts';
 import { createPoolDrawer } from './pool-drawer.ts';
 import { DEFAULT_WALLET_RETRY, retryDelay, type WalletRetryPolicy } from './retry-schedule.ts';
@@ -21,14 +22,17 @@ export interface PlayNotifier {
   round(playerId: string, round: PlayRound): void;
 }
 
-/** Queues a webhook event; called inside the round's transaction (the outbox). */
+/** Queues a webhook event on the round's own transaction (the outbox). */
 export interface RoundEventQueue {
-  enqueue(event: {
-    clientId: string;
-    roundId: string;
-    eventType: 'open-round' | 'close-round';
-    payload: unknown;
-  }): void;
+  enqueue(
+    tx: Transaction,
+    event: {
+      clientId: string;
+      roundId: string;
+      eventType: 'open-round' | 'close-round';
+      payload: () => Promise<unknown>;
+    },
+  ): Promise<unknown>;
 }
 
 export interface PlayOptions {
@@ -97,12 +101,14 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     return work;
   }
 
-  function context(sessionId: string): PlayResult<PlayContext> {
-    const session = store.sessions.findById(sessionId);
+  async function context(sessionId: string): Promise<PlayResult<PlayContext>> {
+    const session = await store.sessions.findById(sessionId);
     if (!session || session.expireAt <= nowIso()) return fail('SESSION_EXPIRED');
-    const player = store.players.findById(session.playerId);
-    const game = store.games.findById(session.gameId);
-    const profile = store.profiles.findById(session.profileId);
+    const [player, game, profile] = await Promise.all([
+      store.players.findById(session.playerId),
+      store.games.findById(session.gameId),
+      store.profiles.findById(session.profileId),
+    ]);
     if (!player || !game || !profile) return fail('SESSION_EXPIRED');
     return {
       ok: true,
@@ -130,10 +136,14 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   }
 
   /** What a wallet call of a round needs, read again (a retry may come long after the round). */
-  function callContext(round: RoundRecord): { wallet: Wallet; player: PlayerRecord; game: GameRecord } {
-    const profile = store.profiles.findById(round.profileId);
-    const player = store.players.findById(round.playerId);
-    const game = store.games.findById(round.gameId);
+  async function callContext(
+    round: RoundRecord,
+  ): Promise<{ wallet: Wallet; player: PlayerRecord; game: GameRecord }> {
+    const [profile, player, game] = await Promise.all([
+      store.profiles.findById(round.profileId),
+      store.players.findById(round.playerId),
+      store.games.findById(round.gameId),
+    ]);
     if (!profile || !player || !game) throw new Error(`round ${round.id} refers to missing records`);
     return { wallet: options.wallets.forProfile(profile), player, game };
   }
@@ -154,30 +164,35 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   }
 
   /** Queues the round's event; its payload (the spec's Round) is built only if a webhook wants it. */
-  function queueEvent(round: RoundRecord, eventType: 'open-round' | 'close-round'): void {
-    const payload = () => {
-      const detail = store.ledger.findRoundDetail(round.id);
+  async function queueEvent(
+    tx: Transaction,
+    round: RoundRecord,
+    eventType: 'open-round' | 'close-round',
+  ): Promise<void> {
+    const payload = async () => {
+      const detail = await tx.ledger.findRoundDetail(round.id);
       if (!detail) throw new Error(`round ${round.id} vanished inside its transaction`);
       return roundView(detail);
     };
-    options.events.enqueue({ clientId: round.clientId, roundId: round.id, eventType, payload });
+    await options.events.enqueue(tx, { clientId: round.clientId, roundId: round.id, eventType, payload });
   }
 
-  function mustRound(id: string): RoundRecord {
-    const round = store.rounds.findRound(id);
+  async function mustRound(repos: Repositories, id: string): Promise<RoundRecord> {
+    const round = await repos.rounds.findRound(id);
     if (!round) throw new Error(`round ${id} not found`);
     return round;
   }
 
   // ---- bets ----
 
-  function openRound(
+  async function openRound(
+    tx: Transaction,
     round: RoundRecord,
     bet: LedgerTransaction,
     game: GameRecord,
     balanceMinor: number,
-  ): RoundRecord {
-    const draw = drawer.draw(game);
+  ): Promise<RoundRecord> {
+    const draw = await drawer.draw(tx, game);
     const card = layoutCard(game.gameModel, game.ladder, draw.level, rng);
     const prize = draw.level > 0 ? (game.ladder.levels[draw.level - 1]?.prize ?? 0) : 0;
     const now = nowIso();
@@ -190,17 +205,17 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       prizeMinor: prize,
       lastActionAt: now,
     } as const;
-    store.rounds.updateRound(round.id, change);
-    store.rounds.updateTransaction(bet.id, {
+    await tx.rounds.updateRound(round.id, change);
+    await tx.rounds.updateTransaction(bet.id, {
       status: 'completed',
       balanceAfterMinor: balanceMinor,
       balanceBeforeMinor: balanceMinor + round.paidMinor,
       completedAt: now,
       nextAttemptAt: null,
     });
-    store.rounds.updatePlayer(round.playerId, round.currency, balanceMinor, 1, 0);
+    await tx.rounds.updatePlayer(round.playerId, round.currency, balanceMinor, 1, 0);
     const opened: RoundRecord = { ...round, ...change };
-    queueEvent(opened, 'open-round');
+    await queueEvent(tx, opened, 'open-round');
     return opened;
   }
 
@@ -209,10 +224,15 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
    * The bet stays `failed` (not counted) until the wallet confirms the rollback; then both become
    * `completed` together and net to zero (docs/contract.md §6, docs/reconciliation.md).
    */
-  function voidBet(round: RoundRecord, bet: LedgerTransaction, reason: string): LedgerTransaction {
+  async function voidBet(
+    tx: Transaction,
+    round: RoundRecord,
+    bet: LedgerTransaction,
+    reason: string,
+  ): Promise<LedgerTransaction> {
     const now = nowIso();
-    store.rounds.updateRound(round.id, { status: 'voided', endAt: now, lastActionAt: now });
-    store.rounds.updateTransaction(bet.id, { status: 'failed', lastError: reason, nextAttemptAt: null });
+    await tx.rounds.updateRound(round.id, { status: 'voided', endAt: now, lastActionAt: now });
+    await tx.rounds.updateTransaction(bet.id, { status: 'failed', lastError: reason, nextAttemptAt: null });
     const rollback: LedgerTransaction = {
       id: deps.newId(),
       roundId: round.id,
@@ -232,65 +252,67 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       lastError: null,
       completedAt: null,
     };
-    store.rounds.insertTransaction(rollback);
+    await tx.rounds.insertTransaction(rollback);
     return rollback;
   }
 
   async function buy(sessionId: string): Promise<PlayResult<{ round: PlayRound; balance: number }>> {
     if (stopping) return fail('SERVICE_STOPPING');
-    const found = context(sessionId);
+    const found = await context(sessionId);
     if (!found.ok) return found;
     const { player, game, session, wallet } = found.data;
     const now = nowIso();
     const roundId = deps.newId();
     const betId = deps.newId();
-    const started = await store.batch((): PlayResult<{ round: RoundRecord; bet: LedgerTransaction }> => {
-      const current = store.games.findById(game.id);
-      if (!current?.active) return fail('GAME_INACTIVE');
-      if (store.rounds.findLiveRound(player.id)) return fail('ROUND_IN_PROGRESS');
-      const round: RoundRecord = {
-        id: roundId,
-        clientId: game.clientId,
-        profileId: game.profileId,
-        gameId: game.id,
-        playerId: player.id,
-        sessionId: session.id,
-        status: 'pending',
-        currency: game.currency,
-        paidMinor: game.betMinor,
-        prizeMinor: 0,
-        createdAt: now,
-        endAt: null,
-        poolId: null,
-        drawIndex: null,
-        level: null,
-        cardJson: null,
-        lastActionAt: now,
-        reconciliation: false,
-      };
-      const bet: LedgerTransaction = {
-        id: betId,
-        roundId,
-        clientId: game.clientId,
-        profileId: game.profileId,
-        playerId: player.id,
-        type: 'bet',
-        amountMinor: -game.betMinor,
-        currency: game.currency,
-        balanceBeforeMinor: null,
-        balanceAfterMinor: null,
-        status: 'pending',
-        createdAt: now,
-        originalTransactionId: null,
-        attempts: 1,
-        nextAttemptAt: later(retry.inFlightMs),
-        lastError: null,
-        completedAt: null,
-      };
-      store.rounds.insertRound(round);
-      store.rounds.insertTransaction(bet);
-      return { ok: true, data: { round, bet } };
-    });
+    const started = await store.transaction(
+      async (tx): Promise<PlayResult<{ round: RoundRecord; bet: LedgerTransaction }>> => {
+        const current = await tx.games.findById(game.id);
+        if (!current?.active) return fail('GAME_INACTIVE');
+        if (await tx.rounds.findLiveRound(player.id)) return fail('ROUND_IN_PROGRESS');
+        const round: RoundRecord = {
+          id: roundId,
+          clientId: game.clientId,
+          profileId: game.profileId,
+          gameId: game.id,
+          playerId: player.id,
+          sessionId: session.id,
+          status: 'pending',
+          currency: game.currency,
+          paidMinor: game.betMinor,
+          prizeMinor: 0,
+          createdAt: now,
+          endAt: null,
+          poolId: null,
+          drawIndex: null,
+          level: null,
+          cardJson: null,
+          lastActionAt: now,
+          reconciliation: false,
+        };
+        const bet: LedgerTransaction = {
+          id: betId,
+          roundId,
+          clientId: game.clientId,
+          profileId: game.profileId,
+          playerId: player.id,
+          type: 'bet',
+          amountMinor: -game.betMinor,
+          currency: game.currency,
+          balanceBeforeMinor: null,
+          balanceAfterMinor: null,
+          status: 'pending',
+          createdAt: now,
+          originalTransactionId: null,
+          attempts: 1,
+          nextAttemptAt: later(retry.inFlightMs),
+          lastError: null,
+          completedAt: null,
+        };
+        await tx.rounds.insertRound(round);
+        await tx.rounds.insertTransaction(bet);
+        return { ok: true, data: { round, bet } };
+      },
+    );
     if (!started.ok) return started;
     const { round, bet } = started.data;
     busyTransactions.add(bet.id);
@@ -309,31 +331,33 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     answer: WalletAnswer,
   ): Promise<PlayResult<{ round: PlayRound; balance: number }>> {
     let rollbackQueued = false;
-    const result = await store.batch((): PlayResult<{ round: PlayRound; balance: number }> => {
-      const round = mustRound(roundId);
-      const bet = store.rounds.findTransaction(betId);
-      // The retrier already gave up on this bet and is rolling it back.
-      if (round.status !== 'pending' || bet?.status !== 'pending') return fail('WALLET_UNAVAILABLE');
-      if (answer.kind === 'ok') {
-        const opened = openRound(round, bet, game, answer.balanceMinor);
-        const view = playRound(opened);
-        if (!view) throw new Error(`round ${roundId} opened without a card`);
-        return { ok: true, data: { round: view, balance: answer.balanceMinor } };
-      }
-      if (answer.kind === 'declined') {
-        const now = nowIso();
-        store.rounds.updateRound(round.id, { status: 'declined', endAt: now, lastActionAt: now });
-        store.rounds.updateTransaction(bet.id, {
-          status: 'declined',
-          lastError: answer.code,
-          nextAttemptAt: null,
-        });
-        return fail(answer.code === 'INSUFFICIENT_FUNDS' ? 'INSUFFICIENT_FUNDS' : 'WALLET_DECLINED');
-      }
-      voidBet(round, bet, answer.reason);
-      rollbackQueued = true;
-      return fail('WALLET_UNAVAILABLE');
-    });
+    const result = await store.transaction(
+      async (tx): Promise<PlayResult<{ round: PlayRound; balance: number }>> => {
+        const round = await mustRound(tx, roundId);
+        const bet = await tx.rounds.findTransaction(betId);
+        // The retrier already gave up on this bet and is rolling it back.
+        if (round.status !== 'pending' || bet?.status !== 'pending') return fail('WALLET_UNAVAILABLE');
+        if (answer.kind === 'ok') {
+          const opened = await openRound(tx, round, bet, game, answer.balanceMinor);
+          const view = playRound(opened);
+          if (!view) throw new Error(`round ${roundId} opened without a card`);
+          return { ok: true, data: { round: view, balance: answer.balanceMinor } };
+        }
+        if (answer.kind === 'declined') {
+          const now = nowIso();
+          await tx.rounds.updateRound(round.id, { status: 'declined', endAt: now, lastActionAt: now });
+          await tx.rounds.updateTransaction(bet.id, {
+            status: 'declined',
+            lastError: answer.code,
+            nextAttemptAt: null,
+          });
+          return fail(answer.code === 'INSUFFICIENT_FUNDS' ? 'INSUFFICIENT_FUNDS' : 'WALLET_DECLINED');
+        }
+        await voidBet(tx, round, bet, answer.reason);
+        rollbackQueued = true;
+        return fail('WALLET_UNAVAILABLE');
+      },
+    );
     if (result.ok) {
       // No level or prize here: the player has not seen the card yet.
       deps.logger.info('round opened', { roundId });
@@ -352,15 +376,15 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   // ---- reveals and prizes ----
 
   async function closeRound(roundId: string): Promise<RoundRecord> {
-    const step = await store.batch(() => {
-      const round = mustRound(roundId);
+    const step = await store.transaction(async (tx) => {
+      const round = await mustRound(tx, roundId);
       if (round.status !== 'open') return { round, prize: undefined };
       const now = nowIso();
       if (round.prizeMinor === 0) {
         const change = { status: 'closed', endAt: now, lastActionAt: now } as const;
-        store.rounds.updateRound(round.id, change);
+        await tx.rounds.updateRound(round.id, change);
         const closed: RoundRecord = { ...round, ...change };
-        queueEvent(closed, 'close-round');
+        await queueEvent(tx, closed, 'close-round');
         return { round: closed, prize: undefined };
       }
       const prize: LedgerTransaction = {
@@ -383,8 +407,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
         lastError: null,
         completedAt: null,
       };
-      store.rounds.insertTransaction(prize);
-      store.rounds.updateRound(round.id, { status: 'closing', lastActionAt: now });
+      await tx.rounds.insertTransaction(prize);
+      await tx.rounds.updateRound(round.id, { status: 'closing', lastActionAt: now });
       return { round, prize };
     });
     if (!step.prize) {
@@ -393,7 +417,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       return step.round;
     }
     await attempt(step.prize.id);
-    const round = mustRound(roundId);
+    const round = await mustRound(store, roundId);
     const view = playRound(round);
     if (view) notifier.round(round.playerId, view);
     return round;
@@ -403,14 +427,14 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     sessionId: string,
     roundId: string,
   ): Promise<PlayResult<{ round: PlayRound; balance: number | null }>> {
-    const found = context(sessionId);
+    const found = await context(sessionId);
     if (!found.ok) return found;
-    const round = store.rounds.findRound(roundId);
+    const round = await store.rounds.findRound(roundId);
     if (!round || round.playerId !== found.data.player.id || !round.cardJson) return fail('ROUND_NOT_FOUND');
     const closed = await track(closeRound(roundId));
     const view = playRound(closed);
     if (!view) return fail('ROUND_NOT_FOUND');
-    const balance = store.players.balanceIn(closed.playerId, closed.currency);
+    const balance = await store.players.balanceIn(closed.playerId, closed.currency);
     return { ok: true, data: { round: view, balance: balance ?? null } };
   }
 
@@ -421,21 +445,29 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     if (busyTransactions.has(transactionId)) return;
     busyTransactions.add(transactionId);
     try {
-      const claimed = await store.batch(() => {
-        let transaction = store.rounds.findTransaction(transactionId);
+      const claimed = await store.transaction(async (tx) => {
+        let transaction = await tx.rounds.findTransaction(transactionId);
         if (transaction?.status !== 'pending') return undefined;
-        const round = mustRound(transaction.roundId);
+        const round = await mustRound(tx, transaction.roundId);
         // A bet still pending here lost its answer (time-out or crash): it is rolled back instead.
         if (transaction.type === 'bet') {
-          transaction = voidBet(round, transaction, transaction.lastError ?? 'no answer from the wallet');
+          transaction = await voidBet(
+            tx,
+            round,
+            transaction,
+            transaction.lastError ?? 'no answer from the wallet',
+          );
         }
         const attempts = transaction.attempts + 1;
-        store.rounds.updateTransaction(transaction.id, { attempts, nextAttemptAt: later(retry.inFlightMs) });
+        await tx.rounds.updateTransaction(transaction.id, {
+          attempts,
+          nextAttemptAt: later(retry.inFlightMs),
+        });
         return { transaction: { ...transaction, attempts }, round };
       });
       if (!claimed) return;
       const { transaction, round } = claimed;
-      const { wallet, player, game } = callContext(round);
+      const { wallet, player, game } = await callContext(round);
       const call = movement(transaction, round, player, game);
       const answer =
         transaction.type === 'prize'
@@ -455,12 +487,16 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
    * zero in what it moved, so the bet is counted with its rollback (both `completed`, in the same
    * database transaction). Its lastError keeps that it had no definite answer.
    */
-  function completeRolledBackBet(rollback: LedgerTransaction, now: string): void {
+  async function completeRolledBackBet(
+    tx: Transaction,
+    rollback: LedgerTransaction,
+    now: string,
+  ): Promise<void> {
     const bet = rollback.originalTransactionId
-      ? store.rounds.findTransaction(rollback.originalTransactionId)
+      ? await tx.rounds.findTransaction(rollback.originalTransactionId)
       : undefined;
     if (bet?.type !== 'bet' || bet.status !== 'failed') return;
-    store.rounds.updateTransaction(bet.id, {
+    await tx.rounds.updateTransaction(bet.id, {
       status: 'completed',
       completedAt: now,
       lastError: `rolled back by ${rollback.id} after no definite answer: ${bet.lastError ?? 'unknown'}`,
@@ -470,11 +506,11 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   async function record(transaction: LedgerTransaction, answer: WalletAnswer): Promise<void> {
     const now = nowIso();
     let balance: number | undefined;
-    await store.batch(() => {
-      const round = mustRound(transaction.roundId);
+    const round = await store.transaction(async (tx) => {
+      const round = await mustRound(tx, transaction.roundId);
       if (answer.kind === 'ok') {
         balance = answer.balanceMinor;
-        store.rounds.updateTransaction(transaction.id, {
+        await tx.rounds.updateTransaction(transaction.id, {
           status: 'completed',
           balanceAfterMinor: answer.balanceMinor,
           balanceBeforeMinor: answer.balanceMinor - transaction.amountMinor,
@@ -483,43 +519,48 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
           lastError: null,
         });
         if (transaction.type === 'prize') {
-          store.rounds.updateRound(round.id, { status: 'closed', endAt: now });
-          store.rounds.updatePlayer(round.playerId, round.currency, answer.balanceMinor, 0, 1);
-          queueEvent(mustRound(round.id), 'close-round');
-        } else {
-          completeRolledBackBet(transaction, now);
-          store.rounds.updatePlayer(round.playerId, round.currency, answer.balanceMinor, 0, 0);
+          const change = { status: 'closed', endAt: now } as const;
+          await tx.rounds.updateRound(round.id, change);
+          await tx.rounds.updatePlayer(round.playerId, round.currency, answer.balanceMinor, 0, 1);
+          const closed: RoundRecord = { ...round, ...change };
+          await queueEvent(tx, closed, 'close-round');
+          return closed;
         }
-        return;
+        await completeRolledBackBet(tx, transaction, now);
+        await tx.rounds.updatePlayer(round.playerId, round.currency, answer.balanceMinor, 0, 0);
+        return round;
       }
       const reason = answer.kind === 'declined' ? `declined: ${answer.code}` : answer.reason;
       if (transaction.type === 'rollback' && answer.kind === 'declined') {
         // A definite no to a rollback: nothing more to try; a person must look at it.
-        store.rounds.updateTransaction(transaction.id, {
+        await tx.rounds.updateTransaction(transaction.id, {
           status: 'declined',
           lastError: reason,
           nextAttemptAt: null,
         });
-        store.rounds.updateRound(round.id, { reconciliation: true });
-        return;
+        await tx.rounds.updateRound(round.id, { reconciliation: true });
+        return round;
       }
       const givingUp =
         transaction.type === 'prize' &&
         deps.clock().getTime() - Date.parse(transaction.createdAt) >= retry.prizeGiveUpMs;
       if (givingUp) {
-        store.rounds.updateTransaction(transaction.id, {
+        await tx.rounds.updateTransaction(transaction.id, {
           status: 'failed',
           lastError: reason,
           nextAttemptAt: null,
         });
-        store.rounds.updateRound(round.id, { status: 'closed', endAt: now, reconciliation: true });
-        queueEvent(mustRound(round.id), 'close-round');
-        return;
+        const change = { status: 'closed', endAt: now, reconciliation: true } as const;
+        await tx.rounds.updateRound(round.id, change);
+        const closed: RoundRecord = { ...round, ...change };
+        await queueEvent(tx, closed, 'close-round');
+        return closed;
       }
-      store.rounds.updateTransaction(transaction.id, {
+      await tx.rounds.updateTransaction(transaction.id, {
         lastError: reason,
         nextAttemptAt: later(retryDelay(retry, transaction.attempts)),
       });
+      return round;
     });
     deps.logger[answer.kind === 'ok' ? 'info' : 'warn'](`wallet ${transaction.type}`, {
       transactionId: transaction.id,
@@ -529,7 +570,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     });
     if (balance !== undefined) {
       notifier.balance(transaction.playerId, balance);
-      const view = playRound(mustRound(transaction.roundId));
+      const view = playRound(round);
       if (view) notifier.round(transaction.playerId, view);
     }
   }
@@ -539,7 +580,9 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   async function settleAllDue(): Promise<number> {
     let count = 0;
     for (;;) {
-      const due = store.rounds.dueTransactions(nowIso(), 50).filter((t) => !busyTransactions.has(t.id));
+      const due = (await store.rounds.dueTransactions(nowIso(), 50)).filter(
+        (t) => !busyTransactions.has(t.id),
+      );
       if (due.length === 0) return count;
       await Promise.all(due.map((transaction) => attempt(transaction.id)));
       count += due.length;
@@ -557,7 +600,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
 
   /** Closes rounds left open with no action for `roundIdleMs` (the prize is paid either way). */
   async function closeIdleRounds(): Promise<number> {
-    const idle = store.rounds.idleOpenRounds(later(-roundIdleMs), 100);
+    const idle = await store.rounds.idleOpenRounds(later(-roundIdleMs), 100);
     for (const round of idle) await track(closeRound(round.id));
     return idle.length;
   }
@@ -572,19 +615,19 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
      * At start: calls left pending by the previous process are not in flight any more, so they are
      * settled at once (bets rolled back, prizes and rollbacks sent again with the same transactionId).
      */
-    recover(): Promise<number> {
-      const released = store.rounds.releasePending(nowIso());
+    async recover(): Promise<number> {
+      const released = await store.rounds.releasePending(nowIso());
       if (released > 0)
         deps.logger.warn('settling wallet calls left pending by the last run', { count: released });
       return settleDue();
     },
 
     async state(sessionId: string): Promise<PlayResult<PlayState>> {
-      const found = context(sessionId);
+      const found = await context(sessionId);
       if (!found.ok) return found;
       const { session, player, game, profile, wallet } = found.data;
       // The last balance reported in this game's currency: a player may play several of a profile.
-      const known = store.players.balanceIn(player.id, game.currency);
+      const known = await store.players.balanceIn(player.id, game.currency);
       let balance: number | null = known ?? null;
       const answer = await wallet.balance({
         sessionId: session.id,
@@ -598,9 +641,9 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
         // Through the group commit, and only on a change: a restart with thousands of pages open
         // must not cost a durable commit each.
         if (reported !== known)
-          await store.batch(() => store.rounds.updatePlayer(player.id, game.currency, reported, 0, 0));
+          await store.transaction((tx) => tx.rounds.updatePlayer(player.id, game.currency, reported, 0, 0));
       }
-      const live = store.rounds.findLiveRound(player.id);
+      const live = await store.rounds.findLiveRound(player.id);
       return {
         ok: true,
         data: {

@@ -1,6 +1,7 @@
 import { createPool, poolCommitment, seedFromHex, seedToHex, type TicketPool, ticketAt } from '@raspa/core';
 import type { Deps } from '../deps.ts';
 import type { GameRecord } from '../store/records.ts';
+import type { Transaction } from '../store/store.ts';
 
 export interface Draw {
   poolId: string;
@@ -9,12 +10,11 @@ export interface Draw {
 }
 
 /**
- * Draws tickets without replacement from a game version's current pool (docs/contract.md §5). Must run
- * inside the round's write transaction: the draw counter and the round commit together. When a
+ * Draws tickets without replacement from a game version's current pool (docs/contract.md §5). Runs on
+ * the round's own transaction: the draw counter and the round commit together. When a
  * pool is used up its seed is published and the next draw starts a new pool with a new seed.
  */
-export function createPoolDrawer(deps: Pick<Deps, 'store' | 'clock' | 'newId' | 'random' | 'secrets'>) {
-  const { store } = deps;
+export function createPoolDrawer(deps: Pick<Deps, 'clock' | 'newId' | 'random' | 'secrets'>) {
   // Deriving a pool's round tables takes milliseconds: keep them per pool.
   const pools = new Map<string, TicketPool>();
 
@@ -28,12 +28,12 @@ export function createPoolDrawer(deps: Pick<Deps, 'store' | 'clock' | 'newId' | 
     return pool;
   }
 
-  function startPool(game: GameRecord) {
+  async function startPool(tx: Transaction, game: GameRecord) {
     const seed = new Uint8Array(deps.random(32));
     const record = {
       id: deps.newId(),
       gameId: game.id,
-      number: store.pools.lastNumber(game.id) + 1,
+      number: (await tx.pools.lastNumber(game.id)) + 1,
       sampling: game.sampling,
       seedSealed: deps.secrets.seal(seedToHex(seed)),
       commitment: poolCommitment(seed),
@@ -42,17 +42,17 @@ export function createPoolDrawer(deps: Pick<Deps, 'store' | 'clock' | 'newId' | 
       startedAt: deps.clock().toISOString(),
       endedAt: null,
     };
-    store.pools.insert(record);
+    await tx.pools.insert(record);
     return record;
   }
 
   return {
-    draw(game: GameRecord): Draw {
-      const current = store.pools.findCurrent(game.id) ?? startPool(game);
-      const drawIndex = store.pools.takeDraw(current.id);
+    async draw(tx: Transaction, game: GameRecord): Promise<Draw> {
+      const current = (await tx.pools.findCurrent(game.id)) ?? (await startPool(tx, game));
+      const drawIndex = await tx.pools.takeDraw(current.id);
       const level = ticketAt(ticketPool(current.id, current.seedSealed, game), drawIndex);
       if (drawIndex + 1 === current.sampling) {
-        store.pools.end(current.id, deps.secrets.open(current.seedSealed), deps.clock().toISOString());
+        await tx.pools.end(current.id, deps.secrets.open(current.seedSealed), deps.clock().toISOString());
         pools.delete(current.id);
       }
       return { poolId: current.id, drawIndex, level };

@@ -38,18 +38,29 @@ export function attachPlaySockets(
 
   play.use((socket, next) => {
     const token: unknown = socket.handshake.auth?.token;
-    const live = typeof token === 'string' ? deps.sessions.resolveSessionToken(token) : undefined;
-    if (!live) {
+    if (typeof token !== 'string') {
       next(new Error('SESSION_EXPIRED'));
       return;
     }
-    const data: SocketData = {
-      sessionId: live.session.id,
-      playerId: live.player.id,
-      lang: asLang(live.session.lang),
-    };
-    socket.data = data;
-    next();
+    void deps.sessions.resolveSessionToken(token).then(
+      (live) => {
+        if (!live) {
+          next(new Error('SESSION_EXPIRED'));
+          return;
+        }
+        const data: SocketData = {
+          sessionId: live.session.id,
+          playerId: live.player.id,
+          lang: asLang(live.session.lang),
+        };
+        socket.data = data;
+        next();
+      },
+      (error: unknown) => {
+        deps.logger.error('session lookup failed', { error: String(error) });
+        next(new Error('INTERNAL_ERROR'));
+      },
+    );
   });
 
   play.on('connection', (socket: Socket) => {
@@ -91,7 +102,7 @@ export function attachPlaySockets(
       } catch (error) {
         work = Promise.reject(error);
       }
-      work.then(
+      void work.then(
         (result) => (result.ok ? reply({ ok: true, data: result.data }) : failWith(result.code)),
         (error: unknown) => {
           deps.logger.error('play request failed', {

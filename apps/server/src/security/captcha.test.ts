@@ -42,7 +42,7 @@ const NOISE_PATHS = 35;
 describe('the offline captcha', () => {
   it('issues a code of 5 unambiguous characters and accepts `captchaId:answer` in any case, once', async () => {
     const { captcha } = setUp();
-    const issued = captcha.issue();
+    const issued = await captcha.issue();
     expect(issued.answer).toMatch(new RegExp(`^[${CAPTCHA_ALPHABET}]{${CAPTCHA_LENGTH}}$`));
     expect(issued.image).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(await captcha.verify(`${issued.captchaId}: ${issued.answer.toLowerCase()} `, '127.0.0.1')).toBe(
@@ -53,27 +53,29 @@ describe('the offline captcha', () => {
 
   it('takes one guess per captcha', async () => {
     const { captcha } = setUp();
-    const issued = captcha.issue();
+    const issued = await captcha.issue();
     expect(await captcha.verify(`${issued.captchaId}:ZZZZZ`, '127.0.0.1')).toBe(false);
     expect(await captcha.verify(`${issued.captchaId}:${issued.answer}`, '127.0.0.1')).toBe(false);
   });
 
   it('expires after 10 minutes, and sweeps expired ones when issuing', async () => {
     const { captcha, store, advance } = setUp();
-    const issued = captcha.issue();
+    const issued = await captcha.issue();
     advance(10 * 60 * 1000 - 1);
-    const fresh = captcha.issue();
+    const fresh = await captcha.issue();
     advance(1);
     expect(await captcha.verify(`${issued.captchaId}:${issued.answer}`, '127.0.0.1')).toBe(false);
     expect(await captcha.verify(`${fresh.captchaId}:${fresh.answer}`, '127.0.0.1')).toBe(true);
     advance(10 * 60 * 1000);
-    captcha.issue();
-    expect(store.resets.deleteExpiredCaptchas(new Date(Date.parse('2030-01-01')).toISOString())).toBe(1);
+    await captcha.issue();
+    expect(await store.resets.deleteExpiredCaptchas(new Date(Date.parse('2030-01-01')).toISOString())).toBe(
+      1,
+    );
   });
 
   it.each(['', 'no-colon', ':ACDEF', 'unknown:ACDEF'])('refuses the token %j', async (token) => {
     const { captcha } = setUp();
-    captcha.issue();
+    await captcha.issue();
     expect(await captcha.verify(token, '127.0.0.1')).toBe(false);
   });
 
@@ -99,9 +101,9 @@ describe('renderCaptchaSvg', () => {
     expect(renderCaptchaSvg(code, seededRandom('one'))).not.toBe(renderCaptchaSvg(code, seededRandom('two')));
   });
 
-  it('issues images that decode to a complete SVG', () => {
+  it('issues images that decode to a complete SVG', async () => {
     const { captcha } = setUp();
-    const svg = svgOf(captcha.issue().image);
+    const svg = svgOf((await captcha.issue()).image);
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" [^>]+>/);
     expect(svg.endsWith('</svg>')).toBe(true);
   });

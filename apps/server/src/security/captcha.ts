@@ -20,7 +20,7 @@ export interface IssuedCaptcha {
 }
 
 export interface OfflineCaptcha extends CaptchaVerifier {
-  issue(): IssuedCaptcha;
+  issue(): Promise<IssuedCaptcha>;
 }
 
 export const CAPTCHA_TTL_SECONDS = 10 * 60;
@@ -196,16 +196,16 @@ export function createOfflineCaptcha(
 ): OfflineCaptcha {
   const { store } = deps;
   return {
-    issue() {
+    async issue() {
       const rng = randomStream(deps.random);
       const answer = Array.from(
         { length: CAPTCHA_LENGTH },
         () => CAPTCHA_ALPHABET[rng.below(CAPTCHA_ALPHABET.length)],
       ).join('');
       const captchaId = deps.newId();
-      store.transaction(() => {
-        store.resets.deleteExpiredCaptchas(isoNow(deps));
-        store.resets.insertCaptcha({
+      await store.transaction(async (tx) => {
+        await tx.resets.deleteExpiredCaptchas(isoNow(deps));
+        await tx.resets.insertCaptcha({
           id: captchaId,
           answerHash: captchaAnswerHash(captchaId, answer),
           expireAt: isoIn(deps, CAPTCHA_TTL_SECONDS),
@@ -220,7 +220,7 @@ export function createOfflineCaptcha(
       const split = token.indexOf(':');
       if (split <= 0) return false;
       const captchaId = token.slice(0, split);
-      const captcha = store.resets.useCaptcha(captchaId, isoNow(deps));
+      const captcha = await store.resets.useCaptcha(captchaId, isoNow(deps));
       if (!captcha) return false;
       return sameSecret(captcha.answerHash, captchaAnswerHash(captchaId, token.slice(split + 1)));
     },

@@ -16,10 +16,10 @@ const API_KEY_PREFIX = 'rsp_';
 export function createAuthService(deps: Deps) {
   const { store, secrets } = deps;
 
-  function issueTokenSet(clientId: string): TokenSet {
+  async function issueTokenSet(clientId: string): Promise<TokenSet> {
     const accessToken = newToken(deps.random, 32);
     const expireAt = isoIn(deps, deps.settings.tokenTtlSeconds);
-    store.clients.insertTokenSet({
+    await store.clients.insertTokenSet({
       id: deps.newId(),
       clientId,
       accessHash: digest(accessToken),
@@ -33,14 +33,14 @@ export function createAuthService(deps: Deps) {
   return {
     issueTokenSet,
 
-    login(apiKey: string): TokenSet {
-      const client = store.clients.findClientByApiKeyHash(digest(apiKey));
+    async login(apiKey: string): Promise<TokenSet> {
+      const client = await store.clients.findClientByApiKeyHash(digest(apiKey));
       if (!client) throw new ApiError('UNAUTHORIZED', 'apiKey is not valid');
       return issueTokenSet(client.id);
     },
 
-    authenticate(accessToken: string): AuthContext | undefined {
-      const tokenSet = store.clients.findLiveTokenSet(digest(accessToken), isoNow(deps));
+    async authenticate(accessToken: string): Promise<AuthContext | undefined> {
+      const tokenSet = await store.clients.findLiveTokenSet(digest(accessToken), isoNow(deps));
       if (!tokenSet) return undefined;
       return {
         clientId: tokenSet.clientId,
@@ -51,7 +51,7 @@ export function createAuthService(deps: Deps) {
 
     /** Creates an API client; the apiKey is returned once and only its digest is kept. */
     async createClient(input: { name: string; email: string; password?: string; apiKey?: string }) {
-      if (store.clients.findClientByEmail(input.email)) {
+      if (await store.clients.findClientByEmail(input.email)) {
         throw new ApiError('CONFLICT', `an API client with e-mail ${input.email} already exists`);
       }
       const apiKey = input.apiKey ?? newToken(deps.random, 32, API_KEY_PREFIX);
@@ -64,7 +64,7 @@ export function createAuthService(deps: Deps) {
         lang: 'en',
         createdAt: isoNow(deps),
       };
-      store.clients.insertClient(client);
+      await store.clients.insertClient(client);
       return { client, apiKey };
     },
   };

@@ -1,6 +1,13 @@
-import { type Card, MAX_LISTED_MISMATCHES, type PoolVerification, readCard, verifyPool } from '@raspa/core';
+import {
+  type Card,
+  MAX_LISTED_MISMATCHES,
+  type PoolVerification,
+  type RecordedDraw,
+  readCard,
+  startPoolVerification,
+} from '@raspa/core';
 import type { GameRecord, PoolDrawRecord, PoolRecord } from '../store/records.ts';
-import type { Store } from '../store/store.ts';
+import { eachPoolDraw, type Repositories } from '../store/store.ts';
 import type { AuthContext } from './auth-context.ts';
 import { owned } from './ownership.ts';
 
@@ -39,26 +46,28 @@ const COMMITMENT_FORMAT = /^[0-9a-f]{64}$/;
  * pool re-derived from it holds exactly the promised winners, and every round recorded the ticket
  * the seed put at its draw index, with a card showing that level and the ladder's prize for it.
  */
-export function createFairnessService(store: Pick<Store, 'games' | 'pools' | 'rounds'>) {
-  /** Reads one round as the check needs it; yields its draw for the core's verifier. */
-  function* scanRounds(
+export function createFairnessService(store: Pick<Repositories, 'games' | 'pools' | 'rounds'>) {
+  /** Reads every round of the pool, a page at a time, checking each record and handing its draw on. */
+  async function scanRounds(
     game: GameRecord,
     pool: PoolRecord,
     found: (problem: RoundProblem) => void,
-    counted: () => void,
-  ): Generator<{ drawIndex: number; level: number }> {
-    for (const round of store.rounds.iteratePoolDraws(pool.id)) {
-      counted();
+    draw: (recorded: RecordedDraw) => void,
+  ): Promise<number> {
+    let rounds = 0;
+    for await (const round of eachPoolDraw(store.rounds, pool.id)) {
+      rounds++;
       for (const message of roundRecordProblems(round, game)) {
         found({ roundId: round.roundId, drawIndex: round.drawIndex, message });
       }
       if (round.drawIndex !== null && round.level !== null) {
-        yield { drawIndex: round.drawIndex, level: round.level };
+        draw({ drawIndex: round.drawIndex, level: round.level });
       }
     }
+    return rounds;
   }
 
-  function checkPool(game: GameRecord, pool: PoolRecord): PoolCheck {
+  async function checkPool(game: GameRecord, pool: PoolRecord): Promise<PoolCheck> {
     const commitmentFormatOk = COMMITMENT_FORMAT.test(pool.commitment);
     const poolProblems: string[] = [];
     if (!commitmentFormatOk) poolProblems.push('the commitment is not 64 lowercase hexadecimal characters');
@@ -78,17 +87,18 @@ export function createFairnessService(store: Pick<Store, 'games' | 'pools' | 'ro
 
     const problems: RoundProblem[] = [];
     let problemCount = 0;
-    let roundsChecked = 0;
     const found = (problem: RoundProblem) => {
       problemCount++;
       if (problems.length < MAX_LISTED_MISMATCHES) problems.push(problem);
     };
-    const draws = scanRounds(game, pool, found, () => roundsChecked++);
     const winners = game.ladder.levels.map((level) => level.winners);
-    const verification =
-      pool.seedHex === null ? null : verifyPool(pool.seedHex, pool.commitment, pool.sampling, winners, draws);
-    // The verifier stops early when it cannot derive the pool: the rounds are still checked.
-    for (const _ of draws);
+    const verifier =
+      pool.seedHex === null
+        ? null
+        : startPoolVerification(pool.seedHex, pool.commitment, pool.sampling, winners);
+    // Every round is checked, whether or not the verifier can derive the pool.
+    const roundsChecked = await scanRounds(game, pool, found, (draw) => verifier?.check(draw));
+    const verification = verifier?.result() ?? null;
 
     if (pool.seedHex === null) poolProblems.push('the pool has ended but its seed was not published');
     if (verification) {
@@ -102,7 +112,7 @@ export function createFairnessService(store: Pick<Store, 'games' | 'pools' | 'ro
         );
       }
       for (const mismatch of verification.mismatches) {
-        const round = store.rounds.findPoolDraw(pool.id, mismatch.drawIndex);
+        const round = await store.rounds.findPoolDraw(pool.id, mismatch.drawIndex);
         found({
           roundId: round?.roundId ?? '(unknown)',
           drawIndex: mismatch.drawIndex,
@@ -134,27 +144,28 @@ export function createFairnessService(store: Pick<Store, 'games' | 'pools' | 'ro
 
   return {
     /** The pools of a game version, oldest first (404 unknown game, 403 another client's). */
-    listPools(auth: AuthContext, gameId: string): PoolRecord[] {
-      owned(store.games.findById(gameId), auth.clientId, `game ${gameId}`);
+    async listPools(auth: AuthContext, gameId: string): Promise<PoolRecord[]> {
+      owned(await store.games.findById(gameId), auth.clientId, `game ${gameId}`);
       return store.pools.listByGame(gameId);
     },
 
     /** Checks every pool of a game version, or the one given. */
-    checkGame(gameId: string, poolId?: string): GameCheck {
-      const game = store.games.findById(gameId);
+    async checkGame(gameId: string, poolId?: string): Promise<GameCheck> {
+      const game = await store.games.findById(gameId);
       if (!game) return { ok: false, message: `game ${gameId} was not found` };
-      let pools = store.pools.listByGame(gameId);
+      let pools = await store.pools.listByGame(gameId);
       if (poolId !== undefined) {
         pools = pools.filter((pool) => pool.id === poolId);
         if (pools.length === 0)
           return { ok: false, message: `pool ${poolId} is not a pool of game ${gameId}` };
       }
-      return { ok: true, game, pools: pools.map((pool) => checkPool(game, pool)) };
+      // One pool at a time: each holds its derived ticket table while it is checked.
+      const checks: PoolCheck[] = [];
+      for (const pool of pools) checks.push(await checkPool(game, pool));
+      return { ok: true, game, pools: checks };
     },
   };
 }
-
-export type FairnessService = ReturnType<typeof createFairnessService>;
 
 /** What a round's own record must agree on: its card shows its level, its prize is that level's. */
 function roundRecordProblems(round: PoolDrawRecord, game: GameRecord): string[] {

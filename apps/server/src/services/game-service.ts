@@ -2,6 +2,7 @@ import { buildLadder, type Ladder, type LadderInput, type LadderProblem } from '
 import { type Deps, isoNow } from '../deps.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { GameRecord, ProfileRecord } from '../store/records.ts';
+import type { Repositories, Transaction } from '../store/store.ts';
 import type { AuthContext } from './auth-context.ts';
 import { owned } from './ownership.ts';
 
@@ -33,8 +34,14 @@ export function referenced<T extends { clientId: string }>(
   return owned(record, clientId, what);
 }
 
-export function referencedProfile(deps: Pick<Deps, 'store'>, clientId: string, profileId: string) {
-  return referenced(deps.store.profiles.findById(profileId), clientId, 'profileId', `profile ${profileId}`);
+/** `repos` is the store, or the transaction the check belongs to. */
+export async function referencedProfile(
+  repos: Pick<Repositories, 'profiles'>,
+  clientId: string,
+  profileId: string,
+): Promise<ProfileRecord> {
+  const profile = await repos.profiles.findById(profileId);
+  return referenced(profile, clientId, 'profileId', `profile ${profileId}`);
 }
 
 /** A ladder problem as a field message, in the `field: message` form of every other 400. */
@@ -62,67 +69,80 @@ export function createGameService(deps: Deps) {
   }
 
   /** Stores the ladder as the next version, active, replacing the active one only when asked. */
-  function storeVersion(auth: AuthContext, input: GameInput, ladder: Ladder): GameRecord {
-    return store.transaction(() => {
-      const current = store.games.findActive(input.profileId, input.gameModel);
-      if (current) {
-        if (!input.replacePreviousVersion) {
-          throw new ApiError(
-            'CONFLICT',
-            `profile ${input.profileId} already has an active ${input.gameModel} game (version ${current.version}); ` +
-              'send replacePreviousVersion: true to replace it',
-          );
-        }
-        store.games.setActive(current.id, false);
+  async function storeVersion(
+    tx: Transaction,
+    auth: AuthContext,
+    input: GameInput,
+    ladder: Ladder,
+  ): Promise<GameRecord> {
+    const current = await tx.games.findActive(input.profileId, input.gameModel);
+    if (current) {
+      if (!input.replacePreviousVersion) {
+        throw new ApiError(
+          'CONFLICT',
+          `profile ${input.profileId} already has an active ${input.gameModel} game (version ${current.version}); ` +
+            'send replacePreviousVersion: true to replace it',
+        );
       }
-      const game: GameRecord = {
-        id: deps.newId(),
-        clientId: auth.clientId,
-        profileId: input.profileId,
-        gameModel: input.gameModel,
-        version: store.games.lastVersion(input.profileId, input.gameModel) + 1,
-        active: true,
-        lang: input.lang,
-        currency: ladder.currency,
-        rtpPpm: ladder.rtpPpm,
-        sampling: ladder.sampling,
-        prizedPpm: ladder.prizedPpm,
-        betMinor: ladder.betPrice,
-        ladder,
-        createdAt: isoNow(deps),
-      };
-      store.games.insert(game);
-      return game;
-    });
+      await tx.games.setActive(current.id, false);
+    }
+    const game: GameRecord = {
+      id: deps.newId(),
+      clientId: auth.clientId,
+      profileId: input.profileId,
+      gameModel: input.gameModel,
+      version: (await tx.games.lastVersion(input.profileId, input.gameModel)) + 1,
+      active: true,
+      lang: input.lang,
+      currency: ladder.currency,
+      rtpPpm: ladder.rtpPpm,
+      sampling: ladder.sampling,
+      prizedPpm: ladder.prizedPpm,
+      betMinor: ladder.betPrice,
+      ladder,
+      createdAt: isoNow(deps),
+    };
+    await tx.games.insert(game);
+    return game;
   }
 
   return {
-    create(auth: AuthContext, input: GameInput): GameCreated {
-      const profile = referencedProfile(deps, auth.clientId, input.profileId);
-      const ladder = ladderFor(profile, input);
-      if (input.simulation) return { ladder, game: { id: null, version: null, active: false } };
-      const game = storeVersion(auth, input, ladder);
-      return { ladder, game: { id: game.id, version: game.version, active: game.active } };
+    async create(auth: AuthContext, input: GameInput): Promise<GameCreated> {
+      if (input.simulation) {
+        const profile = await referencedProfile(store, auth.clientId, input.profileId);
+        return { ladder: ladderFor(profile, input), game: { id: null, version: null, active: false } };
+      }
+      // The profile is read on the transaction that stores the version, so its currencies hold.
+      return store.transaction(async (tx) => {
+        const profile = await referencedProfile(tx, auth.clientId, input.profileId);
+        const ladder = ladderFor(profile, input);
+        const game = await storeVersion(tx, auth, input, ladder);
+        return { ladder, game: { id: game.id, version: game.version, active: game.active } };
+      });
     },
 
     /** Every version of every model of the profile. */
-    list(auth: AuthContext, profileId: string): GameRecord[] {
-      referencedProfile(deps, auth.clientId, profileId);
+    async list(auth: AuthContext, profileId: string): Promise<GameRecord[]> {
+      await referencedProfile(store, auth.clientId, profileId);
       return store.games.listByProfile(profileId);
     },
 
     /** Activating a version deactivates the other active version of its model, in one transaction. */
-    setActive(auth: AuthContext, gameId: string, change: { active: boolean; profileId: string }): void {
-      store.transaction(() => {
-        const game = owned(store.games.findById(gameId), auth.clientId, `game ${gameId}`);
+    async setActive(
+      auth: AuthContext,
+      gameId: string,
+      change: { active: boolean; profileId: string },
+    ): Promise<void> {
+      await store.transaction(async (tx) => {
+        const game = owned(await tx.games.findById(gameId), auth.clientId, `game ${gameId}`);
         if (game.profileId !== change.profileId) {
           throw new ApiError(
             'VALIDATION_ERROR',
             `profileId: game ${gameId} is not a game of profile ${change.profileId}`,
           );
         }
-        if (change.active) store.games.deactivateOthers(game.profileId, game.gameModel, game.id);
-        store.games.setActive(game.id, change.active);
+        if (change.active) await tx.games.deactivateOthers(game.profileId, game.gameModel, game.id);
+        await tx.games.setActive(game.id, change.active);
       });
     },
   };

@@ -24,12 +24,12 @@ export type IdempotencyBegin =
 export function createIdempotencyService(deps: Pick<Deps, 'store' | 'clock'>) {
   const { store, clock } = deps;
   return {
-    begin(clientId: string, key: string, fingerprint: string): IdempotencyBegin {
+    begin(clientId: string, key: string, fingerprint: string): Promise<IdempotencyBegin> {
       const now = clock();
-      return store.transaction((): IdempotencyBegin => {
+      return store.transaction(async (tx): Promise<IdempotencyBegin> => {
         // Expired keys go first, so an expired one is free again and the table stays a day deep.
-        store.idempotency.deleteExpired(now.toISOString());
-        const claimed = store.idempotency.insertClaim({
+        await tx.idempotency.deleteExpired(now.toISOString());
+        const claimed = await tx.idempotency.insertClaim({
           clientId,
           key,
           fingerprint,
@@ -37,7 +37,7 @@ export function createIdempotencyService(deps: Pick<Deps, 'store' | 'clock'>) {
           expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS).toISOString(),
         });
         if (claimed) return { kind: 'execute' };
-        const held = store.idempotency.find(clientId, key);
+        const held = await tx.idempotency.find(clientId, key);
         if (!held) throw new Error('idempotency key vanished inside its transaction');
         if (held.fingerprint !== fingerprint) return { kind: 'mismatch' };
         if (held.state === 'in_progress' || held.responseStatus === null || held.responseBody === null) {
@@ -47,13 +47,13 @@ export function createIdempotencyService(deps: Pick<Deps, 'store' | 'clock'>) {
       });
     },
     /** Stores the answer of a claimed key, once the handler's writes have committed. */
-    complete(clientId: string, key: string, status: number, body: string): void {
+    async complete(clientId: string, key: string, status: number, body: string): Promise<void> {
       const completedAt = clock().toISOString();
-      store.transaction(() => store.idempotency.complete(clientId, key, { status, body, completedAt }));
+      await store.transaction((tx) => tx.idempotency.complete(clientId, key, { status, body, completedAt }));
     },
     /** Frees a claimed key whose request ended without an answer to keep (a 5xx: nothing committed). */
-    release(clientId: string, key: string): void {
-      store.transaction(() => store.idempotency.release(clientId, key));
+    async release(clientId: string, key: string): Promise<void> {
+      await store.transaction((tx) => tx.idempotency.release(clientId, key));
     },
   };
 }

@@ -23,12 +23,14 @@ export interface LedgerQuery {
 export function createListService(deps: Deps) {
   const { store } = deps;
 
-  function filterFor(auth: AuthContext, query: LedgerQuery): LedgerFilter {
+  async function filterFor(auth: AuthContext, query: LedgerQuery): Promise<LedgerFilter> {
     const { profileId, userId, roundId } = query;
     if (profileId !== undefined)
-      owned(store.profiles.findById(profileId), auth.clientId, `profile ${profileId}`);
-    if (userId !== undefined) owned(store.ledger.findPlayerRef(userId), auth.clientId, `user ${userId}`);
-    if (roundId !== undefined) owned(store.ledger.findRoundRef(roundId), auth.clientId, `round ${roundId}`);
+      owned(await store.profiles.findById(profileId), auth.clientId, `profile ${profileId}`);
+    if (userId !== undefined)
+      owned(await store.ledger.findPlayerRef(userId), auth.clientId, `user ${userId}`);
+    if (roundId !== undefined)
+      owned(await store.ledger.findRoundRef(roundId), auth.clientId, `round ${roundId}`);
     return {
       clientId: auth.clientId,
       profileId: profileId ?? null,
@@ -40,11 +42,11 @@ export function createListService(deps: Deps) {
   }
 
   return {
-    rounds(auth: AuthContext, query: LedgerQuery, page: PageRequest) {
-      return store.ledger.listRounds(filterFor(auth, query), page);
+    async rounds(auth: AuthContext, query: LedgerQuery, page: PageRequest) {
+      return store.ledger.listRounds(await filterFor(auth, query), page);
     },
-    transactions(auth: AuthContext, query: LedgerQuery, page: PageRequest) {
-      return store.ledger.listTransactions(filterFor(auth, query), page);
+    async transactions(auth: AuthContext, query: LedgerQuery, page: PageRequest) {
+      return store.ledger.listTransactions(await filterFor(auth, query), page);
     },
   };
 }

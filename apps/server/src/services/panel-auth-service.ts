@@ -4,6 +4,7 @@ import { type MailLang, resetPasswordEmail } from '../mail/templates/reset-passw
 import { type CaptchaVerifier, createOfflineCaptcha } from '../security/captcha.ts';
 import { DUMMY_PASSWORD } from '../security/passwords.ts';
 import { digest, newToken } from '../security/secrets.ts';
+import type { Transaction } from '../store/store.ts';
 import type { AuthContext } from './auth-context.ts';
 import { type AuthService, createAuthService, type TokenSet } from './auth-service.ts';
 
@@ -78,12 +79,12 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
   }
 
   async function sendResetLink(email: string, requestedLang: MailLang | undefined) {
-    const client = store.clients.findClientByEmail(email);
+    const client = await store.clients.findClientByEmail(email);
     if (!client) return;
     const token = newToken(deps.random, 32);
-    store.transaction(() => {
-      store.resets.deleteUnusedResetTokens(client.id);
-      store.resets.insertResetToken({
+    await store.transaction(async (tx) => {
+      await tx.resets.deleteUnusedResetTokens(client.id);
+      await tx.resets.insertResetToken({
         id: deps.newId(),
         clientId: client.id,
         tokenHash: digest(token),
@@ -107,11 +108,11 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
     deps.logger.info('password-reset e-mail sent', { clientId: client.id, lang });
   }
 
-  /** Sets a new password and signs every session out, in one transaction. */
-  function replacePassword(clientId: string, passwordHash: string) {
-    store.clients.setPasswordHash(clientId, passwordHash);
-    store.clients.revokeTokenSets(clientId, isoNow(deps));
-    store.resets.deleteUnusedResetTokens(clientId);
+  /** Sets a new password and signs every session out, on the caller's transaction. */
+  async function replacePassword(tx: Transaction, clientId: string, passwordHash: string) {
+    await tx.clients.setPasswordHash(clientId, passwordHash);
+    await tx.clients.revokeTokenSets(clientId, isoNow(deps));
+    await tx.resets.deleteUnusedResetTokens(clientId);
   }
 
   return {
@@ -123,7 +124,7 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
       ip: string,
     ): Promise<TokenSet> {
       await checkCaptcha(input.captcha, ip);
-      const client = store.clients.findClientByEmail(input.email);
+      const client = await store.clients.findClientByEmail(input.email);
       const matches = await passwordMatches(client?.passwordHash, input.password);
       if (!client || !matches) throw badCredentials();
       return auth.issueTokenSet(client.id);
@@ -141,12 +142,12 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
 
     async resetPassword(input: { token: string; newPassword: string }): Promise<string> {
       const tokenHash = digest(input.token);
-      if (!store.resets.findLiveResetToken(tokenHash, isoNow(deps))) throw badResetToken();
+      if (!(await store.resets.findLiveResetToken(tokenHash, isoNow(deps)))) throw badResetToken();
       const passwordHash = await deps.passwords.hash(input.newPassword);
-      store.transaction(() => {
-        const used = store.resets.useResetToken(tokenHash, isoNow(deps));
+      await store.transaction(async (tx) => {
+        const used = await tx.resets.useResetToken(tokenHash, isoNow(deps));
         if (!used) throw badResetToken(); // used by a concurrent request meanwhile
-        replacePassword(used.clientId, passwordHash);
+        await replacePassword(tx, used.clientId, passwordHash);
       });
       return RESET_PASSWORD_MESSAGE;
     },
@@ -155,12 +156,12 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
       context: AuthContext,
       input: { currentPassword: string; newPassword: string },
     ): Promise<string> {
-      const client = store.clients.findClientById(context.clientId);
+      const client = await store.clients.findClientById(context.clientId);
       if (!(await passwordMatches(client?.passwordHash, input.currentPassword))) {
         throw new ApiError('UNAUTHORIZED', 'currentPassword is not correct');
       }
       const passwordHash = await deps.passwords.hash(input.newPassword);
-      store.transaction(() => replacePassword(context.clientId, passwordHash));
+      await store.transaction((tx) => replacePassword(tx, context.clientId, passwordHash));
       return CHANGE_PASSWORD_MESSAGE;
     },
 

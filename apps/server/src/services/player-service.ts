@@ -27,11 +27,11 @@ export function createPlayerService(deps: Deps) {
     logIn(
       auth: AuthContext,
       input: { profileId: string; credential: string; credentialType: CredentialType },
-    ): PlayerLogin {
-      return store.transaction(() => {
-        const profile = referencedProfile(deps, auth.clientId, input.profileId);
+    ): Promise<PlayerLogin> {
+      return store.transaction(async (tx) => {
+        const profile = await referencedProfile(tx, auth.clientId, input.profileId);
         const now = isoNow(deps);
-        let player = store.players.findByCredential(profile.id, input.credentialType, input.credential);
+        let player = await tx.players.findByCredential(profile.id, input.credentialType, input.credential);
         const created = player === undefined;
         if (!player) {
           player = {
@@ -45,11 +45,11 @@ export function createPlayerService(deps: Deps) {
             totalBets: 0,
             createdAt: now,
           };
-          store.players.insert(player);
+          await tx.players.insert(player);
         }
         const userToken = newToken(deps.random, 32, USER_TOKEN_PREFIX);
         const expireAt = isoIn(deps, USER_TOKEN_TTL_SECONDS);
-        store.players.insertUserToken({
+        await tx.players.insertUserToken({
           tokenHash: digest(userToken),
           playerId: player.id,
           expireAt,
@@ -59,28 +59,28 @@ export function createPlayerService(deps: Deps) {
       });
     },
 
-    list(
+    async list(
       auth: AuthContext,
       profileId: string,
       page: PageRequest,
       search?: string,
-    ): {
+    ): Promise<{
       profile: ProfileRecord;
       page: Page<PlayerRecord>;
       /** Each listed player's last reported balance per currency (minor units). */
       balances: Map<string, Record<string, number>>;
-    } {
-      const profile = referencedProfile(deps, auth.clientId, profileId);
-      const players = store.players.listByProfile(profile.id, page, search);
+    }> {
+      const profile = await referencedProfile(store, auth.clientId, profileId);
+      const players = await store.players.listByProfile(profile.id, page, search);
       return {
         profile,
         page: players,
-        balances: store.players.balancesOf(players.items.map((player) => player.id)),
+        balances: await store.players.balancesOf(players.items.map((player) => player.id)),
       };
     },
 
     /** The player behind a live userToken, or undefined when it is unknown or has expired. */
-    resolveUserToken(userToken: string): PlayerRecord | undefined {
+    resolveUserToken(userToken: string): Promise<PlayerRecord | undefined> {
       return store.players.findByLiveUserToken(digest(userToken), isoNow(deps));
     },
   };

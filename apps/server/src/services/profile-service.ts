@@ -66,12 +66,12 @@ export function createProfileService(deps: Deps) {
       };
       requireWallet(profile);
       requireDefaultCurrency(profile);
-      store.profiles.insert(profile);
+      await store.profiles.insert(profile);
       return profile;
     },
 
-    get(auth: AuthContext, profileId: string): ProfileRecord {
-      return owned(store.profiles.findById(profileId), auth.clientId, `profile ${profileId}`);
+    async get(auth: AuthContext, profileId: string): Promise<ProfileRecord> {
+      return owned(await store.profiles.findById(profileId), auth.clientId, `profile ${profileId}`);
     },
 
     list(auth: AuthContext, page: PageRequest) {
@@ -81,8 +81,8 @@ export function createProfileService(deps: Deps) {
     /** Changes the given fields; a wallet token left out is kept. */
     async update(auth: AuthContext, profileId: string, change: ProfileChange): Promise<ProfileRecord> {
       if (change.walletUrl !== undefined) await requireOutboundUrl(policy, 'walletUrl', change.walletUrl);
-      return store.transaction(() => {
-        const current = owned(store.profiles.findById(profileId), auth.clientId, `profile ${profileId}`);
+      return store.transaction(async (tx) => {
+        const current = owned(await tx.profiles.findById(profileId), auth.clientId, `profile ${profileId}`);
         const next: ProfileRecord = {
           ...current,
           ...(change.name !== undefined && { name: change.name }),
@@ -98,7 +98,7 @@ export function createProfileService(deps: Deps) {
         };
         requireWallet(next);
         requireDefaultCurrency(next);
-        store.profiles.update(next);
+        await tx.profiles.update(next);
         return next;
       });
     },

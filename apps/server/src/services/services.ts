@@ -49,7 +49,7 @@ export function createServices(deps: Deps) {
     play: meteredPlay(
       createPlayService(deps, {
         wallets,
-        events: roundCounting(webhooks.outbox, deps.store, deps.metrics),
+        events: roundCounting(webhooks.outbox, deps.metrics),
         notifier,
         retry: {
           delaysMs: play.walletRetryDelaysMs ?? DEFAULT_WALLET_RETRY.delaysMs,

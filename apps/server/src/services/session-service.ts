@@ -3,6 +3,7 @@ import { type Deps, isoIn, isoNow } from '../deps.ts';
 import { ApiError } from '../http/api-error.ts';
 import { digest, newToken } from '../security/secrets.ts';
 import type { GameRecord, GameSessionRecord, PlayerRecord, ProfileRecord } from '../store/records.ts';
+import type { Transaction } from '../store/store.ts';
 import type { AuthContext } from './auth-context.ts';
 import { referenced, referencedProfile } from './game-service.ts';
 
@@ -42,8 +43,8 @@ export function createSessionService(deps: Deps) {
   const inactive = (detail: string) =>
     new ApiError('CONFLICT', `an inactive game cannot start a session: ${detail}`);
 
-  function playerOf(auth: AuthContext, userToken: string): PlayerRecord {
-    const player = store.players.findByLiveUserToken(digest(userToken), isoNow(deps));
+  async function playerOf(tx: Transaction, auth: AuthContext, userToken: string): Promise<PlayerRecord> {
+    const player = await tx.players.findByLiveUserToken(digest(userToken), isoNow(deps));
     if (!player) {
       throw new ApiError(
         'UNAUTHORIZED',
@@ -56,9 +57,14 @@ export function createSessionService(deps: Deps) {
     return player;
   }
 
-  function gameById(auth: AuthContext, player: PlayerRecord, input: SessionInput & { gameId: string }) {
+  async function gameById(
+    tx: Transaction,
+    auth: AuthContext,
+    player: PlayerRecord,
+    input: SessionInput & { gameId: string },
+  ) {
     const game = referenced(
-      store.games.findById(input.gameId),
+      await tx.games.findById(input.gameId),
       auth.clientId,
       'gameId',
       `game ${input.gameId}`,
@@ -78,17 +84,23 @@ export function createSessionService(deps: Deps) {
     return game;
   }
 
-  function activeGame(auth: AuthContext, player: PlayerRecord, profileId: string, gameModel: GameModel) {
-    const profile = referencedProfile(deps, auth.clientId, profileId);
+  async function activeGame(
+    tx: Transaction,
+    auth: AuthContext,
+    player: PlayerRecord,
+    profileId: string,
+    gameModel: GameModel,
+  ) {
+    const profile = await referencedProfile(tx, auth.clientId, profileId);
     if (profile.id !== player.profileId) {
       throw new ApiError(
         'VALIDATION_ERROR',
         `profileId: the player of this userToken is not a player of profile ${profileId}`,
       );
     }
-    const game = store.games.findActive(profile.id, gameModel);
+    const game = await tx.games.findActive(profile.id, gameModel);
     if (game) return game;
-    if (store.games.lastVersion(profile.id, gameModel) > 0)
+    if ((await tx.games.lastVersion(profile.id, gameModel)) > 0)
       throw inactive(`no ${gameModel} version of profile ${profileId} is active`);
     throw new ApiError(
       'VALIDATION_ERROR',
@@ -96,9 +108,14 @@ export function createSessionService(deps: Deps) {
     );
   }
 
-  function gameFor(auth: AuthContext, player: PlayerRecord, input: SessionInput): GameRecord {
+  async function gameFor(
+    tx: Transaction,
+    auth: AuthContext,
+    player: PlayerRecord,
+    input: SessionInput,
+  ): Promise<GameRecord> {
     if (input.gameId !== undefined) {
-      const game = gameById(auth, player, { ...input, gameId: input.gameId });
+      const game = await gameById(tx, auth, player, { ...input, gameId: input.gameId });
       if (!game.active) throw inactive(`game ${game.id} (version ${game.version}) is inactive`);
       return game;
     }
@@ -108,15 +125,15 @@ export function createSessionService(deps: Deps) {
         'gameId is required, or profileId and gameModel for the active version',
       );
     }
-    return activeGame(auth, player, input.profileId, input.gameModel);
+    return activeGame(tx, auth, player, input.profileId, input.gameModel);
   }
 
   return {
     /** Starts a session of a live player on an active game of the player's profile. */
-    start(auth: AuthContext, input: SessionInput): SessionStarted {
-      return store.transaction(() => {
-        const player = playerOf(auth, input.userToken);
-        const game = gameFor(auth, player, input);
+    start(auth: AuthContext, input: SessionInput): Promise<SessionStarted> {
+      return store.transaction(async (tx) => {
+        const player = await playerOf(tx, auth, input.userToken);
+        const game = await gameFor(tx, auth, player, input);
         const sessionToken = newToken(deps.random, 32, SESSION_TOKEN_PREFIX);
         const session: GameSessionRecord = {
           id: deps.newId(),
@@ -130,7 +147,7 @@ export function createSessionService(deps: Deps) {
           expireAt: isoIn(deps, SESSION_TTL_SECONDS),
           createdAt: isoNow(deps),
         };
-        store.sessions.insert(session);
+        await tx.sessions.insert(session);
         const gameUrl = `${deps.settings.publicUrl}/play/${encodeURIComponent(session.id)}?token=${encodeURIComponent(sessionToken)}`;
         return { session, gameUrl, expireAt: session.expireAt };
       });
@@ -141,12 +158,14 @@ export function createSessionService(deps: Deps) {
      * token is unknown or the session has expired. Whether the game is still active is the caller's
      * question (a deactivated game may still need to close a round in flight).
      */
-    resolveSessionToken(sessionToken: string): LiveSession | undefined {
-      const session = store.sessions.findLiveByTokenHash(digest(sessionToken), isoNow(deps));
+    async resolveSessionToken(sessionToken: string): Promise<LiveSession | undefined> {
+      const session = await store.sessions.findLiveByTokenHash(digest(sessionToken), isoNow(deps));
       if (!session) return undefined;
-      const player = store.players.findById(session.playerId);
-      const game = store.games.findById(session.gameId);
-      const profile = store.profiles.findById(session.profileId);
+      const [player, game, profile] = await Promise.all([
+        store.players.findById(session.playerId),
+        store.games.findById(session.gameId),
+        store.profiles.findById(session.profileId),
+      ]);
       // Foreign keys guarantee all three; a gap would be a corrupt database, not a bad token.
       if (!player || !game || !profile) throw new Error(`session ${session.id} refers to missing records`);
       return { session, player, game, profile };

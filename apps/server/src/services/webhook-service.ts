@@ -2,6 +2,7 @@ import { type Deps, isoNow } from '../deps.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { PageRequest } from '../store/paging.ts';
 import type { DeliveryStatus, WebhookEvent, WebhookRecord } from '../store/records.ts';
+import type { Repositories } from '../store/store.ts';
 import type { AuthContext } from './auth-context.ts';
 import { dayBounds } from './day-bounds.ts';
 import { outboundPolicy, requireOutboundUrl } from './outbound-check.ts';
@@ -33,8 +34,12 @@ export function createWebhookService(deps: Deps) {
   const policy = outboundPolicy(deps);
 
   /** A live webhook of the caller: unknown or deleted is 404, another client's 403. */
-  function liveOwned(auth: AuthContext, webhookId: string): WebhookRecord {
-    const found = store.webhooks.findById(webhookId);
+  async function liveOwned(
+    repos: Pick<Repositories, 'webhooks'>,
+    auth: AuthContext,
+    webhookId: string,
+  ): Promise<WebhookRecord> {
+    const found = await repos.webhooks.findById(webhookId);
     return owned(found?.deletedAt === null ? found : undefined, auth.clientId, `webhook ${webhookId}`);
   }
 
@@ -42,8 +47,8 @@ export function createWebhookService(deps: Deps) {
     async register(auth: AuthContext, input: WebhookInput): Promise<WebhookRecord> {
       const url = new URL(input.url).href;
       await requireOutboundUrl(policy, 'url', url);
-      return store.transaction(() => {
-        const existing = store.webhooks.findLiveByUrl(auth.clientId, url);
+      return store.transaction(async (tx) => {
+        const existing = await tx.webhooks.findLiveByUrl(auth.clientId, url);
         if (existing) {
           throw new ApiError(
             'CONFLICT',
@@ -63,19 +68,21 @@ export function createWebhookService(deps: Deps) {
           failureCount: 0,
           deletedAt: null,
         };
-        store.webhooks.insert(webhook);
+        await tx.webhooks.insert(webhook);
         return webhook;
       });
     },
 
-    list(auth: AuthContext): WebhookWithToken[] {
-      return store.webhooks
-        .listLiveByClient(auth.clientId)
-        .map((webhook) => ({ ...webhook, signatureToken: deps.secrets.open(webhook.tokenSealed) }));
+    async list(auth: AuthContext): Promise<WebhookWithToken[]> {
+      const webhooks = await store.webhooks.listLiveByClient(auth.clientId);
+      return webhooks.map((webhook) => ({
+        ...webhook,
+        signatureToken: deps.secrets.open(webhook.tokenSealed),
+      }));
     },
 
-    deliveries(auth: AuthContext, webhookId: string, query: DeliveryQuery, page: PageRequest) {
-      liveOwned(auth, webhookId);
+    async deliveries(auth: AuthContext, webhookId: string, query: DeliveryQuery, page: PageRequest) {
+      await liveOwned(store, auth, webhookId);
       return store.webhooks.listDeliveries(
         webhookId,
         { status: query.status ?? null, ...dayBounds(query) },
@@ -84,10 +91,10 @@ export function createWebhookService(deps: Deps) {
     },
 
     /** Soft delete: it stops receiving events and leaves the list; its delivery log is kept for audit. */
-    remove(auth: AuthContext, webhookId: string): void {
-      store.transaction(() => {
-        liveOwned(auth, webhookId);
-        store.webhooks.softDelete(webhookId, isoNow(deps));
+    async remove(auth: AuthContext, webhookId: string): Promise<void> {
+      await store.transaction(async (tx) => {
+        await liveOwned(tx, auth, webhookId);
+        await tx.webhooks.softDelete(webhookId, isoNow(deps));
       });
     },
   };

@@ -19,7 +19,7 @@ export function createWebhookDelivery(
   options: DispatcherOptions = {},
 ): WebhookDelivery {
   const dispatcher = createWebhookDispatcher(deps, options);
-  const outbox = createWebhookOutbox(deps.store, {
+  const outbox = createWebhookOutbox({
     newId: deps.newId,
     clock: deps.clock,
     nudge: dispatcher.nudge,

@@ -112,7 +112,7 @@ function answerMessage(code: number): string | null {
  * close-round is sent only after its open-round has been answered). A failure stops the webhook's
  * sending: nothing after the failed event is sent before its retry (only those already in flight
  * may be accepted meanwhile), and the next attempt starts with one event again. Webhooks proceed
- * in parallel. All state lives in SQLite
+ * in parallel. All state lives in the store
  * (webhook_events, webhook_deliveries), so a restart resumes where it stopped; an attempt in
  * flight during a crash is sent again (receivers deduplicate on `webhook-id`).
  */
@@ -153,9 +153,10 @@ export function createWebhookDispatcher(
    * address is checked by the sender at each connection (DNS can change after registration).
    */
   async function lookUp(webhookId: string): Promise<Target | undefined> {
-    const webhook = store.webhooks.findById(webhookId);
+    const webhook = await store.webhooks.findById(webhookId);
     if (!webhook || webhook.deletedAt !== null || webhook.status !== 'active') {
-      const dropped = store.outbox.dropQueued(webhookId);
+      // No transaction needed: a webhook never comes back from deleted or disabled.
+      const dropped = await store.outbox.dropQueued(webhookId);
       logger.info('webhook events dropped', { webhookId, dropped });
       sender.forget(webhookId);
       return undefined;
@@ -218,9 +219,9 @@ export function createWebhookDispatcher(
     };
     // Group-committed with the rounds' writes: one fsync serves many.
     if (success) {
-      await store.batch(() => {
-        store.webhooks.recordAttempt({ ...logged, willRetry: false });
-        store.outbox.markDelivered(event.id, attempts);
+      await store.transaction(async (tx) => {
+        await tx.webhooks.recordAttempt({ ...logged, willRetry: false });
+        await tx.outbox.markDelivered(event.id, attempts);
       });
       logger.debug('webhook delivered', { webhookId: webhook.id, eventId: event.id, attempts });
       options.onSettled?.('delivered', event);
@@ -229,33 +230,36 @@ export function createWebhookDispatcher(
     const now = deps.clock().getTime();
     const firstFailureAt = event.firstFailureAt ?? timestamp;
     const gone = result.responseCode === 410;
-    const retrying = await store.batch(() => {
+    const outcome = await store.transaction(async (tx) => {
       // Read before this attempt is logged: when did the current run of failures start?
-      const failingSince = store.webhooks.failingSince(webhook.id) ?? timestamp;
+      const failingSince = (await tx.webhooks.failingSince(webhook.id)) ?? timestamp;
       const disable = gone || now - Date.parse(failingSince) >= disableAfterMs;
       const delay = schedule[attempts - 1];
       const expired = now - Date.parse(firstFailureAt) >= giveUpAfterMs;
       const willRetry = !disable && !expired && delay !== undefined;
-      store.webhooks.recordAttempt({ ...logged, willRetry });
+      await tx.webhooks.recordAttempt({ ...logged, willRetry });
       if (willRetry) {
         const nextAttemptAt = new Date(now + delay).toISOString();
-        store.outbox.scheduleRetry(event.id, { attempts, nextAttemptAt, firstFailureAt });
-        return true;
+        await tx.outbox.scheduleRetry(event.id, { attempts, nextAttemptAt, firstFailureAt });
+        return { retrying: true } as const;
       }
-      store.outbox.markFailed(event.id, { attempts, firstFailureAt });
+      await tx.outbox.markFailed(event.id, { attempts, firstFailureAt });
+      if (!disable) return { retrying: false } as const;
+      await tx.webhooks.setStatus(webhook.id, 'disabled');
+      return { retrying: false, dropped: await tx.outbox.dropQueued(webhook.id) } as const;
+    });
+    // Logged once committed: the transaction does nothing but store work.
+    if (!outcome.retrying) {
       logger.warn('webhook event given up', { webhookId: webhook.id, eventId: event.id, attempts });
-      if (disable) {
-        store.webhooks.setStatus(webhook.id, 'disabled');
-        const dropped = store.outbox.dropQueued(webhook.id);
+      if ('dropped' in outcome) {
         logger.warn('webhook disabled', {
           webhookId: webhook.id,
           reason: gone ? '410 Gone' : 'failing for too long',
-          dropped,
+          dropped: outcome.dropped,
         });
       }
-      return false;
-    });
-    options.onSettled?.(retrying ? 'failed' : 'given_up', event);
+    }
+    options.onSettled?.(outcome.retrying ? 'failed' : 'given_up', event);
   }
 
   /** One attempt of one event, logged; true on a 2xx. */
@@ -279,6 +283,7 @@ export function createWebhookDispatcher(
     let healthy = false;
     let failed = false;
     let to: { target: Target; readAt: number } | undefined;
+    const room = () => (healthy ? perWebhook : 1) - sending.size;
 
     const send = (target: Target, event: OutboxEvent) => {
       roundsInFlight.add(event.roundId);
@@ -293,37 +298,45 @@ export function createWebhookDispatcher(
 
     try {
       for (;;) {
-        const room = (healthy ? perWebhook : 1) - sending.size;
-        if (!stopping && !failed && room > 0) {
+        if (!stopping && !failed && room() > 0) {
           if (!to || performance.now() - to.readAt > TARGET_TTL_MS) {
             const target = await lookUp(webhookId);
             if (!target) break;
             to = { target, readAt: performance.now() };
           }
-          const ready: OutboxEvent[] = [];
-          for (let i = 0; i < held.length && ready.length < room; ) {
-            const event = held[i] as OutboxEvent;
-            if (roundsInFlight.has(event.roundId)) i++;
-            else {
-              ready.push(...held.splice(i, 1));
-              roundsInFlight.add(event.roundId);
-            }
-          }
-          const free = room - ready.length;
-          const now = deps.clock().toISOString();
+          const target = to.target;
+          const free = room() - held.filter((event) => !roundsInFlight.has(event.roundId)).length;
           const read =
-            free > 0 && held.length < perWebhook ? store.outbox.queuedAfter(webhookId, lastSeq, free) : [];
-          for (const event of read) {
-            // A retry not yet due holds back everything after it.
-            if (event.nextAttemptAt > now) break;
-            lastSeq = event.seq;
-            if (roundsInFlight.has(event.roundId)) held.push(event);
-            else {
-              ready.push(event);
-              roundsInFlight.add(event.roundId);
+            free > 0 && held.length < perWebhook
+              ? await store.outbox.queuedAfter(webhookId, lastSeq, free)
+              : [];
+          // Chosen only now, in one synchronous step: while the store answered, attempts may have
+          // ended (a failure: nothing more may start; a 2xx: a held close-round may go) or stop() come.
+          if (!stopping && !failed) {
+            const limit = room();
+            const ready: OutboxEvent[] = [];
+            for (let i = 0; i < held.length && ready.length < limit; ) {
+              const event = held[i] as OutboxEvent;
+              if (roundsInFlight.has(event.roundId)) i++;
+              else {
+                ready.push(...held.splice(i, 1));
+                roundsInFlight.add(event.roundId);
+              }
             }
+            const now = deps.clock().toISOString();
+            for (const event of read) {
+              // A retry not yet due holds back everything after it.
+              if (event.nextAttemptAt > now) break;
+              lastSeq = event.seq;
+              // Held (seq order) if its round is in flight, or if held events freed meanwhile took the room.
+              if (ready.length >= limit || roundsInFlight.has(event.roundId)) held.push(event);
+              else {
+                ready.push(event);
+                roundsInFlight.add(event.roundId);
+              }
+            }
+            for (const event of ready) send(target, event);
           }
-          for (const event of ready) send(to.target, event);
         }
         if (sending.size === 0) return;
         await Promise.race(sending);
@@ -347,19 +360,50 @@ export function createWebhookDispatcher(
     return false;
   }
 
+  /** The pump pass under way, if any, and whether another was asked for meanwhile. */
+  let pumping: Promise<void> | undefined;
+  let pumpAgain = false;
+
+  /**
+   * Runs a pump pass, one at a time: a call made during a pass gets one more pass after it (a
+   * burst of nudges costs one read of the heads), and resolves once that pass has run.
+   */
+  function pump(): Promise<void> {
+    if (stopping) return Promise.resolve();
+    if (pumping) {
+      pumpAgain = true;
+      return pumping;
+    }
+    const passes = async () => {
+      try {
+        do {
+          pumpAgain = false;
+          await pass();
+        } while (pumpAgain && !stopping);
+      } finally {
+        pumping = undefined;
+      }
+    };
+    pumping = passes();
+    return pumping;
+  }
+
   /** Starts a drain for each webhook with a due event and none in flight, up to `concurrency`. */
-  function pump(): void {
-    if (stopping) return;
+  async function pass(): Promise<void> {
     let heads: OutboxHead[] = [];
     try {
-      heads = store.outbox.heads();
+      heads = await store.outbox.heads();
+      if (stopping) return;
       const now = deps.clock().toISOString();
+      // No await from here on: the in-flight check and claim of a webhook are one step.
       for (const { webhookId, nextAttemptAt } of heads) {
         if (inFlight.size >= concurrency) break;
         if (nextAttemptAt > now || inFlight.has(webhookId) || isFaulted(webhookId)) continue;
         const work = drain(webhookId).finally(() => {
           inFlight.delete(webhookId);
-          pump();
+          // Returned: the drain stays in flight until the next pass has started what follows it,
+          // so runOnce and stop() see those too.
+          return pump();
         });
         inFlight.set(webhookId, work);
       }
@@ -390,7 +434,7 @@ export function createWebhookDispatcher(
         delay = Math.min(delay, wait);
       }
     }
-    timer = setTimeout(pump, Math.max(0, delay));
+    timer = setTimeout(() => void pump(), Math.max(0, delay));
     timer.unref();
   }
 
@@ -399,21 +443,23 @@ export function createWebhookDispatcher(
       if (started) return;
       started = true;
       stopping = false;
-      pump();
+      void pump();
     },
     async stop() {
       stopping = true;
       started = false;
       clearTimeout(timer);
+      // A pass still reading the heads starts nothing once it sees `stopping`.
+      await pumping;
       while (inFlight.size > 0) await Promise.all(inFlight.values());
       await sender.close();
     },
     nudge() {
-      if (started) pump();
+      if (started) void pump();
     },
     async runOnce() {
       const before = attemptsMade;
-      pump();
+      await pump();
       while (inFlight.size > 0) await Promise.all(inFlight.values());
       return attemptsMade - before;
     },

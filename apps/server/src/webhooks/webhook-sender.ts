@@ -126,7 +126,7 @@ export function createWebhookSender(options: SenderOptions): WebhookSender {
       for (const [key, client] of clients) {
         if (!key.startsWith(`${line} `)) continue;
         clients.delete(key);
-        client.close().catch(() => client.destroy());
+        void client.close().catch(() => client.destroy());
       }
     },
     async close() {

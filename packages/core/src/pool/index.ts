@@ -13,6 +13,8 @@ export {
   type DrawMismatch,
   MAX_LISTED_MISMATCHES,
   type PoolVerification,
+  type PoolVerifier,
   type RecordedDraw,
+  startPoolVerification,
   verifyPool,
 } from './verify-pool.ts';

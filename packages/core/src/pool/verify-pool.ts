@@ -38,13 +38,35 @@ export interface PoolVerification {
   error: string | null;
 }
 
+/** Verifies a pool and its whole draw log at once (see startPoolVerification for a log read in pages). */
 export function verifyPool(
   seedHex: string,
   commitmentHex: string,
   sampling: number,
   winners: readonly number[],
-  draws?: Iterable<RecordedDraw>,
+  draws: Iterable<RecordedDraw> = [],
 ): PoolVerification {
+  const verifier = startPoolVerification(seedHex, commitmentHex, sampling, winners);
+  for (const draw of draws) verifier.check(draw);
+  return verifier.result();
+}
+
+/** A verification fed one recorded draw at a time, so a log of millions is never held in memory. */
+export interface PoolVerifier {
+  check(draw: RecordedDraw): void;
+  result(): PoolVerification;
+}
+
+/**
+ * Derives the pool from the published seed and counts its levels up front; then each recorded
+ * draw is checked as it is read. The same verdict as `verifyPool`, for a log read in pages.
+ */
+export function startPoolVerification(
+  seedHex: string,
+  commitmentHex: string,
+  sampling: number,
+  winners: readonly number[],
+): PoolVerifier {
   let pool: TicketPool;
   let commitmentMatches = false;
   try {
@@ -53,7 +75,7 @@ export function verifyPool(
       typeof commitmentHex === 'string' && poolCommitment(seed) === commitmentHex.toLowerCase();
     pool = createPool(seed, sampling, winners);
   } catch (error) {
-    return {
+    const failed: PoolVerification = {
       ok: false,
       commitmentMatches,
       levelCounts: [],
@@ -63,6 +85,7 @@ export function verifyPool(
       drawsChecked: 0,
       error: error instanceof Error ? error.message : String(error),
     };
+    return { check: () => {}, result: () => failed };
   }
 
   const levelCounts = countLevels(pool);
@@ -70,17 +93,22 @@ export function verifyPool(
   for (let level = 1; level <= LEVEL_COUNT; level++) {
     if (levelCounts[level] !== pool.winners[level - 1]) countsMatch = false;
   }
-
-  const { mismatches, mismatchCount, drawsChecked } = checkDraws(pool, draws ?? []);
+  const draws = createDrawCheck(pool);
   return {
-    ok: commitmentMatches && countsMatch && mismatchCount === 0,
-    commitmentMatches,
-    levelCounts,
-    countsMatch,
-    mismatches,
-    mismatchCount,
-    drawsChecked,
-    error: null,
+    check: draws.check,
+    result() {
+      const { mismatches, mismatchCount, drawsChecked } = draws;
+      return {
+        ok: commitmentMatches && countsMatch && mismatchCount() === 0,
+        commitmentMatches,
+        levelCounts,
+        countsMatch,
+        mismatches: [...mismatches],
+        mismatchCount: mismatchCount(),
+        drawsChecked: drawsChecked(),
+        error: null,
+      };
+    },
   };
 }
 
@@ -95,10 +123,7 @@ function countLevels(pool: TicketPool): number[] {
   return Array.from(counts);
 }
 
-function checkDraws(
-  pool: TicketPool,
-  draws: Iterable<RecordedDraw>,
-): { mismatches: DrawMismatch[]; mismatchCount: number; drawsChecked: number } {
+function createDrawCheck(pool: TicketPool) {
   const mismatches: DrawMismatch[] = [];
   let mismatchCount = 0;
   let drawsChecked = 0;
@@ -107,23 +132,26 @@ function checkDraws(
     mismatchCount++;
     if (mismatches.length < MAX_LISTED_MISMATCHES) mismatches.push(mismatch);
   };
-
-  for (const { drawIndex, level: recorded } of draws) {
-    drawsChecked++;
-    if (!Number.isInteger(drawIndex) || drawIndex < 0 || drawIndex >= pool.sampling) {
-      report({ drawIndex, expected: null, recorded, reason: 'out-of-range' });
-      continue;
-    }
-    seen ??= new Uint8Array(Math.ceil(pool.sampling / 8));
-    const expected = levelOfTicket(pool.levelEnds, permute(pool.permutation, drawIndex));
-    const byte = drawIndex >>> 3;
-    const bit = 1 << (drawIndex & 7);
-    if (((seen[byte] as number) & bit) !== 0) {
-      report({ drawIndex, expected, recorded, reason: 'duplicate' });
-      continue;
-    }
-    seen[byte] = (seen[byte] as number) | bit;
-    if (recorded !== expected) report({ drawIndex, expected, recorded, reason: 'level' });
-  }
-  return { mismatches, mismatchCount, drawsChecked };
+  return {
+    mismatches: mismatches as readonly DrawMismatch[],
+    mismatchCount: () => mismatchCount,
+    drawsChecked: () => drawsChecked,
+    check({ drawIndex, level: recorded }: RecordedDraw): void {
+      drawsChecked++;
+      if (!Number.isInteger(drawIndex) || drawIndex < 0 || drawIndex >= pool.sampling) {
+        report({ drawIndex, expected: null, recorded, reason: 'out-of-range' });
+        return;
+      }
+      seen ??= new Uint8Array(Math.ceil(pool.sampling / 8));
+      const expected = levelOfTicket(pool.levelEnds, permute(pool.permutation, drawIndex));
+      const byte = drawIndex >>> 3;
+      const bit = 1 << (drawIndex & 7);
+      if (((seen[byte] as number) & bit) !== 0) {
+        report({ drawIndex, expected, recorded, reason: 'duplicate' });
+        return;
+      }
+      seen[byte] = (seen[byte] as number) | bit;
+      if (recorded !== expected) report({ drawIndex, expected, recorded, reason: 'level' });
+    },
+  };
 }

@@ -26,7 +26,7 @@ export function authRoutes({ services, limits }: RouteKit): RouteDefinition[] {
       before: limits.login,
       success: { status: 200, schema: z.object({ status: successStatus, data: tokenSetSchema }) },
       errors: [400, 401, 429, 500],
-      handle: ({ body }) => ok(services.auth.login(body.apiKey)),
+      handle: async ({ body }) => ok(await services.auth.login(body.apiKey)),
     }),
   ];
 }

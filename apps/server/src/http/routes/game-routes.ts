@@ -143,8 +143,8 @@ export function gameRoutes({ services, settings }: RouteKit): RouteDefinition[] 
       body: createBody,
       success: { status: 201, schema: z.object({ status: successStatus, data: gameCreatedSchema }) },
       errors: [400, 401, 403, 409, 500],
-      handle: ({ auth, body }) => {
-        const { ladder, game } = services.games.create(auth, body);
+      handle: async ({ auth, body }) => {
+        const { ladder, game } = await services.games.create(auth, body);
         // gameCreateData types gameModel as a plain string; the ladder's is the model itself.
         return ok({ ...gameCreateData(ladder, game), gameModel: ladder.gameModel });
       },
@@ -158,8 +158,12 @@ export function gameRoutes({ services, settings }: RouteKit): RouteDefinition[] 
       query: listQuery,
       success: { status: 200, schema: z.object({ status: successStatus, data: z.array(gameSchema) }) },
       errors: [400, 401, 403, 500],
-      handle: ({ auth, query }) =>
-        ok(services.games.list(auth, query.profileId).map((game) => gameView(game, settings.publicUrl))),
+      handle: async ({ auth, query }) =>
+        ok(
+          (await services.games.list(auth, query.profileId)).map((game) =>
+            gameView(game, settings.publicUrl),
+          ),
+        ),
     }),
     defineRoute({
       method: 'put',
@@ -174,8 +178,8 @@ export function gameRoutes({ services, settings }: RouteKit): RouteDefinition[] 
       body: activationBody,
       success: { status: 200, schema: statusBody },
       errors: [400, 401, 403, 404, 500],
-      handle: ({ auth, params, body }) => {
-        services.games.setActive(auth, params.id, body);
+      handle: async ({ auth, params, body }) => {
+        await services.games.setActive(auth, params.id, body);
         return okStatus();
       },
     }),

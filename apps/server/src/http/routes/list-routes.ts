@@ -49,9 +49,9 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       query: ledgerQuery,
       success: { status: 200, schema: pageOf(transactionListItem) },
       errors: [400, 401, 403, 404, 500],
-      handle: ({ auth, query }) => {
+      handle: async ({ auth, query }) => {
         const { pageIndex, pageSize, ...filters } = query;
-        const page = services.lists.transactions(auth, filters, { pageIndex, pageSize });
+        const page = await services.lists.transactions(auth, filters, { pageIndex, pageSize });
         return okPage(page.items.map(transactionListView), {
           pageIndex,
           pageSize,
@@ -69,9 +69,9 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       query: ledgerQuery,
       success: { status: 200, schema: pageOf(roundListItem) },
       errors: [400, 401, 403, 404, 500],
-      handle: ({ auth, query }) => {
+      handle: async ({ auth, query }) => {
         const { pageIndex, pageSize, ...filters } = query;
-        const page = services.lists.rounds(auth, filters, { pageIndex, pageSize });
+        const page = await services.lists.rounds(auth, filters, { pageIndex, pageSize });
         return okPage(page.items.map(roundListView), { pageIndex, pageSize, totalCount: page.totalCount });
       },
     }),

@@ -73,8 +73,8 @@ export function panelAuthRoutes({ services, limits }: RouteKit): RouteDefinition
       before: limits.captcha,
       success: { status: 200, schema: z.object({ status: successStatus, data: captchaSchema }) },
       errors: [429, 500],
-      handle: ({ response }) => {
-        const { captchaId, image } = panel.issueCaptcha();
+      handle: async ({ response }) => {
+        const { captchaId, image } = await panel.issueCaptcha();
         response.set('Cache-Control', 'no-store');
         return ok({ captchaId, image });
       },

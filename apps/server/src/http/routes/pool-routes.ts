@@ -63,7 +63,8 @@ export function poolRoutes({ services }: RouteKit): RouteDefinition[] {
       params: gameParams,
       success: { status: 200, schema: poolListSchema },
       errors: [400, 401, 403, 404, 500],
-      handle: ({ auth, params }) => ok(services.fairness.listPools(auth, params.id).map(poolView)),
+      handle: async ({ auth, params }) =>
+        ok((await services.fairness.listPools(auth, params.id)).map(poolView)),
     }),
   ];
 }

@@ -129,8 +129,8 @@ export function profileRoutes({ services }: RouteKit): RouteDefinition[] {
         }),
       },
       errors: [400, 401, 500],
-      handle: ({ auth, query }) => {
-        const page = services.profiles.list(auth, query);
+      handle: async ({ auth, query }) => {
+        const page = await services.profiles.list(auth, query);
         return okPage(page.items.map(profileView), { ...query, totalCount: page.totalCount });
       },
     }),
@@ -143,7 +143,8 @@ export function profileRoutes({ services }: RouteKit): RouteDefinition[] {
       params: profileParams,
       success: { status: 200, schema: profileAnswer },
       errors: [401, 403, 404, 500],
-      handle: ({ auth, params }) => ok(profileView(services.profiles.get(auth, params.profileId))),
+      handle: async ({ auth, params }) =>
+        ok(profileView(await services.profiles.get(auth, params.profileId))),
     }),
     defineRoute({
       method: 'put',

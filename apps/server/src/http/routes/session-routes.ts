@@ -64,8 +64,8 @@ export function sessionRoutes({ services }: RouteKit): RouteDefinition[] {
       body: sessionBody,
       success: { status: 201, schema: z.object({ status: successStatus, data: sessionSchema }) },
       errors: [400, 401, 403, 409, 500],
-      handle: ({ auth, body }) => {
-        const started = services.sessions.start(auth, body);
+      handle: async ({ auth, body }) => {
+        const started = await services.sessions.start(auth, body);
         return ok({ sessionId: started.session.id, gameUrl: started.gameUrl, expireAt: started.expireAt });
       },
     }),

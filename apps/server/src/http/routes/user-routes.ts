@@ -120,8 +120,8 @@ export function userRoutes({ services }: RouteKit): RouteDefinition[] {
       body: authBody,
       success: { status: 200, schema: z.object({ status: successStatus, data: playerLoginSchema }) },
       errors: [400, 401, 403, 500],
-      handle: ({ auth, body }) => {
-        const login = services.players.logIn(auth, body);
+      handle: async ({ auth, body }) => {
+        const login = await services.players.logIn(auth, body);
         return ok({ userId: login.player.id, userToken: login.userToken, expireAt: login.expireAt });
       },
     }),
@@ -141,9 +141,9 @@ export function userRoutes({ services }: RouteKit): RouteDefinition[] {
         }),
       },
       errors: [400, 401, 403, 500],
-      handle: ({ auth, query }) => {
+      handle: async ({ auth, query }) => {
         const { profileId, search, pageIndex, pageSize } = query;
-        const { profile, page, balances } = services.players.list(
+        const { profile, page, balances } = await services.players.list(
           auth,
           profileId,
           { pageIndex, pageSize },

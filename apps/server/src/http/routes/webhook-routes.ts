@@ -144,7 +144,7 @@ export function webhookRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       success: { status: 200, schema: z.object({ status: successStatus, data: z.array(webhookSchema) }) },
       errors: [401, 500],
-      handle: ({ auth }) => ok(services.webhooks.list(auth).map(webhookView)),
+      handle: async ({ auth }) => ok((await services.webhooks.list(auth)).map(webhookView)),
     }),
     defineRoute({
       method: 'get',
@@ -166,9 +166,12 @@ export function webhookRoutes({ services }: RouteKit): RouteDefinition[] {
         }),
       },
       errors: [400, 401, 403, 404, 500],
-      handle: ({ auth, params, query }) => {
+      handle: async ({ auth, params, query }) => {
         const { pageIndex, pageSize, ...filters } = query;
-        const page = services.webhooks.deliveries(auth, params.webhookId, filters, { pageIndex, pageSize });
+        const page = await services.webhooks.deliveries(auth, params.webhookId, filters, {
+          pageIndex,
+          pageSize,
+        });
         return okPage(page.items.map(deliveryView), {
           pageIndex,
           pageSize,
@@ -188,8 +191,8 @@ export function webhookRoutes({ services }: RouteKit): RouteDefinition[] {
       params: webhookParams,
       success: { status: 200, schema: statusBody },
       errors: [400, 401, 403, 404, 500],
-      handle: ({ auth, params }) => {
-        services.webhooks.remove(auth, params.webhookId);
+      handle: async ({ auth, params }) => {
+        await services.webhooks.remove(auth, params.webhookId);
         return okStatus();
       },
     }),

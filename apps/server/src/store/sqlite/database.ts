@@ -12,7 +12,13 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
  * round survives power loss (docs/contract.md §6), foreign keys on, and a busy timeout for the rare
  * second process (the admin command).
  */
-export function openDatabase(file: string): Db {
+export function openDatabase(file: string, options: { readonly?: boolean } = {}): Db {
+  if (options.readonly) {
+    // A reader beside the live service (verify-pool): no migration, no pragma that writes.
+    const reader = new Database(file, { readonly: true, fileMustExist: true });
+    reader.pragma('busy_timeout = 5000');
+    return reader;
+  }
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');

@@ -1,4 +1,4 @@
-import type { GameModel, Ladder } from '@raspa/core';
+import type { Ladder } from '@raspa/core';
 import type { GameRecord } from '../records.ts';
 import type { GamesRepo } from '../repositories.ts';
 import type { Db } from './database.ts';

@@ -29,6 +29,19 @@ export interface GroupCommit {
   outside: CallRunner;
 }
 
+/** A failing callback must not keep the other units of the batch from hearing their answer. */
+function runCallbacks(callbacks: Array<() => void>): void {
+  for (const callback of callbacks) {
+    try {
+      callback();
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
+
 const controlOf = (scope: UnitScope): UnitControl => ({
   afterCommit: (callback) => void scope.committed.push(callback),
 });
@@ -66,7 +79,8 @@ export function createGroupCommit(db: Db): GroupCommit {
       { ok: true; value: unknown; committed: Array<() => void> } | { ok: false; error: unknown }
     > = [];
     try {
-      db.exec('BEGIN IMMEDIATE');
+      // A read-only connection cannot take the write lock; its plain BEGIN still reads one snapshot.
+      db.exec(db.readonly ? 'BEGIN' : 'BEGIN IMMEDIATE');
       for (const unit of units) {
         const scope: UnitScope = { batch, committed: [] };
         db.exec('SAVEPOINT unit');
@@ -90,12 +104,15 @@ export function createGroupCommit(db: Db): GroupCommit {
       running = undefined;
       free();
     }
-    units.forEach((unit, i) => {
+    for (const [i, unit] of units.entries()) {
       const outcome = outcomes[i];
-      if (!outcome?.ok) return unit.reject(outcome?.error);
-      for (const callback of outcome.committed) callback();
+      if (!outcome?.ok) {
+        unit.reject(outcome?.error);
+        continue;
+      }
+      runCallbacks(outcome.committed);
       unit.resolve(outcome.value);
-    });
+    }
   }
 
   /** A unit inside a unit: its own savepoint; its callbacks join the outer unit's if it commits. */

@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../paging.ts';
+import type { PageRequest } from '../paging.ts';
 import type { LedgerFilter, OwnerRef, RoundDetail, RoundPlayer, TransactionRecord } from '../records.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import type { Db } from './database.ts';

@@ -1,4 +1,3 @@
-import type { Page, PageRequest } from '../paging.ts';
 import type { PlayerRecord } from '../records.ts';
 import type { PlayersRepo } from '../repositories.ts';
 import type { Db } from './database.ts';

@@ -1,4 +1,3 @@
-import type { Page, PageRequest } from '../paging.ts';
 import type { ProfileRecord } from '../records.ts';
 import type { ProfilesRepo } from '../repositories.ts';
 import type { Db } from './database.ts';

@@ -54,5 +54,9 @@ export function createSqliteStore(db: Db): Store {
   };
 }
 
-/** Opens (creating and migrating) the SQLite file, `:memory:` for a throwaway one, as a Store. */
-export const openSqliteStore = (file: string): Store => createSqliteStore(openDatabase(file));
+/**
+ * Opens (creating and migrating) the SQLite file, `:memory:` for a throwaway one, as a Store.
+ * `readonly` opens an existing file without migrating it; every write then fails.
+ */
+export const openSqliteStore = (file: string, options: { readonly?: boolean } = {}): Store =>
+  createSqliteStore(openDatabase(file, options));

@@ -1,4 +1,3 @@
-import type { Page, PageRequest } from '../paging.ts';
 import type { DeliveryFilter, DeliveryRecord, WebhookRecord } from '../records.ts';
 import type { WebhooksRepo } from '../repositories.ts';
 import { type Db, immediate } from './database.ts';
