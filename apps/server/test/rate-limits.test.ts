@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClockedStore } from '../src/http/rate-limits.ts';
+import { createCountersStore } from '../src/http/rate-limits.ts';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { type Answer, createTestClock, startTestServer, type TestServer } from './harness.ts';
 
 const MINUTE = 60_000;
@@ -159,10 +160,12 @@ describe('forgot-password per e-mail', () => {
   });
 });
 
-describe('createClockedStore', () => {
+describe('the counters store (rate limits in the database)', () => {
+  const counters = () => openSqliteStore(':memory:').rateLimits;
+
   it('counts on the injected clock and reports reset times on the real one', async () => {
     const clock = createTestClock();
-    const store = createClockedStore(clock);
+    const store = createCountersStore(counters(), clock, { name: 'test' });
     await store.init?.({ windowMs: MINUTE, limit: 3 } as never);
     expect(await store.increment('k')).toMatchObject({ totalHits: 1 });
     // The window is a minute on the injected clock (which does not move here), reported on the real
@@ -184,7 +187,7 @@ describe('createClockedStore', () => {
 
   it('with slide, restarts the window on each hit up to the limit, not beyond', async () => {
     const clock = createTestClock();
-    const store = createClockedStore(clock, { slide: true });
+    const store = createCountersStore(counters(), clock, { name: 'test', slide: true });
     await store.init?.({ windowMs: MINUTE, limit: 2 } as never);
     await store.increment('k');
     clock.advance(MINUTE - 1);
@@ -193,5 +196,21 @@ describe('createClockedStore', () => {
     expect((await store.increment('k')).totalHits).toBe(3); // beyond the limit: no extension
     clock.advance(1);
     expect(await store.get?.('k')).toBeUndefined();
+  });
+
+  it('keeps each limiter’s keys apart, and two stores on one database count the same hits', async () => {
+    const clock = createTestClock();
+    const shared = counters();
+    const login = createCountersStore(shared, clock, { name: 'login' });
+    const loginElsewhere = createCountersStore(shared, clock, { name: 'login' }); // another process
+    const captcha = createCountersStore(shared, clock, { name: 'captcha' });
+    for (const store of [login, loginElsewhere, captcha])
+      await store.init?.({ windowMs: MINUTE, limit: 5 } as never);
+    await login.increment('1.2.3.4');
+    expect((await loginElsewhere.increment('1.2.3.4')).totalHits).toBe(2);
+    expect((await captcha.increment('1.2.3.4')).totalHits).toBe(1);
+    await loginElsewhere.resetAll?.();
+    expect(await login.get?.('1.2.3.4')).toBeUndefined();
+    expect((await captcha.get?.('1.2.3.4'))?.totalHits).toBe(1);
   });
 });

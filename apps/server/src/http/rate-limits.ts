@@ -12,6 +12,7 @@ import {
 } from 'express-rate-limit';
 import type { Deps } from '../deps.ts';
 import { digest } from '../security/secrets.ts';
+import type { RateLimitsRepo } from '../store/repositories.ts';
 import { ApiError } from './api-error.ts';
 
 /** The middleware put in front of each /auth route (docs/contract.md §2: 429 with standard headers). */
@@ -52,60 +53,46 @@ export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
 export type RateLimitOverrides = Partial<Record<RateLimitName, Partial<RateLimitPolicy>>>;
 
 /**
- * An express-rate-limit Store that counts on the injected clock, so tests move windows with
- * `clock.advance` (the built-in MemoryStore reads Date.now() and runs timers). With `slide`, each
- * counted hit up to the limit restarts the window: a lock-out lasts a full window after the hit
- * that reached the limit. Expired counters are swept as it goes, with no timer.
+ * An express-rate-limit Store over the database's counters, so every process of an installation
+ * counts the same hits (the library's MemoryStore counts per process). It counts on the injected
+ * clock, so tests move windows with `clock.advance`. With `slide`, each counted hit up to the limit
+ * restarts the window: a lock-out lasts a full window after the hit that reached the limit.
+ * Expired counters are swept as it goes, with no timer.
  */
-export function createClockedStore(clock: () => Date, options: { slide?: boolean } = {}): Store {
-  const counters = new Map<string, { hits: number; resetAt: number }>();
+export function createCountersStore(
+  counters: RateLimitsRepo,
+  clock: () => Date,
+  options: { name: string; slide?: boolean },
+): Store {
+  // The limiter's name keeps its keys apart from the other limiters' in the shared table.
+  const prefix = `${options.name}:`;
   let windowMs = MINUTE;
   let limit = Number.POSITIVE_INFINITY;
   let operations = 0;
-  const live = (key: string, now: number) => {
-    const counter = counters.get(key);
-    return counter && counter.resetAt > now ? counter : undefined;
-  };
   // The library measures RateLimit/Retry-After against Date.now(): report reset times on that clock.
   const report = (counter: { hits: number; resetAt: number }, now: number): ClientRateLimitInfo => ({
     totalHits: counter.hits,
     resetTime: new Date(Date.now() + (counter.resetAt - now)),
   });
   return {
-    localKeys: true,
     init(configured) {
       windowMs = configured.windowMs;
       if (typeof configured.limit === 'number') limit = configured.limit;
     },
-    get(key) {
+    async get(key) {
       const now = clock().getTime();
-      const counter = live(key, now);
+      const counter = await counters.find(prefix + key, now);
       return counter && report(counter, now);
     },
-    increment(key) {
+    async increment(key) {
       const now = clock().getTime();
-      if (++operations % 1000 === 0) {
-        for (const [stale, counter] of counters) if (counter.resetAt <= now) counters.delete(stale);
-      }
-      let counter = live(key, now);
-      if (!counter) {
-        counter = { hits: 0, resetAt: now + windowMs };
-        counters.set(key, counter);
-      }
-      counter.hits += 1;
-      if (options.slide && counter.hits <= limit) counter.resetAt = now + windowMs;
+      if (++operations % 1000 === 0) await counters.deleteExpired(now);
+      const counter = await counters.hit(prefix + key, now, windowMs, options.slide ? limit : undefined);
       return report(counter, now);
     },
-    decrement(key) {
-      const counter = counters.get(key);
-      if (counter && counter.hits > 0) counter.hits -= 1;
-    },
-    resetKey(key) {
-      counters.delete(key);
-    },
-    resetAll() {
-      counters.clear();
-    },
+    decrement: (key) => counters.decrement(prefix + key),
+    resetKey: (key) => counters.reset(prefix + key),
+    resetAll: () => counters.resetPrefix(prefix),
   };
 }
 
@@ -145,7 +132,7 @@ export function createRateLimits(
       standardHeaders: 'draft-8',
       legacyHeaders: false,
       identifier: name,
-      store: createClockedStore(deps.clock, storeOptions),
+      store: createCountersStore(deps.store.rateLimits, deps.clock, { name, ...storeOptions }),
       logger: {
         error: (error, message) => deps.logger.error(message ?? 'rate limiter', { error: String(error) }),
         warn: (error, message) => deps.logger.warn(message ?? 'rate limiter', { error: String(error) }),
@@ -182,7 +169,11 @@ export function createRateLimits(
     const forgetOnSuccess: RequestHandler = (request, response, next) => {
       response.once('finish', () => {
         const info = (request as unknown as Record<string, RateLimitInfo | undefined>)[property];
-        if (info && response.statusCode < 300) counter.resetKey(info.key);
+        if (info && response.statusCode < 300) {
+          Promise.resolve(counter.resetKey(info.key)).catch((error: unknown) =>
+            deps.logger.warn('could not reset a rate-limit counter', { error: String(error) }),
+          );
+        }
       });
       next();
     };

@@ -247,6 +247,31 @@ export interface IdempotencyRepo {
   release(clientId: string, key: string): Promise<boolean>;
 }
 
+/**
+ * Rate-limit counters (docs/contract.md §2), shared by every process. Times are milliseconds on
+ * the service clock; a counter whose `resetAt` has passed counts as absent.
+ */
+export interface RateLimitsRepo {
+  /**
+   * Counts one hit and returns the counter: a new window of `windowMs` when there was none or it
+   * expired. With `slideUpTo`, every hit up to that many also restarts the window (a lock-out
+   * then lasts a full window after the hit that reached the limit).
+   */
+  hit(
+    key: string,
+    now: number,
+    windowMs: number,
+    slideUpTo?: number,
+  ): Promise<{ hits: number; resetAt: number }>;
+  find(key: string, now: number): Promise<{ hits: number; resetAt: number } | undefined>;
+  /** Takes one hit back (never below zero). */
+  decrement(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
+  /** Forgets every counter whose key starts with `prefix` (one limiter's). */
+  resetPrefix(prefix: string): Promise<void>;
+  deleteExpired(now: number): Promise<number>;
+}
+
 /** What operations ask of the store: readiness and the scrape-time metrics. Read-only. */
 export interface OpsRepo {
   /** One cheap query: the database answers and every migration shipped has been applied. */

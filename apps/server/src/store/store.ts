@@ -10,6 +10,7 @@ import type {
   PlayersRepo,
   PoolsRepo,
   ProfilesRepo,
+  RateLimitsRepo,
   ResetsRepo,
   RoundsRepo,
   SessionsRepo,
@@ -31,6 +32,7 @@ export interface Repositories {
   rounds: RoundsRepo;
   demoWallet: DemoWalletRepo;
   idempotency: IdempotencyRepo;
+  rateLimits: RateLimitsRepo;
   ops: OpsRepo;
 }
 

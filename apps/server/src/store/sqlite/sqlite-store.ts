@@ -11,6 +11,7 @@ import { createOutboxRepo } from './outbox-repo.ts';
 import { createPlayersRepo } from './players-repo.ts';
 import { createPoolsRepo } from './pools-repo.ts';
 import { createProfilesRepo } from './profiles-repo.ts';
+import { createRateLimitsRepo } from './rate-limits-repo.ts';
 import { createResetsRepo } from './resets-repo.ts';
 import { createRoundsRepo } from './rounds-repo.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
@@ -41,6 +42,7 @@ export function createSqliteStore(db: Db): Store {
     rounds: createRoundsRepo(db),
     demoWallet: createDemoWalletRepo(db),
     idempotency: createIdempotencyRepo(db),
+    rateLimits: createRateLimitsRepo(db),
     ops: createOpsRepo(db, shippedMigrations()),
   };
   const commits = createGroupCommit(db);
