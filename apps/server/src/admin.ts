@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadDotEnv, readConfig } from './config.ts';
-import { ApiError } from './http/api-error.ts';
+import { ApiError } from './services/api-error.ts';
 import { emailAddress } from './http/routes/panel-auth-routes.ts';
 import { issueMessages } from './http/validation.ts';
 import { createLogger } from './logger.ts';

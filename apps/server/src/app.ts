@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, Router } from 'express';
 import type { Deps } from './deps.ts';
-import { ApiError, errorBody } from './http/api-error.ts';
+import { ApiError, errorBody } from './services/api-error.ts';
 import { docsInlineScripts, docsRouter } from './http/docs-routes.ts';
 import { rejectNonFiniteNumbers } from './http/finite-body.ts';
 import { createGuards } from './http/guards.ts';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError, errorBody } from '../src/http/api-error.ts';
+import { ApiError, errorBody } from '../src/services/api-error.ts';
 import { createIdempotencyStep } from '../src/http/idempotency.ts';
 import { defineRoute, mountRoutes } from '../src/http/route.ts';
 import { createIdempotencyService } from '../src/services/idempotency-service.ts';

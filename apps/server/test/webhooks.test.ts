@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../src/http/api-error.ts';
+import { ApiError } from '../src/services/api-error.ts';
 import { ALLOW_HINT } from '../src/outbound/address-policy.ts';
 import type { HostLookup } from '../src/outbound/host-resolution.ts';
 import { createWebhookService } from '../src/services/webhook-service.ts';

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../services/api-error.ts';
 
 /**
  * The paths (`body.levels.0.prize`) of every number in a parsed JSON body that is not finite.

@@ -1,7 +1,7 @@
 import { SIGNATURE_HEADER, verifySignature } from '@raspa/core/signer';
 import type { Request } from 'express';
+import { ApiError } from '../services/api-error.ts';
 import type { AuthService } from '../services/auth-service.ts';
-import { ApiError } from './api-error.ts';
 import type { RouteGuards } from './route.ts';
 
 /** Bearer tokens and request signatures (docs/contract.md §2). */

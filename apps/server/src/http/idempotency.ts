@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '@raspa/core/signer';
 import type { Request } from 'express';
 import { z } from 'zod';
+import { ApiError } from '../services/api-error.ts';
 import type { IdempotencyService } from '../services/idempotency-service.ts';
-import { ApiError } from './api-error.ts';
 import type { RouteDefinition } from './route.ts';
 import { parseOrThrow } from './validation.ts';
 

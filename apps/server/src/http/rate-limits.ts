@@ -12,8 +12,8 @@ import {
 } from 'express-rate-limit';
 import type { Deps } from '../deps.ts';
 import { digest } from '../security/secrets.ts';
+import { ApiError } from '../services/api-error.ts';
 import type { RateLimitsRepo } from '../store/repositories.ts';
-import { ApiError } from './api-error.ts';
 
 /** The middleware put in front of each /auth route (docs/contract.md §2: 429 with standard headers). */
 export interface RateLimits {
@@ -170,7 +170,7 @@ export function createRateLimits(
       response.once('finish', () => {
         const info = (request as unknown as Record<string, RateLimitInfo | undefined>)[property];
         if (info && response.statusCode < 300) {
-          Promise.resolve(counter.resetKey(info.key)).catch((error: unknown) =>
+          void Promise.resolve(counter.resetKey(info.key)).catch((error: unknown) =>
             deps.logger.warn('could not reset a rate-limit counter', { error: String(error) }),
           );
         }

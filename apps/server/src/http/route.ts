@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
+import { ApiError, errorBody } from '../services/api-error.ts';
 import type { AuthContext } from '../services/auth-context.ts';
-import { ApiError, errorBody } from './api-error.ts';
 import { type IdempotencyStep, isIdempotent, REPLAYED_HEADER } from './idempotency.ts';
 import { parseOrThrow } from './validation.ts';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../services/api-error.ts';
 
 /** One readable sentence per bad field, naming the field (docs/contract.md §1): the first problem of each. */
 export function issueMessages(issues: readonly z.core.$ZodIssue[], input: unknown, where: string): string[] {

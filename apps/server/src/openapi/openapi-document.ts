@@ -5,7 +5,7 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponseObject,
 } from 'zod-openapi';
-import { ERROR_STATUS } from '../http/api-error.ts';
+import { ERROR_STATUS } from '../services/api-error.ts';
 import { idempotencyHeaderSchema, isIdempotent, replayedHeaderSchema } from '../http/idempotency.ts';
 import type { RouteDefinition } from '../http/route.ts';
 

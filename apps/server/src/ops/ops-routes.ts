@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
-import { ApiError, errorBody } from '../http/api-error.ts';
+import { ApiError, errorBody } from '../services/api-error.ts';
 import type { Metrics } from './metrics.ts';
 import type { Readiness } from './readiness.ts';
 

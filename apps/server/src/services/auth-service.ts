@@ -1,7 +1,7 @@
 import { type Deps, isoIn, isoNow } from '../deps.ts';
-import { ApiError } from '../http/api-error.ts';
 import { digest, newToken } from '../security/secrets.ts';
 import type { ApiClientRecord } from '../store/records.ts';
+import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 
 export interface TokenSet {

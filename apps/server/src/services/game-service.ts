@@ -1,8 +1,8 @@
 import { buildLadder, type Ladder, type LadderInput, type LadderProblem } from '@raspa/core';
 import { type Deps, isoNow } from '../deps.ts';
-import { ApiError } from '../http/api-error.ts';
 import type { GameRecord, ProfileRecord } from '../store/records.ts';
 import type { Repositories, Transaction } from '../store/store.ts';
+import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { owned } from './ownership.ts';
 

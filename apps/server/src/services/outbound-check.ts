@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../http/api-error.ts';
 import { checkOutboundUrl, type OutboundPolicy } from '../outbound/host-resolution.ts';
+import { ApiError } from './api-error.ts';
 
 /** The outbound policy of a running service: its resolver, and the setting read at each use. */
 export function outboundPolicy(deps: Pick<Deps, 'resolveHost' | 'settings'>): OutboundPolicy {

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from './api-error.ts';
 
 /**
  * A record of another API client is a 403, an unknown one a 404 (docs/contract.md §1): checked in one

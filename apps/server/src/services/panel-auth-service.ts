@@ -1,10 +1,10 @@
 import { type Deps, isoIn, isoNow } from '../deps.ts';
-import { ApiError } from '../http/api-error.ts';
 import { type MailLang, resetPasswordEmail } from '../mail/templates/reset-password.ts';
 import { type CaptchaVerifier, createOfflineCaptcha } from '../security/captcha.ts';
 import { DUMMY_PASSWORD } from '../security/passwords.ts';
 import { digest, newToken } from '../security/secrets.ts';
 import type { Transaction } from '../store/store.ts';
+import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { type AuthService, createAuthService, type TokenSet } from './auth-service.ts';
 

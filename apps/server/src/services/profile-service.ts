@@ -1,7 +1,7 @@
 import { type Deps, isoNow } from '../deps.ts';
-import { ApiError } from '../http/api-error.ts';
 import type { PageRequest } from '../store/paging.ts';
 import type { ProfileRecord, ProfileType } from '../store/records.ts';
+import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { outboundPolicy, requireOutboundUrl } from './outbound-check.ts';
 import { owned } from './ownership.ts';

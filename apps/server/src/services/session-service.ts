@@ -1,9 +1,9 @@
 import type { GameModel } from '@raspa/core';
 import { type Deps, isoIn, isoNow } from '../deps.ts';
-import { ApiError } from '../http/api-error.ts';
 import { digest, newToken } from '../security/secrets.ts';
 import type { GameRecord, GameSessionRecord, PlayerRecord, ProfileRecord } from '../store/records.ts';
 import type { Transaction } from '../store/store.ts';
+import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { referenced, referencedProfile } from './game-service.ts';
 

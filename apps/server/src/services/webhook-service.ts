@@ -1,8 +1,8 @@
 import { type Deps, isoNow } from '../deps.ts';
-import { ApiError } from '../http/api-error.ts';
 import type { PageRequest } from '../store/paging.ts';
 import type { DeliveryStatus, WebhookEvent, WebhookRecord } from '../store/records.ts';
 import type { Repositories } from '../store/store.ts';
+import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { dayBounds } from './day-bounds.ts';
 import { outboundPolicy, requireOutboundUrl } from './outbound-check.ts';

@@ -1,0 +1,133 @@
+import { performance } from 'node:perf_hooks';
+import type { Deps } from '../deps.ts';
+import type { DeliveryAttempt, OutboxEvent, WebhookRecord } from '../store/records.ts';
+import { deliveryRequest } from './delivery-request.ts';
+import { readAnswer } from './receiver-answer.ts';
+import { afterFailure, type RetryPolicy } from './retry-policy.ts';
+import type { WebhookSender } from './webhook-sender.ts';
+
+/**
+ * One attempt of one event (docs/contract.md §7): posts it, then, in one transaction, logs it and
+ * moves the event on: delivered, or retried later, given up, the webhook disabled, as
+ * retry-policy.ts decides. The I/O only; the rules are in the modules it imports.
+ */
+
+/** A webhook as one drain sends to it: the opened token is read once per batch. */
+export interface Target {
+  webhook: WebhookRecord;
+  /** The signatureToken, or why it cannot be used (the token unreadable). */
+  token: { ok: true; value: string } | { ok: false; failure: string };
+}
+
+/** How an attempt ended, for the metrics. */
+export type AttemptResult = 'delivered' | 'failed' | 'given_up';
+
+export interface AttemptDeps extends Pick<Deps, 'store' | 'clock' | 'newId' | 'logger'> {
+  sender: Pick<WebhookSender, 'post'>;
+  policy: RetryPolicy;
+  /** Told how each attempt ended, once it is recorded. */
+  onSettled?: ((result: AttemptResult, event: OutboxEvent) => void) | undefined;
+}
+
+/** Makes one attempt, logged and recorded; resolves true on a 2xx. */
+export type DeliverAttempt = (to: Target, event: OutboxEvent) => Promise<boolean>;
+
+/** What came back from one attempt, before it is judged. */
+interface Exchange {
+  /** When the request was sent (the log's timestamp, the webhook-timestamp header). */
+  at: Date;
+  responseCode: number | null;
+  responseBody: string;
+  durationMs: number;
+  /** Why no usable answer came (time-out, network, refused URL); null when one did. */
+  failure: string | null;
+}
+
+export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
+  const { store, logger, policy } = deps;
+
+  /** Sends one attempt of an event. */
+  async function exchange({ webhook, token }: Target, event: OutboxEvent): Promise<Exchange> {
+    if (!token.ok) {
+      return {
+        at: deps.clock(),
+        responseCode: null,
+        responseBody: '',
+        durationMs: 0,
+        failure: token.failure,
+      };
+    }
+    const at = deps.clock();
+    const { headers, body } = deliveryRequest(event, token.value, at);
+    const startedAt = performance.now();
+    const sent = await deps.sender.post(webhook.id, webhook.url, headers, body);
+    const durationMs = Math.round(performance.now() - startedAt);
+    return { at, responseCode: sent.status, responseBody: sent.body, durationMs, failure: sent.failure };
+  }
+
+  /** Logs the attempt and moves the event (and maybe the webhook) on, in one transaction; true on a 2xx. */
+  async function settle(webhook: WebhookRecord, event: OutboxEvent, result: Exchange): Promise<boolean> {
+    const attempts = event.attempts + 1;
+    const answer = readAnswer(result.responseCode, result.failure);
+    const timestamp = result.at.toISOString();
+    const logged: Omit<DeliveryAttempt, 'willRetry'> = {
+      id: deps.newId(),
+      webhookId: webhook.id,
+      eventId: event.id,
+      eventType: event.eventType,
+      payload: event.payload,
+      responseCode: result.responseCode,
+      responseBody: result.responseBody,
+      success: answer.success,
+      durationMs: result.durationMs,
+      timestamp,
+      errorMessage: answer.errorMessage,
+    };
+    // Group-committed with the rounds' writes: one fsync serves many.
+    if (answer.success) {
+      await store.transaction(async (tx) => {
+        await tx.webhooks.recordAttempt({ ...logged, willRetry: false });
+        await tx.outbox.markDelivered(event.id, attempts);
+      });
+      logger.debug('webhook delivered', { webhookId: webhook.id, eventId: event.id, attempts });
+      deps.onSettled?.('delivered', event);
+      return true;
+    }
+    const now = deps.clock();
+    const settled = await store.transaction(async (tx) => {
+      // Read before this attempt is logged: when did the current run of failures start?
+      const failingSince = await tx.webhooks.failingSince(webhook.id);
+      const next = afterFailure(
+        { attempts, at: timestamp, firstFailureAt: event.firstFailureAt, failingSince, gone: answer.gone },
+        now,
+        policy,
+      );
+      await tx.webhooks.recordAttempt({ ...logged, willRetry: next.retry });
+      const { firstFailureAt } = next;
+      if (next.retry) {
+        await tx.outbox.scheduleRetry(event.id, {
+          attempts,
+          nextAttemptAt: next.nextAttemptAt,
+          firstFailureAt,
+        });
+        return { next };
+      }
+      await tx.outbox.markFailed(event.id, { attempts, firstFailureAt });
+      if (next.disable === null) return { next };
+      await tx.webhooks.setStatus(webhook.id, 'disabled');
+      return { next, dropped: await tx.outbox.dropQueued(webhook.id) };
+    });
+    // Logged once committed: the transaction does nothing but store work.
+    const { next, dropped } = settled;
+    if (!next.retry) {
+      logger.warn('webhook event given up', { webhookId: webhook.id, eventId: event.id, attempts });
+      if (next.disable !== null) {
+        logger.warn('webhook disabled', { webhookId: webhook.id, reason: next.disable, dropped });
+      }
+    }
+    deps.onSettled?.(next.retry ? 'failed' : 'given_up', event);
+    return false;
+  }
+
+  return async (to, event) => settle(to.webhook, event, await exchange(to, event));
+}

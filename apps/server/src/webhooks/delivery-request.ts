@@ -1,0 +1,31 @@
+import { canonicalBody } from '@raspa/core/signer';
+import type { OutboxEvent } from '../store/records.ts';
+import { signedRequestHeader, standardWebhookSignature } from './webhook-signatures.ts';
+
+export interface DeliveryRequest {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The POST of one attempt of an event (docs/contract.md §7): `{event, payload}` as canonical JSON,
+ * signed both ways with the webhook's signatureToken. `at`: when it is sent, the webhook-timestamp;
+ * the webhook-id is the event's id, the same on every retry, for receivers to deduplicate on.
+ */
+export function deliveryRequest(
+  event: Pick<OutboxEvent, 'id' | 'eventType' | 'payload'>,
+  signatureToken: string,
+  at: Date,
+): DeliveryRequest {
+  const body = canonicalBody({ event: event.eventType, payload: event.payload });
+  const timestamp = Math.floor(at.getTime() / 1000);
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'Raspa-Webhooks/1',
+    'x-signed-request': signedRequestHeader(body, signatureToken),
+    'webhook-id': event.id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardWebhookSignature(event.id, timestamp, body, signatureToken),
+  };
+  return { headers, body };
+}

@@ -1,0 +1,113 @@
+import { performance } from 'node:perf_hooks';
+import type { Deps } from '../deps.ts';
+import type { OutboxEvent } from '../store/records.ts';
+import type { DeliverAttempt, Target } from './delivery-attempt.ts';
+import { chooseSends, readSize, sendRoom } from './send-order.ts';
+import type { WebhookSender } from './webhook-sender.ts';
+
+/**
+ * Sends one webhook's queue: reads its due events in seq order and starts each attempt when
+ * send-order.ts allows, until one is not due, none is left or one fails. The dispatcher runs at
+ * most one drain per webhook.
+ */
+
+export interface DrainDeps extends Pick<Deps, 'store' | 'clock' | 'secrets' | 'logger'> {
+  sender: Pick<WebhookSender, 'forget'>;
+  attempt: DeliverAttempt;
+  /** Events in flight at most once the receiver has answered a 2xx. */
+  perWebhook: number;
+  /** True once the dispatcher is stopping: nothing more may start. */
+  stopping: () => boolean;
+  /** The drain broke on an unexpected error (a bug, the disk); the drain logs it. */
+  onFault: (webhookId: string) => void;
+}
+
+/** A drain re-reads its webhook (deleted? disabled?) at least this often. */
+const TARGET_TTL_MS = 1000;
+
+export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Promise<void> {
+  const { store, logger, sender, perWebhook } = deps;
+
+  /**
+   * The webhook if it may still receive (else its queue is dropped), with its token opened. Its
+   * address is checked by the sender at each connection (DNS can change after registration).
+   */
+  async function lookUp(webhookId: string): Promise<Target | undefined> {
+    const webhook = await store.webhooks.findById(webhookId);
+    if (!webhook || webhook.deletedAt !== null || webhook.status !== 'active') {
+      // No transaction needed: a webhook never comes back from deleted or disabled.
+      const dropped = await store.outbox.dropQueued(webhookId);
+      logger.info('webhook events dropped', { webhookId, dropped });
+      sender.forget(webhookId);
+      return undefined;
+    }
+    try {
+      return { webhook, token: { ok: true, value: deps.secrets.open(webhook.tokenSealed) } };
+    } catch {
+      // Another server key than the one it was sealed with: retried and given up like any failure.
+      const failure = 'the webhook’s signatureToken cannot be read (was the server key changed?)';
+      return { webhook, token: { ok: false, failure } };
+    }
+  }
+
+  /**
+   * A webhook's due events in seq order, until one is not due, none is left or one fails. The
+   * first goes alone; once one has had a 2xx, up to `perWebhook` are in flight.
+   */
+  return async function drain(webhookId: string): Promise<void> {
+    const sending = new Set<Promise<unknown>>();
+    const roundsInFlight = new Set<string>();
+    /** Read, but waiting for their round's earlier event to be answered (or for room); oldest first. */
+    let held: OutboxEvent[] = [];
+    let lastSeq = -1;
+    let healthy = false;
+    let failed = false;
+    let to: { target: Target; readAt: number } | undefined;
+    const room = () => sendRoom({ healthy, inFlight: sending.size, perWebhook });
+
+    const send = (target: Target, event: OutboxEvent) => {
+      roundsInFlight.add(event.roundId);
+      const work = deps.attempt(target, event).then((ok) => {
+        roundsInFlight.delete(event.roundId);
+        if (ok) healthy = true;
+        else failed = true;
+      });
+      sending.add(work);
+      void work.finally(() => sending.delete(work)).catch(() => {});
+    };
+
+    try {
+      for (;;) {
+        if (!deps.stopping() && !failed && room() > 0) {
+          if (!to || performance.now() - to.readAt > TARGET_TTL_MS) {
+            const target = await lookUp(webhookId);
+            if (!target) break;
+            to = { target, readAt: performance.now() };
+          }
+          const target = to.target;
+          const size = readSize({ room: room(), held, roundsInFlight, perWebhook });
+          const read = size > 0 ? await store.outbox.queuedAfter(webhookId, lastSeq, size) : [];
+          // Chosen only now, in one synchronous step: while the store answered, attempts may have
+          // ended (a failure: nothing more may start; a 2xx: a held close-round may go) or stop() come.
+          if (!deps.stopping() && !failed) {
+            const now = deps.clock().toISOString();
+            const choice = chooseSends({ held, read, roundsInFlight, room: room(), now, lastSeq });
+            held = choice.held;
+            lastSeq = choice.lastSeq;
+            for (const event of choice.send) send(target, event);
+          }
+        }
+        if (sending.size === 0) return;
+        await Promise.race(sending);
+      }
+    } catch (error) {
+      deps.onFault(webhookId);
+      logger.error('webhook delivery broke', {
+        webhookId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      await Promise.allSettled(sending);
+    }
+  };
+}
