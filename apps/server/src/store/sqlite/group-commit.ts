@@ -18,6 +18,8 @@ interface Unit {
 interface UnitScope {
   batch: object;
   committed: Array<() => void>;
+  /** Settled once the nested units started so far in this unit have ended (see `nested`). */
+  nestedDone?: Promise<unknown>;
 }
 
 export interface GroupCommit {
@@ -115,8 +117,18 @@ export function createGroupCommit(db: Db): GroupCommit {
     }
   }
 
-  /** A unit inside a unit: its own savepoint; its callbacks join the outer unit's if it commits. */
-  async function nested<T>(outer: UnitScope, work: (control: UnitControl) => Promise<T>): Promise<T> {
+  /**
+   * A unit inside a unit: its own savepoint; its callbacks join the outer unit's if it commits.
+   * Savepoints are a stack, so nested units of one unit run one after another: two interleaved
+   * ones would roll back or release each other's savepoint.
+   */
+  function nested<T>(outer: UnitScope, work: (control: UnitControl) => Promise<T>): Promise<T> {
+    const run = (outer.nestedDone ?? Promise.resolve()).then(() => savepoint(outer, work));
+    outer.nestedDone = run.catch(() => {});
+    return run;
+  }
+
+  async function savepoint<T>(outer: UnitScope, work: (control: UnitControl) => Promise<T>): Promise<T> {
     const scope: UnitScope = { batch: outer.batch, committed: [] };
     db.exec('SAVEPOINT nested');
     try {
