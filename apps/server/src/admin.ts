@@ -3,11 +3,11 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadDotEnv, readConfig } from './config.ts';
-import { ApiError } from './services/api-error.ts';
 import { emailAddress } from './http/routes/panel-auth-routes.ts';
 import { issueMessages } from './http/validation.ts';
 import { createLogger } from './logger.ts';
 import { buildDeps } from './server.ts';
+import { ApiError } from './services/api-error.ts';
 import { createServices } from './services/services.ts';
 
 const USAGE = `Usage: pnpm admin <command> [options]

@@ -1,6 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, Router } from 'express';
 import type { Deps } from './deps.ts';
-import { ApiError, errorBody } from './services/api-error.ts';
 import { docsInlineScripts, docsRouter } from './http/docs-routes.ts';
 import { rejectNonFiniteNumbers } from './http/finite-body.ts';
 import { createGuards } from './http/guards.ts';
@@ -23,6 +22,7 @@ import { securityHeaders } from './http/security-headers.ts';
 import { createMediaRouter } from './media/media-router.ts';
 import { opsRouter } from './ops/ops-routes.ts';
 import { createReadiness, type Readiness } from './ops/readiness.ts';
+import { ApiError, errorBody } from './services/api-error.ts';
 import { createServices, type Services } from './services/services.ts';
 
 /** Every operation of the API, in the order the docs list them. */

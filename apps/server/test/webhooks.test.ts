@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../src/services/api-error.ts';
 import { ALLOW_HINT } from '../src/outbound/address-policy.ts';
 import type { HostLookup } from '../src/outbound/host-resolution.ts';
+import { ApiError } from '../src/services/api-error.ts';
 import { createWebhookService } from '../src/services/webhook-service.ts';
 import type { DeliveryAttempt, WebhookRecord } from '../src/store/records.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';

@@ -127,7 +127,16 @@ export interface RoundsRepo {
   dueTransactions(now: string, limit: number): Promise<LedgerTransaction[]>;
   /** Open rounds whose last action was before `before`. */
   idleOpenRounds(before: string, limit: number): Promise<RoundRecord[]>;
-  /** Makes every pending wallet call due now: after a restart none of them is in flight. */
+  /**
+   * Takes the lease of a pending wallet call whose time has come: it is left to `owner` until
+   * `until` (its next_attempt_at). Undefined when the call is not pending or another process
+   * holds it: one statement, so two processes never both take it.
+   */
+  claimDue(id: string, owner: string, now: string, until: string): Promise<LedgerTransaction | undefined>;
+  /**
+   * Makes every pending wallet call due now. Only for a start in which this process is the whole
+   * installation (no other process can be holding one of them in flight).
+   */
   releasePending(now: string): Promise<number>;
   /**
    * Records the balance the wallet reported in `currency` and the player's counters (the
@@ -196,6 +205,13 @@ export interface OutboxRepo {
   markFailed(id: string, failure: { attempts: number; firstFailureAt: string }): Promise<void>;
   /** Drops every queued event of a webhook; returns how many. */
   dropQueued(webhookId: string): Promise<number>;
+  /**
+   * Takes (or renews) the lease of draining a webhook's queue until `until`: true when `owner`
+   * holds it now, false while another owner's lease runs.
+   */
+  claimWebhook(webhookId: string, owner: string, now: string, until: string): Promise<boolean>;
+  /** Gives the lease back (only the owner's). */
+  releaseWebhook(webhookId: string, owner: string): Promise<void>;
 }
 
 /** Password-reset tokens and the offline captchas: both single use, both short-lived. */

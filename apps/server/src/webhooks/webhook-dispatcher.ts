@@ -38,6 +38,8 @@ export interface DispatcherOptions {
   maxResponseBodyBytes?: number;
   /** Told how each attempt ended, once it is recorded (the metrics). */
   onSettled?: (result: AttemptResult, event: OutboxEvent) => void;
+  /** This process's name on the leases it takes (default: a new id). */
+  leaseOwner?: string;
 }
 
 export type DispatcherDeps = Pick<
@@ -63,6 +65,13 @@ export const DEFAULT_IN_FLIGHT_PER_WEBHOOK = 32;
 
 /** After an unexpected error (a bug, the disk), a webhook is left alone this long (real time). */
 const FAULT_PAUSE_MS = 30 * SECOND;
+/**
+ * A drain holds its webhook's lease this long past its last renewal (every third of it): past the
+ * 15 s time-out of an attempt, so a live drain never loses it; a dead process's expires.
+ */
+const LEASE_MS = 60 * SECOND;
+/** A webhook another process is draining is looked at again after this (real time). */
+const HELD_ELSEWHERE_PAUSE_MS = SECOND;
 
 /**
  * Sends the webhook outbox (docs/contract.md §7). Per webhook in `seq` (round) order: a webhook starts
@@ -112,11 +121,43 @@ export function createWebhookDispatcher(
   /** webhookId → its drain: one drain per webhook. */
   const inFlight = new Map<string, Promise<void>>();
   /** webhookId → performance.now() before which it is skipped. */
-  const faulted = new Map<string, number>();
+  const pausedUntil = new Map<string, number>();
   let attemptsMade = 0;
   let started = false;
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
+
+  const owner = options.leaseOwner ?? deps.newId();
+  const leaseUntil = () => new Date(deps.clock().getTime() + LEASE_MS).toISOString();
+
+  /**
+   * Runs a webhook's drain under its lease (webhook_leases), so one process at a time sends a
+   * webhook's queue and the ordering rule holds across processes. Held elsewhere: skipped for a
+   * moment; that process sends what is queued.
+   */
+  async function leased(webhookId: string, work: () => Promise<void>): Promise<void> {
+    const now = deps.clock().toISOString();
+    if (!(await store.outbox.claimWebhook(webhookId, owner, now, leaseUntil()))) {
+      pausedUntil.set(webhookId, performance.now() + HELD_ELSEWHERE_PAUSE_MS);
+      return;
+    }
+    const keep = (what: string, renewal: Promise<unknown>) =>
+      void renewal.catch((error: unknown) =>
+        logger.warn(`webhook lease: could not ${what}`, { webhookId, error: String(error) }),
+      );
+    const renew = setInterval(
+      () =>
+        keep('renew', store.outbox.claimWebhook(webhookId, owner, deps.clock().toISOString(), leaseUntil())),
+      LEASE_MS / 3,
+    );
+    renew.unref();
+    try {
+      await work();
+    } finally {
+      clearInterval(renew);
+      keep('release', store.outbox.releaseWebhook(webhookId, owner));
+    }
+  }
 
   const deliver = createDeliveryAttempt({ ...deps, sender, policy, onSettled: options.onSettled });
   const drain = createWebhookDrain({
@@ -129,16 +170,16 @@ export function createWebhookDispatcher(
       return delivered;
     },
     stopping: () => stopping,
-    onFault: (webhookId) => faulted.set(webhookId, performance.now() + FAULT_PAUSE_MS),
+    onFault: (webhookId) => pausedUntil.set(webhookId, performance.now() + FAULT_PAUSE_MS),
   });
 
   /** Webhooks paused after a fault → real milliseconds left; ended pauses are forgotten. */
   function pauses(): Map<string, number> {
     const left = new Map<string, number>();
     const realNow = performance.now();
-    for (const [webhookId, until] of faulted) {
+    for (const [webhookId, until] of pausedUntil) {
       if (until > realNow) left.set(webhookId, until - realNow);
-      else faulted.delete(webhookId);
+      else pausedUntil.delete(webhookId);
     }
     return left;
   }
@@ -184,7 +225,7 @@ export function createWebhookDispatcher(
         paused: pauses(),
       });
       for (const webhookId of start) {
-        const work = drain(webhookId).finally(() => {
+        const work = leased(webhookId, () => drain(webhookId)).finally(() => {
           inFlight.delete(webhookId);
           // Returned: the drain stays in flight until the next pass has started what follows it,
           // so runOnce and stop() see those too.

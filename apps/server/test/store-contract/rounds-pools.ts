@@ -226,6 +226,37 @@ export function describeRoundsPoolsContract(open: OpenStore): void {
     it('releases nothing when nothing is pending', async () => {
       expect(await store().rounds.releasePending(at(0))).toBe(0);
     });
+
+    it('leases a due pending call to one owner until a time; nobody else takes it meanwhile', async () => {
+      const seat = await seedSeat(store());
+      const round = await seedRound(store(), seat);
+      const call = await seedTransaction(store(), round, { nextAttemptAt: at(10) });
+
+      expect(await store().rounds.claimDue(call.id, 'process-a', at(9), at(40))).toBeUndefined();
+      expect(await store().rounds.claimDue(call.id, 'process-a', at(10), at(40))).toEqual({
+        ...call,
+        nextAttemptAt: at(40),
+      });
+      expect(await store().rounds.claimDue(call.id, 'process-b', at(39), at(70))).toBeUndefined();
+      expect(await store().rounds.dueTransactions(at(39), 10)).toEqual([]);
+      // The lease expired (its holder died): another process takes it over.
+      expect(await store().rounds.claimDue(call.id, 'process-b', at(40), at(70))).toMatchObject({
+        nextAttemptAt: at(70),
+      });
+    });
+
+    it('leases only pending calls, and of two claims at once exactly one wins', async () => {
+      const seat = await seedSeat(store());
+      const round = await seedRound(store(), seat);
+      const done = await seedTransaction(store(), round, { status: 'completed', nextAttemptAt: at(0) });
+      expect(await store().rounds.claimDue(done.id, 'p', at(5), at(9))).toBeUndefined();
+      expect(await store().rounds.claimDue('no-such-call', 'p', at(5), at(9))).toBeUndefined();
+      const call = await seedTransaction(store(), round, { nextAttemptAt: at(0) });
+      const claims = await Promise.all(
+        ['a', 'b', 'c'].map((owner) => store().rounds.claimDue(call.id, owner, at(5), at(9))),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+    });
   });
 
   describe('pool draws', () => {

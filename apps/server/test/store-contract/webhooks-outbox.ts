@@ -413,6 +413,29 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       expect(await store().outbox.dropQueued(a.id)).toBe(0);
     });
 
+    it('leases a webhook’s queue to one owner at a time; renewable by it, taken over once expired', async () => {
+      const { a, b } = await setUp();
+      const { outbox } = store();
+      expect(await outbox.claimWebhook(a.id, 'process-a', at(0), at(30))).toBe(true);
+      expect(await outbox.claimWebhook(a.id, 'process-b', at(10), at(40))).toBe(false);
+      expect(await outbox.claimWebhook(b.id, 'process-b', at(10), at(40))).toBe(true);
+      expect(await outbox.claimWebhook(a.id, 'process-a', at(20), at(50))).toBe(true); // renewed
+      expect(await outbox.claimWebhook(a.id, 'process-b', at(49), at(80))).toBe(false);
+      expect(await outbox.claimWebhook(a.id, 'process-b', at(50), at(80))).toBe(true); // expired
+      await outbox.releaseWebhook(a.id, 'process-a'); // not its lease any more: nothing happens
+      expect(await outbox.claimWebhook(a.id, 'process-a', at(51), at(90))).toBe(false);
+      await outbox.releaseWebhook(a.id, 'process-b');
+      expect(await outbox.claimWebhook(a.id, 'process-a', at(51), at(90))).toBe(true);
+    });
+
+    it('gives a free webhook lease to exactly one of several claims at once', async () => {
+      const { a } = await setUp();
+      const claims = await Promise.all(
+        ['x', 'y', 'z'].map((owner) => store().outbox.claimWebhook(a.id, owner, at(0), at(30))),
+      );
+      expect(claims.filter(Boolean)).toHaveLength(1);
+    });
+
     it('moves only queued events: a delivered, failed or dropped one stays as it is', async () => {
       const { a, b, queue } = await setUp();
       const delivered = await queue(a.id);

@@ -45,6 +45,12 @@ export function createOutboxRepo(db: Db): Sync<OutboxRepo> {
     `UPDATE webhook_events SET status = 'dropped' WHERE webhook_id = ? AND status = 'queued'`,
   );
 
+  const claimWebhook = db.prepare(
+    `INSERT INTO webhook_leases (webhook_id, owner, expires_at) VALUES (@webhookId, @owner, @until)
+     ON CONFLICT (webhook_id) DO UPDATE SET owner = @owner, expires_at = @until
+     WHERE webhook_leases.owner = @owner OR webhook_leases.expires_at <= @now`,
+  );
+  const releaseWebhook = db.prepare('DELETE FROM webhook_leases WHERE webhook_id = ? AND owner = ?');
   return {
     insert: (event) => void insert.run({ ...event, payload: JSON.stringify(event.payload) }),
     findById: (id) => {
@@ -57,5 +63,8 @@ export function createOutboxRepo(db: Db): Sync<OutboxRepo> {
     scheduleRetry: (id, retry) => void scheduleRetry.run({ id, ...retry }),
     markFailed: (id, failure) => void markFailed.run({ id, ...failure }),
     dropQueued: (webhookId) => dropQueued.run(webhookId).changes,
+    claimWebhook: (webhookId, owner, now, until) =>
+      claimWebhook.run({ webhookId, owner, now, until }).changes === 1,
+    releaseWebhook: (webhookId, owner) => void releaseWebhook.run(webhookId, owner),
   };
 }

@@ -103,7 +103,13 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
   const poolDraw = db.prepare<[string, number], PoolDrawRecord>(
     `SELECT ${drawColumns} FROM rounds WHERE pool_id = ? AND draw_index = ?`,
   );
-  const release = db.prepare("UPDATE transactions SET next_attempt_at = ? WHERE status = 'pending'");
+  const release = db.prepare(
+    "UPDATE transactions SET next_attempt_at = ?, lease_owner = NULL WHERE status = 'pending'",
+  );
+  const claimDue = db.prepare<{ id: string; owner: string; now: string; until: string }, LedgerTransaction>(
+    `UPDATE transactions SET next_attempt_at = @until, lease_owner = @owner
+     WHERE id = @id AND status = 'pending' AND next_attempt_at <= @now RETURNING ${transactionColumns}`,
+  );
   const updates = new Map<string, ReturnType<Db['prepare']>>();
   const update = (
     table: string,
@@ -139,6 +145,7 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
     updateTransaction: (id, change) => update('transactions', TRANSACTION_FIELDS, id, change),
     dueTransactions: (now, limit) => due.all(now, limit),
     idleOpenRounds: (before, limit) => idle.all(before, limit).map(roundFromRow),
+    claimDue: (id, owner, now, until) => claimDue.get({ id, owner, now, until }),
     releasePending: (now) => release.run(now).changes,
     updatePlayer: (playerId, currency, balanceMinor, betsAdded, winsAdded) => {
       player.run({ playerId, currency, balanceMinor, betsAdded, winsAdded });

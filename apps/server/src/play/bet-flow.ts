@@ -1,0 +1,144 @@
+import { layoutCard, type Rng } from '@raspa/core';
+import { type Deps, isoNow } from '../deps.ts';
+import type {
+  GameRecord,
+  GameSessionRecord,
+  LedgerTransaction,
+  PlayerRecord,
+  RoundRecord,
+} from '../store/records.ts';
+import type { Transaction } from '../store/store.ts';
+import type { Wallet, WalletAnswer } from '../wallet/wallet.ts';
+import {
+  type BuyResult,
+  fail,
+  mustRound,
+  type PlayResult,
+  type PlayRuntime,
+  writeChanges,
+} from './play-runtime.ts';
+import { createPoolDrawer } from './pool-drawer.ts';
+import { inFlightUntil } from './retry-schedule.ts';
+import { newBet, newRound, playRoundOf, prizeOfLevel, type Ticket, walletMovement } from './round-records.ts';
+import { betOutcome } from './wallet-outcomes.ts';
+
+/** Who buys, with what: read from the session by the service. */
+export interface BuyContext {
+  session: GameSessionRecord;
+  player: PlayerRecord;
+  game: GameRecord;
+  wallet: Wallet;
+}
+
+/**
+ * Layout randomness (cosmetic: the outcome comes from the pool) from the injected random source,
+ * read 4 KiB at a time.
+ */
+function rngFrom(random: Deps['random']): Rng {
+  let buffer: Buffer = Buffer.alloc(0);
+  let offset = 0;
+  return () => {
+    if (offset + 4 > buffer.length) {
+      buffer = random(4096);
+      offset = 0;
+    }
+    const value = buffer.readUInt32BE(offset) / 4_294_967_296;
+    offset += 4;
+    return value;
+  };
+}
+
+/**
+ * A buy (docs/contract.md §6): commits the round and its bet `pending`, sends the bet, and writes
+ * what the answer means (wallet-outcomes.ts `betOutcome`): the round opens on the next ticket of
+ * the pool, or is declined, or is voided with its bet rolled back by the retrier (`settleDue`).
+ */
+export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<number>) {
+  const { deps, retry, notifier, events, calls, track } = runtime;
+  const { store } = deps;
+  const drawer = createPoolDrawer(deps);
+  const rng = rngFrom(deps.random);
+
+  /** Draws the round's ticket from the game's pool, on the round's transaction. */
+  async function drawTicket(tx: Transaction, game: GameRecord): Promise<Ticket> {
+    const draw = await drawer.draw(tx, game);
+    const card = layoutCard(game.gameModel, game.ladder, draw.level, rng);
+    return { ...draw, cardJson: JSON.stringify(card), prizeMinor: prizeOfLevel(game.ladder, draw.level) };
+  }
+
+  async function buy({ player, game, session, wallet }: BuyContext): Promise<BuyResult> {
+    const now = isoNow(deps);
+    const roundId = deps.newId();
+    const betId = deps.newId();
+    const started = await store.transaction(
+      async (tx): Promise<PlayResult<{ round: RoundRecord; bet: LedgerTransaction }>> => {
+        const current = await tx.games.findById(game.id);
+        if (!current?.active) return fail('GAME_INACTIVE');
+        // At most one round waiting on the wallet or in play per player.
+        if (await tx.rounds.findLiveRound(player.id)) return fail('ROUND_IN_PROGRESS');
+        const round = newRound(game, { roundId, playerId: player.id, sessionId: session.id }, now);
+        const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
+        await tx.rounds.insertRound(round);
+        await tx.rounds.insertTransaction(bet);
+        return { ok: true, data: { round, bet } };
+      },
+    );
+    if (!started.ok) return started;
+    const { round, bet } = started.data;
+    const result = await calls.sending(bet.id, async () => {
+      const answer = await track(wallet.bet(walletMovement(bet, round, player, game)));
+      return settleBet(round, bet.id, game, answer);
+    });
+    // Only if another sender held a bet made a moment ago, which cannot be.
+    if (!result) throw new Error(`bet ${bet.id} was already being sent`);
+    return result;
+  }
+
+  /** Writes what the wallet's answer to the bet means (wallet-outcomes.ts `betOutcome`). */
+  async function settleBet(
+    { id: roundId, playerId }: RoundRecord,
+    betId: string,
+    game: GameRecord,
+    answer: WalletAnswer,
+  ): Promise<BuyResult> {
+    let rollbackQueued = false;
+    const result = await store.transaction(async (tx): Promise<BuyResult> => {
+      const round = await mustRound(tx, roundId);
+      const bet = await tx.rounds.findTransaction(betId);
+      const outcome = betOutcome(answer, round, bet, () => deps.newId(), isoNow(deps));
+      switch (outcome.kind) {
+        case 'opened': {
+          const changes = outcome.open(await drawTicket(tx, game));
+          const view = playRoundOf(await writeChanges(tx, events, round, changes));
+          if (!view) throw new Error(`round ${roundId} opened without a card`);
+          return { ok: true, data: { round: view, balance: outcome.balanceMinor } };
+        }
+        case 'declined':
+          await writeChanges(tx, events, round, outcome.changes);
+          return fail(outcome.code);
+        case 'voided':
+          await writeChanges(tx, events, round, outcome.changes);
+          rollbackQueued = true;
+          return fail(outcome.code);
+        case 'taken-over':
+          return fail(outcome.code);
+      }
+    });
+    if (result.ok) {
+      // No level or prize here: the player has not seen the card yet.
+      deps.logger.info('round opened', { roundId });
+      notifier.balance(playerId, result.data.balance);
+    } else {
+      deps.logger.info('bet refused', {
+        roundId,
+        code: result.code,
+        ...(answer.kind !== 'ok' && { wallet: answer.kind }),
+      });
+    }
+    // Committed: the rollback is due now; send it without keeping the player waiting.
+    if (rollbackQueued) void settleDue();
+    return result;
+  }
+
+  return { buy };
+}

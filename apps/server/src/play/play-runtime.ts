@@ -1,0 +1,116 @@
+import type { PlayErrorCode, PlayRound } from '@raspa/core';
+import type { Deps } from '../deps.ts';
+import { roundView } from '../http/schemas/round.ts';
+import type { GameRecord, PlayerRecord, RoundRecord } from '../store/records.ts';
+import type { Repositories, Transaction } from '../store/store.ts';
+import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';
+import type { CallsInFlight } from './calls-in-flight.ts';
+import type { WalletRetryPolicy } from './retry-schedule.ts';
+import type { LedgerChanges } from './wallet-outcomes.ts';
+
+/** What the flows share: the types others import (through play-service.ts) and the store writes. */
+
+export type PlayResult<T> = { ok: true; data: T } | { ok: false; code: PlayErrorCode };
+
+export const fail = <T>(code: PlayErrorCode): PlayResult<T> => ({ ok: false, code });
+
+/** What a buy answers: the opened round and the balance the wallet reported. */
+export type BuyResult = PlayResult<{ round: PlayRound; balance: number }>;
+
+/** How the service tells connected pages what changed (the realtime layer implements it). */
+export interface PlayNotifier {
+  balance(playerId: string, balanceMinor: number): void;
+  round(playerId: string, round: PlayRound): void;
+}
+
+/** Queues a webhook event on the round's own transaction (the outbox). */
+export interface RoundEventQueue {
+  enqueue(
+    tx: Transaction,
+    event: {
+      clientId: string;
+      roundId: string;
+      eventType: 'open-round' | 'close-round';
+      payload: () => Promise<unknown>;
+    },
+  ): Promise<unknown>;
+}
+
+/** What every flow of one play service is built on. */
+export interface PlayRuntime {
+  deps: Deps;
+  wallets: WalletDirectory;
+  events: RoundEventQueue;
+  notifier: PlayNotifier;
+  retry: WalletRetryPolicy;
+  /** The wallet calls this process is sending (calls-in-flight.ts). */
+  calls: CallsInFlight;
+  /** This process's name on the wallet calls it leases from the database. */
+  leaseOwner: string;
+  /** Tracks work that must finish before a clean stop. */
+  track<T>(work: Promise<T>): Promise<T>;
+}
+
+export async function mustRound(repos: Repositories, id: string): Promise<RoundRecord> {
+  const round = await repos.rounds.findRound(id);
+  if (!round) throw new Error(`round ${id} not found`);
+  return round;
+}
+
+/**
+ * Writes what a rule decided (wallet-outcomes.ts) on the round's transaction, and queues its webhook
+ * event last, so the event's round shows every change. Returns the round as changed.
+ */
+export async function writeChanges(
+  tx: Transaction,
+  events: RoundEventQueue,
+  round: RoundRecord,
+  changes: LedgerChanges,
+): Promise<RoundRecord> {
+  if (changes.round) await tx.rounds.updateRound(round.id, changes.round);
+  for (const { id, change } of changes.transactions ?? []) await tx.rounds.updateTransaction(id, change);
+  if (changes.insert) await tx.rounds.insertTransaction(changes.insert);
+  const { player } = changes;
+  if (player) {
+    await tx.rounds.updatePlayer(
+      round.playerId,
+      round.currency,
+      player.balanceMinor,
+      player.betsAdded,
+      player.winsAdded,
+    );
+  }
+  const changed: RoundRecord = { ...round, ...changes.round };
+  if (changes.event) await queueEvent(tx, events, changed, changes.event);
+  return changed;
+}
+
+/** Queues the round's event; its payload (the spec's Round) is built only if a webhook wants it. */
+export async function queueEvent(
+  tx: Transaction,
+  events: RoundEventQueue,
+  round: RoundRecord,
+  eventType: 'open-round' | 'close-round',
+): Promise<void> {
+  const payload = async () => {
+    const detail = await tx.ledger.findRoundDetail(round.id);
+    if (!detail) throw new Error(`round ${round.id} vanished inside its transaction`);
+    return roundView(detail);
+  };
+  await events.enqueue(tx, { clientId: round.clientId, roundId: round.id, eventType, payload });
+}
+
+/** What a wallet call of a round needs, read again (a retry may come long after the round). */
+export async function callContext(
+  runtime: Pick<PlayRuntime, 'deps' | 'wallets'>,
+  round: RoundRecord,
+): Promise<{ wallet: Wallet; player: PlayerRecord; game: GameRecord }> {
+  const { store } = runtime.deps;
+  const [profile, player, game] = await Promise.all([
+    store.profiles.findById(round.profileId),
+    store.players.findById(round.playerId),
+    store.games.findById(round.gameId),
+  ]);
+  if (!profile || !player || !game) throw new Error(`round ${round.id} refers to missing records`);
+  return { wallet: runtime.wallets.forProfile(profile), player, game };
+}

@@ -1,0 +1,40 @@
+import { isoNow } from '../deps.ts';
+import type { RoundRecord } from '../store/records.ts';
+import { mustRound, type PlayRuntime, writeChanges } from './play-runtime.ts';
+import { playRoundOf } from './round-records.ts';
+import { closeOutcome } from './wallet-outcomes.ts';
+import type { WalletRetrier } from './wallet-retrier.ts';
+
+/**
+ * Closing a round, by its reveal or its idle time-out (docs/contract.md §8: a won prize is paid
+ * either way). A lost round closes at once; a won one commits its prize `pending` and sends it
+ * through the retrier at once, which keeps retrying it if the wallet gives no yes
+ * (wallet-outcomes.ts `prizeOutcome`). The page is told the round as it stands after.
+ */
+export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrier, 'send'>) {
+  const { deps, events, notifier, retry } = runtime;
+  const { store } = deps;
+
+  async function closeRound(roundId: string): Promise<RoundRecord> {
+    const step = await store.transaction(async (tx) => {
+      const round = await mustRound(tx, roundId);
+      const outcome = closeOutcome(round, () => deps.newId(), retry, isoNow(deps));
+      if (outcome.kind === 'not-open') return { round, prize: undefined };
+      const changed = await writeChanges(tx, events, round, outcome.changes);
+      return outcome.kind === 'closed'
+        ? { round: changed, prize: undefined }
+        : { round: changed, prize: outcome.prize };
+    });
+    let round = step.round;
+    if (step.prize) {
+      // The reveal's own attempt; the round is read again for what the answer made of it.
+      await retrier.send(step.prize, round);
+      round = await mustRound(store, roundId);
+    }
+    const view = playRoundOf(round);
+    if (view) notifier.round(round.playerId, view);
+    return round;
+  }
+
+  return { closeRound };
+}

@@ -1,0 +1,169 @@
+import type { Ladder, PlayRound } from '@raspa/core';
+import type { GameRecord, LedgerTransaction, PlayerRecord, RoundRecord } from '../store/records.ts';
+import type { WalletMovement } from '../wallet/wallet.ts';
+
+/**
+ * Pure builders of the play loop's records (no I/O: ids and times come in). A wallet call is its
+ * ledger transaction: it is committed `pending` before it is sent (docs/contract.md §6).
+ */
+
+/** The round of a buy, `pending` until the wallet answers its bet: no ticket drawn yet. */
+export function newRound(
+  game: GameRecord,
+  ids: { roundId: string; playerId: string; sessionId: string },
+  now: string,
+): RoundRecord {
+  return {
+    id: ids.roundId,
+    clientId: game.clientId,
+    profileId: game.profileId,
+    gameId: game.id,
+    playerId: ids.playerId,
+    sessionId: ids.sessionId,
+    status: 'pending',
+    currency: game.currency,
+    paidMinor: game.betMinor,
+    prizeMinor: 0,
+    createdAt: now,
+    endAt: null,
+    poolId: null,
+    drawIndex: null,
+    level: null,
+    cardJson: null,
+    lastActionAt: now,
+    reconciliation: false,
+  };
+}
+
+/** A wallet call of a round, before it is sent. */
+function walletCall(
+  round: RoundRecord,
+  fields: Pick<
+    LedgerTransaction,
+    'id' | 'type' | 'amountMinor' | 'createdAt' | 'originalTransactionId' | 'attempts' | 'nextAttemptAt'
+  >,
+): LedgerTransaction {
+  return {
+    roundId: round.id,
+    clientId: round.clientId,
+    profileId: round.profileId,
+    playerId: round.playerId,
+    currency: round.currency,
+    balanceBeforeMinor: null,
+    balanceAfterMinor: null,
+    status: 'pending',
+    lastError: null,
+    completedAt: null,
+    ...fields,
+  };
+}
+
+/**
+ * The bet of a new round: its first attempt is the buy's own, so it counts as made and the retrier
+ * leaves it alone until `inFlightUntil`.
+ */
+export function newBet(
+  round: RoundRecord,
+  id: string,
+  now: string,
+  inFlightUntil: string,
+): LedgerTransaction {
+  return walletCall(round, {
+    id,
+    type: 'bet',
+    amountMinor: -round.paidMinor,
+    createdAt: now,
+    originalTransactionId: null,
+    attempts: 1,
+    nextAttemptAt: inFlightUntil,
+  });
+}
+
+/**
+ * The prize of a round that won: its first attempt is the reveal's own, so it counts as made and
+ * the retrier leaves it alone until `inFlightUntil`.
+ */
+export function newPrize(
+  round: RoundRecord,
+  id: string,
+  now: string,
+  inFlightUntil: string,
+): LedgerTransaction {
+  return walletCall(round, {
+    id,
+    type: 'prize',
+    amountMinor: round.prizeMinor,
+    createdAt: now,
+    originalTransactionId: null,
+    attempts: 1,
+    nextAttemptAt: inFlightUntil,
+  });
+}
+
+/** The rollback of a bet that got no definite answer: due at once, given back in full. */
+export function newRollback(
+  round: RoundRecord,
+  bet: LedgerTransaction,
+  id: string,
+  now: string,
+): LedgerTransaction {
+  return walletCall(round, {
+    id,
+    type: 'rollback',
+    amountMinor: round.paidMinor,
+    createdAt: now,
+    originalTransactionId: bet.id,
+    attempts: 0,
+    nextAttemptAt: now,
+  });
+}
+
+/** The ticket a round draws when its bet is taken (the card is cosmetic: the level decides). */
+export interface Ticket {
+  poolId: string;
+  drawIndex: number;
+  level: number;
+  cardJson: string;
+  prizeMinor: number;
+}
+
+/** A level's prize; level 0 (and a level the ladder lacks) wins nothing. */
+export function prizeOfLevel(ladder: Pick<Ladder, 'levels'>, level: number): number {
+  return level > 0 ? (ladder.levels[level - 1]?.prize ?? 0) : 0;
+}
+
+/** What a wallet call carries (docs/contract.md §6): amounts positive, the direction is the route. */
+export function walletMovement(
+  transaction: LedgerTransaction,
+  round: RoundRecord,
+  player: Pick<PlayerRecord, 'id' | 'credential'>,
+  game: Pick<GameRecord, 'id' | 'gameModel'>,
+): WalletMovement {
+  return {
+    transactionId: transaction.id,
+    roundId: round.id,
+    sessionId: round.sessionId,
+    userId: player.id,
+    credential: player.credential,
+    currency: round.currency,
+    amountMinor: Math.abs(transaction.amountMinor),
+    gameId: game.id,
+    gameModel: game.gameModel,
+  };
+}
+
+/** The round as the player's page sees it; null while it has no card (pending, declined, voided). */
+export function playRoundOf(round: RoundRecord): PlayRound | null {
+  if (!round.cardJson || round.level === null) return null;
+  return {
+    roundId: round.id,
+    status: round.status,
+    card: JSON.parse(round.cardJson),
+    level: round.level,
+    prize: round.prizeMinor,
+    price: round.paidMinor,
+    createdAt: round.createdAt,
+    endAt: round.endAt,
+    prizePending: round.status === 'closing',
+  };
+}

@@ -1,0 +1,339 @@
+import type { LedgerTransaction, RoundRecord } from '../store/records.ts';
+import type { WalletAnswer } from '../wallet/wallet.ts';
+import { inFlightUntil, nextAttemptAt, prizeGivesUp, type WalletRetryPolicy } from './retry-schedule.ts';
+import { newPrize, newRollback, type Ticket } from './round-records.ts';
+
+/**
+ * What a wallet answer means for the round (docs/contract.md §6, docs/reconciliation.md), as data:
+ * pure rules, no I/O (the time and an id maker for new records come in). The flows (bet-flow.ts,
+ * prize-flow.ts, wallet-retrier.ts) read the records, ask these rules, and write the changes they
+ * return in one database transaction (play-runtime.ts `writeChanges`).
+ *
+ *   bet       ok → the round opens · declined → it is declined · unknown → rollBackUnansweredBet
+ *   reveal    lost → the round closes · won → its prize is committed and sent
+ *   prize     ok → the round closes · else retried, given up after prizeGiveUpMs (flagged)
+ *   rollback  ok → the bet and its rollback both count (net zero) · declined → flagged · unknown → retried
+ *   claimed   a pending call the retrier takes over: a bet is rolled back (rollBackUnansweredBet),
+ *             a prize or rollback sent again
+ */
+
+export type RoundChange = Partial<Omit<RoundRecord, 'id'>>;
+export type TransactionChange = Partial<Omit<LedgerTransaction, 'id'>>;
+
+/** The changes one step makes, written together (round, transactions, new call, player, event). */
+export interface LedgerChanges {
+  round?: RoundChange;
+  transactions?: Array<{ id: string; change: TransactionChange }>;
+  /** A new wallet call (a rollback), committed `pending` before it is sent. */
+  insert?: LedgerTransaction;
+  /** The balance the wallet reported, and what to add to the player's counters. */
+  player?: { balanceMinor: number; betsAdded: number; winsAdded: number };
+  /** The webhook event the changed round queues (after the other changes, which it shows). */
+  event?: 'open-round' | 'close-round';
+}
+
+/** What a call's lastError keeps of an answer that was not a yes. */
+export function answerReason(answer: Exclude<WalletAnswer, { kind: 'ok' }>): string {
+  return answer.kind === 'declined' ? `declined: ${answer.code}` : answer.reason;
+}
+
+/** The wallet confirmed a call: `balanceMinor` is the balance after it. */
+function confirmed(transaction: LedgerTransaction, balanceMinor: number, now: string): TransactionChange {
+  return {
+    status: 'completed',
+    balanceAfterMinor: balanceMinor,
+    balanceBeforeMinor: balanceMinor - transaction.amountMinor,
+    completedAt: now,
+    nextAttemptAt: null,
+    lastError: null,
+  };
+}
+
+// ---- bets ----
+
+/**
+ * A bet without a definite answer (docs/contract.md §6): the round is voided (no card, no events)
+ * and the bet rolled back; the rollback is due at once and retried until the wallet answers
+ * definitely. The bet stays `failed` (not counted) until the rollback is confirmed
+ * (rollbackOutcome), so the pair never counts half.
+ */
+export function rollBackUnansweredBet(
+  round: RoundRecord,
+  bet: LedgerTransaction,
+  reason: string,
+  rollbackId: string,
+  now: string,
+): { changes: LedgerChanges; rollback: LedgerTransaction } {
+  const rollback = newRollback(round, bet, rollbackId, now);
+  return {
+    rollback,
+    changes: {
+      round: { status: 'voided', endAt: now, lastActionAt: now },
+      transactions: [{ id: bet.id, change: { status: 'failed', lastError: reason, nextAttemptAt: null } }],
+      insert: rollback,
+    },
+  };
+}
+
+export type BetOutcome =
+  /** Taken: draw the ticket, then `open(ticket)` gives the changes. */
+  | { kind: 'opened'; balanceMinor: number; open(ticket: Ticket): LedgerChanges }
+  /** A definite no: no round opens and the player is told why. */
+  | { kind: 'declined'; code: 'INSUFFICIENT_FUNDS' | 'WALLET_DECLINED'; changes: LedgerChanges }
+  /** No definite answer: voided and rolled back. */
+  | { kind: 'voided'; code: 'WALLET_UNAVAILABLE'; changes: LedgerChanges; rollback: LedgerTransaction }
+  /**
+   * The answer came too late: the retrier already took the bet over (its in-flight time passed)
+   * and voided it. Nothing to change; the player is told the wallet did not answer.
+   */
+  | { kind: 'taken-over'; code: 'WALLET_UNAVAILABLE' };
+
+/** What the wallet's answer to the bet of a buy means for its round, read again in the transaction. */
+export function betOutcome(
+  answer: WalletAnswer,
+  round: RoundRecord,
+  bet: LedgerTransaction | undefined,
+  newId: () => string,
+  now: string,
+): BetOutcome {
+  if (round.status !== 'pending' || bet?.status !== 'pending') {
+    return { kind: 'taken-over', code: 'WALLET_UNAVAILABLE' };
+  }
+  switch (answer.kind) {
+    case 'ok':
+      return {
+        kind: 'opened',
+        balanceMinor: answer.balanceMinor,
+        open: (ticket) => ({
+          round: {
+            status: 'open',
+            poolId: ticket.poolId,
+            drawIndex: ticket.drawIndex,
+            level: ticket.level,
+            cardJson: ticket.cardJson,
+            prizeMinor: ticket.prizeMinor,
+            lastActionAt: now,
+          },
+          transactions: [
+            {
+              id: bet.id,
+              change: {
+                status: 'completed',
+                balanceAfterMinor: answer.balanceMinor,
+                balanceBeforeMinor: answer.balanceMinor + round.paidMinor,
+                completedAt: now,
+                nextAttemptAt: null,
+              },
+            },
+          ],
+          player: { balanceMinor: answer.balanceMinor, betsAdded: 1, winsAdded: 0 },
+          event: 'open-round',
+        }),
+      };
+    case 'declined':
+      return {
+        kind: 'declined',
+        code: answer.code === 'INSUFFICIENT_FUNDS' ? 'INSUFFICIENT_FUNDS' : 'WALLET_DECLINED',
+        changes: {
+          round: { status: 'declined', endAt: now, lastActionAt: now },
+          transactions: [
+            { id: bet.id, change: { status: 'declined', lastError: answer.code, nextAttemptAt: null } },
+          ],
+        },
+      };
+    case 'unknown':
+      return {
+        kind: 'voided',
+        code: 'WALLET_UNAVAILABLE',
+        ...rollBackUnansweredBet(round, bet, answer.reason, newId(), now),
+      };
+  }
+}
+
+// ---- closing a round (its reveal or its idle time-out) ----
+
+export type CloseOutcome =
+  /** Closed already, or closing: nothing to do. */
+  | { kind: 'not-open' }
+  /** Nothing won: the round closes at once. */
+  | { kind: 'closed'; changes: LedgerChanges }
+  /** A prize: committed `pending` (the round `closing`) before it is sent; it closes once paid. */
+  | { kind: 'paying'; prize: LedgerTransaction; changes: LedgerChanges };
+
+export function closeOutcome(
+  round: RoundRecord,
+  newId: () => string,
+  retry: WalletRetryPolicy,
+  now: string,
+): CloseOutcome {
+  if (round.status !== 'open') return { kind: 'not-open' };
+  if (round.prizeMinor === 0) {
+    return {
+      kind: 'closed',
+      changes: { round: { status: 'closed', endAt: now, lastActionAt: now }, event: 'close-round' },
+    };
+  }
+  const prize = newPrize(round, newId(), now, inFlightUntil(retry, now));
+  return {
+    kind: 'paying',
+    prize,
+    changes: { insert: prize, round: { status: 'closing', lastActionAt: now } },
+  };
+}
+
+// ---- prizes ----
+
+export type PrizeOutcome =
+  | { kind: 'paid'; balanceMinor: number; changes: LedgerChanges }
+  /** Tried for prizeGiveUpMs without a yes: the prize is `failed`, the round closed and flagged. */
+  | { kind: 'given-up'; changes: LedgerChanges }
+  | { kind: 'retry'; changes: LedgerChanges };
+
+/**
+ * What the wallet's answer to a prize means. A prize is never rolled back: a decline is retried like
+ * no answer (the wallet answers a repeat of a paid one with its first yes), until prizeGiveUpMs
+ * has passed since it was committed; then a person settles it (docs/reconciliation.md).
+ */
+export function prizeOutcome(
+  answer: WalletAnswer,
+  prize: LedgerTransaction,
+  retry: WalletRetryPolicy,
+  now: string,
+): PrizeOutcome {
+  if (answer.kind === 'ok') {
+    return {
+      kind: 'paid',
+      balanceMinor: answer.balanceMinor,
+      changes: {
+        transactions: [{ id: prize.id, change: confirmed(prize, answer.balanceMinor, now) }],
+        round: { status: 'closed', endAt: now },
+        player: { balanceMinor: answer.balanceMinor, betsAdded: 0, winsAdded: 1 },
+        event: 'close-round',
+      },
+    };
+  }
+  const reason = answerReason(answer);
+  if (prizeGivesUp(retry, prize, now)) {
+    return {
+      kind: 'given-up',
+      changes: {
+        transactions: [
+          { id: prize.id, change: { status: 'failed', lastError: reason, nextAttemptAt: null } },
+        ],
+        round: { status: 'closed', endAt: now, reconciliation: true },
+        event: 'close-round',
+      },
+    };
+  }
+  return { kind: 'retry', changes: retryChanges(prize, reason, retry, now) };
+}
+
+// ---- rollbacks ----
+
+export type RollbackOutcome =
+  | { kind: 'confirmed'; balanceMinor: number; changes: LedgerChanges }
+  /** A definite no to a rollback: nothing more to try; the round is flagged for a person. */
+  | { kind: 'declined'; changes: LedgerChanges }
+  | { kind: 'retry'; changes: LedgerChanges };
+
+/**
+ * What the wallet's answer to a rollback means. Confirmed: whether or not the wallet ever took the
+ * bet, the pair now nets to zero in what it moved, so the bet (`failed` until now) is counted with
+ * its rollback, both `completed` in the same database transaction; the bet's lastError keeps that
+ * it had no definite answer. Declined: the bet stays `failed`, the rollback is `declined` and the
+ * round flagged. No definite answer: retried, never given up.
+ */
+export function rollbackOutcome(
+  answer: WalletAnswer,
+  rollback: LedgerTransaction,
+  bet: LedgerTransaction | undefined,
+  retry: WalletRetryPolicy,
+  now: string,
+): RollbackOutcome {
+  if (answer.kind === 'ok') {
+    const transactions = [{ id: rollback.id, change: confirmed(rollback, answer.balanceMinor, now) }];
+    if (bet?.type === 'bet' && bet.status === 'failed' && bet.id === rollback.originalTransactionId) {
+      transactions.push({
+        id: bet.id,
+        change: {
+          status: 'completed',
+          completedAt: now,
+          lastError: `rolled back by ${rollback.id} after no definite answer: ${bet.lastError ?? 'unknown'}`,
+        },
+      });
+    }
+    return {
+      kind: 'confirmed',
+      balanceMinor: answer.balanceMinor,
+      changes: { transactions, player: { balanceMinor: answer.balanceMinor, betsAdded: 0, winsAdded: 0 } },
+    };
+  }
+  const reason = answerReason(answer);
+  if (answer.kind === 'declined') {
+    return {
+      kind: 'declined',
+      changes: {
+        transactions: [
+          { id: rollback.id, change: { status: 'declined', lastError: reason, nextAttemptAt: null } },
+        ],
+        round: { reconciliation: true },
+      },
+    };
+  }
+  return { kind: 'retry', changes: retryChanges(rollback, reason, retry, now) };
+}
+
+// ---- the retrier's claim on a pending call ----
+
+/**
+ * What a pending call becomes when the retrier claims it (it is due: its sender's time ran out, or
+ * a restart released it). A bet still pending lost its answer (a time-out or a crash): it is never
+ * sent again but voided and rolled back, and the rollback is sent instead. A prize or rollback is
+ * sent again with the same transactionId. Either way the call sent counts one more attempt and is
+ * left to this sender until its in-flight time passes.
+ */
+export function claimPending(
+  pending: LedgerTransaction,
+  round: RoundRecord,
+  newId: () => string,
+  retry: WalletRetryPolicy,
+  now: string,
+): { send: LedgerTransaction; changes: LedgerChanges } {
+  const until = inFlightUntil(retry, now);
+  if (pending.type === 'bet') {
+    const voided = rollBackUnansweredBet(
+      round,
+      pending,
+      pending.lastError ?? 'no answer from the wallet',
+      newId(),
+      now,
+    );
+    const send: LedgerTransaction = {
+      ...voided.rollback,
+      attempts: voided.rollback.attempts + 1,
+      nextAttemptAt: until,
+    };
+    return { send, changes: { ...voided.changes, insert: send } };
+  }
+  const send: LedgerTransaction = { ...pending, attempts: pending.attempts + 1, nextAttemptAt: until };
+  return {
+    send,
+    changes: {
+      transactions: [{ id: pending.id, change: { attempts: send.attempts, nextAttemptAt: until } }],
+    },
+  };
+}
+
+/** No definite answer yet: keep why, and try again after the schedule's delay for its attempt. */
+function retryChanges(
+  call: LedgerTransaction,
+  reason: string,
+  retry: WalletRetryPolicy,
+  now: string,
+): LedgerChanges {
+  return {
+    transactions: [
+      { id: call.id, change: { lastError: reason, nextAttemptAt: nextAttemptAt(retry, call.attempts, now) } },
+    ],
+  };
+}

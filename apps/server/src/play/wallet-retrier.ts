@@ -1,0 +1,113 @@
+import { isoNow } from '../deps.ts';
+import type { LedgerTransaction, RoundRecord } from '../store/records.ts';
+import type { WalletAnswer } from '../wallet/wallet.ts';
+import { callContext, mustRound, type PlayRuntime, writeChanges } from './play-runtime.ts';
+import { inFlightUntil } from './retry-schedule.ts';
+import { playRoundOf, walletMovement } from './round-records.ts';
+import { claimPending, type LedgerChanges, prizeOutcome, rollbackOutcome } from './wallet-outcomes.ts';
+
+/**
+ * Sends the wallet calls that are committed `pending` (docs/contract.md §6): a won round's prize
+ * (first from its reveal), rollbacks, and whatever a time-out or a crash left without an answer.
+ * Each is leased in the database (`rounds.claimDue`: one statement, so of several processes exactly
+ * one takes a due call, and the lease of a process that died expires), sent, and its answer
+ * written (wallet-outcomes.ts); a bet found pending is not sent again but voided and rolled back
+ * (`claimPending`).
+ */
+export function createWalletRetrier(runtime: PlayRuntime) {
+  const { deps, retry, notifier, events, calls, track, leaseOwner } = runtime;
+  const { store } = deps;
+
+  /** Leases a due pending call (so no one else sends it meanwhile), sends it and records the answer. */
+  async function attempt(transactionId: string): Promise<void> {
+    await calls.sending(transactionId, async () => {
+      const claimed = await store.transaction(async (tx) => {
+        const now = isoNow(deps);
+        // Settled meanwhile, not due, or leased by another process: nothing to send.
+        const pending = await tx.rounds.claimDue(transactionId, leaseOwner, now, inFlightUntil(retry, now));
+        if (!pending) return undefined;
+        const round = await mustRound(tx, pending.roundId);
+        const claim = claimPending(pending, round, () => deps.newId(), retry, now);
+        await writeChanges(tx, events, round, claim.changes);
+        return { call: claim.send, round };
+      });
+      if (claimed) await sendAndRecord(claimed.call, claimed.round);
+    });
+  }
+
+  /** The first attempt of a call its creator holds (a reveal's prize): sent at once, no lease to take. */
+  async function send(call: LedgerTransaction, round: RoundRecord): Promise<void> {
+    await calls.sending(call.id, () => sendAndRecord(call, round));
+  }
+
+  async function sendAndRecord(call: LedgerTransaction, round: RoundRecord): Promise<void> {
+    const { wallet, player, game } = await callContext(runtime, round);
+    const movement = walletMovement(call, round, player, game);
+    const answer =
+      call.type === 'prize'
+        ? await wallet.prize(movement)
+        : await wallet.rollback({ ...movement, originalTransactionId: call.originalTransactionId ?? '' });
+    await record(call, answer);
+  }
+
+  /** Writes what the wallet's answer to a prize or rollback means, and tells the page on a yes. */
+  async function record(call: LedgerTransaction, answer: WalletAnswer): Promise<void> {
+    const now = isoNow(deps);
+    let balance: number | undefined;
+    const round = await store.transaction(async (tx): Promise<RoundRecord> => {
+      const round = await mustRound(tx, call.roundId);
+      let changes: LedgerChanges;
+      if (call.type === 'prize') {
+        const outcome = prizeOutcome(answer, call, retry, now);
+        if (outcome.kind === 'paid') balance = outcome.balanceMinor;
+        changes = outcome.changes;
+      } else {
+        const bet = call.originalTransactionId
+          ? await tx.rounds.findTransaction(call.originalTransactionId)
+          : undefined;
+        const outcome = rollbackOutcome(answer, call, bet, retry, now);
+        if (outcome.kind === 'confirmed') balance = outcome.balanceMinor;
+        changes = outcome.changes;
+      }
+      return writeChanges(tx, events, round, changes);
+    });
+    deps.logger[answer.kind === 'ok' ? 'info' : 'warn'](`wallet ${call.type}`, {
+      transactionId: call.id,
+      roundId: call.roundId,
+      answer: answer.kind,
+      attempt: call.attempts,
+    });
+    if (balance !== undefined) {
+      notifier.balance(call.playerId, balance);
+      const view = playRoundOf(round);
+      if (view) notifier.round(call.playerId, view);
+    }
+  }
+
+  async function settleAllDue(): Promise<number> {
+    let count = 0;
+    for (;;) {
+      const due = (await store.rounds.dueTransactions(isoNow(deps), 50)).filter(
+        (t) => !calls.isSending(t.id),
+      );
+      if (due.length === 0) return count;
+      await Promise.all(due.map((transaction) => attempt(transaction.id)));
+      count += due.length;
+    }
+  }
+
+  let settling: Promise<number> | undefined;
+
+  /** Sends every pending wallet call whose time has come (after a restart too). Returns how many. */
+  function settleDue(): Promise<number> {
+    // Cleared from a callback, never from inside the run, which may finish synchronously.
+    settling ??= track(settleAllDue()).finally(() => {
+      settling = undefined;
+    });
+    return settling;
+  }
+
+  return { attempt, send, settleDue };
+}
+
+export type WalletRetrier = ReturnType<typeof createWalletRetrier>;
