@@ -10,6 +10,21 @@ export function durationSeconds(text: string): number {
   return value * scale;
 }
 
+/** Milliseconds of each step of "5s,5m,30m", a schedule of durations. */
+export const scheduleMs = (text: string): number[] =>
+  text.split(',').map((step) => durationSeconds(step) * 1000);
+
+/**
+ * The defaults of the settings that modules also fall back on when a test or an embedder builds
+ * them without a configuration: kept here, once, beside the schema that applies them.
+ */
+export const SETTING_DEFAULTS = {
+  WALLET_TIMEOUT_MS: 5000,
+  ROUND_IDLE_TIMEOUT: 300,
+  WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,10h',
+  WEBHOOK_IN_FLIGHT: 32,
+} as const;
+
 /** Reads a duration: seconds ("7200") or a number with a unit ("2h", "30m", "45s"). */
 const duration = z
   .string()
@@ -47,9 +62,9 @@ const envSchema = z.object({
   /** Express `trust proxy`: set it (e.g. `1` or `loopback`) behind a reverse proxy so rate limits see client IPs. */
   TRUST_PROXY: z.string().optional(),
   /** Time-out of one call to an operator's wallet, in milliseconds (docs/contract.md §6). */
-  WALLET_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  WALLET_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(SETTING_DEFAULTS.WALLET_TIMEOUT_MS),
   /** A round with no action for this long closes by itself. */
-  ROUND_IDLE_TIMEOUT: duration.default(300),
+  ROUND_IDLE_TIMEOUT: duration.default(SETTING_DEFAULTS.ROUND_IDLE_TIMEOUT),
   /** Webhook retry delays, comma-separated durations (docs/contract.md §7). */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
@@ -57,12 +72,12 @@ const envSchema = z.object({
       /^\s*\d+\s*[smhd]?\s*(,\s*\d+\s*[smhd]?\s*)*$/,
       'must be durations separated by commas, e.g. 5s,5m,30m',
     )
-    .default('5s,5m,30m,2h,5h,10h,10h'),
+    .default(SETTING_DEFAULTS.WEBHOOK_RETRY_SCHEDULE),
   /**
    * Deliveries in flight per webhook once its receiver answers 2xx, each on its own connection;
    * 1 = strictly one at a time, in order.
    */
-  WEBHOOK_IN_FLIGHT: z.coerce.number().int().min(1).max(256).default(32),
+  WEBHOOK_IN_FLIGHT: z.coerce.number().int().min(1).max(256).default(SETTING_DEFAULTS.WEBHOOK_IN_FLIGHT),
   /** When set, GET /metrics wants `Authorization: Bearer <it>`; unset, /metrics is open (bind to 127.0.0.1 or firewall it). */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -105,3 +120,33 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
 export function loadDotEnv(file = '.env'): void {
   if (existsSync(file)) process.loadEnvFile(file);
 }
+
+// ---- /auth rate limits (docs/contract.md §2); not environment settings: tests and embedders change
+// them through Settings.rateLimits.
+
+export interface RateLimitPolicy {
+  limit: number;
+  windowMs: number;
+}
+
+/**
+ * The thresholds (the spec leaves them "not shown"). Per IP: every request counts. Failures: only
+ * 401 answers count, per (credential digest, IP); the 10th failure in a row locks that pair for
+ * 15 minutes, a success forgets the count, other credentials from the same IP are not affected.
+ * Per e-mail (forgot-password): only accepted requests count, so nobody can flood an inbox.
+ */
+export const DEFAULT_RATE_LIMITS = {
+  captcha: { limit: 30, windowMs: 60_000 },
+  loginPerIp: { limit: 60, windowMs: 60_000 },
+  loginFailures: { limit: 10, windowMs: 15 * 60_000 },
+  panelLoginPerIp: { limit: 20, windowMs: 60_000 },
+  panelLoginFailures: { limit: 10, windowMs: 15 * 60_000 },
+  forgotPasswordPerIp: { limit: 5, windowMs: 15 * 60_000 },
+  forgotPasswordPerEmail: { limit: 5, windowMs: 3_600_000 },
+  resetPasswordPerIp: { limit: 10, windowMs: 15 * 60_000 },
+  changePasswordPerIp: { limit: 10, windowMs: 15 * 60_000 },
+} satisfies Record<string, RateLimitPolicy>;
+
+export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
+/** Tests (and operators embedding the app) shrink or widen limits through `settings.rateLimits`. */
+export type RateLimitOverrides = Partial<Record<RateLimitName, Partial<RateLimitPolicy>>>;

@@ -1,4 +1,4 @@
-import type { RateLimitOverrides } from './http/rate-limits.ts';
+import type { RateLimitOverrides } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Metrics } from './ops/metrics.ts';

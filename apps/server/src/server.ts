@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type App, createApp } from './app.ts';
-import { type Config, durationSeconds } from './config.ts';
+import { type Config, scheduleMs } from './config.ts';
 import type { Deps } from './deps.ts';
 import { createIdGenerator } from './ids.ts';
 import { createLogger } from './logger.ts';
@@ -46,9 +46,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
       play: {
         walletTimeoutMs: config.WALLET_TIMEOUT_MS,
         roundIdleMs: config.ROUND_IDLE_TIMEOUT * 1000,
-        webhookScheduleMs: config.WEBHOOK_RETRY_SCHEDULE.split(',').map(
-          (step) => durationSeconds(step) * 1000,
-        ),
+        webhookScheduleMs: scheduleMs(config.WEBHOOK_RETRY_SCHEDULE),
         webhookInFlight: config.WEBHOOK_IN_FLIGHT,
       },
       ...(config.TRUST_PROXY !== undefined && { trustProxy: proxySetting(config.TRUST_PROXY) }),

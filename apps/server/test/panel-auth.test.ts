@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RateLimitOverrides } from '../src/config.ts';
 import type { Settings } from '../src/deps.ts';
-import type { RateLimitOverrides } from '../src/http/rate-limits.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 

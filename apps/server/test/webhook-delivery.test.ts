@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RoundView, roundView } from '../src/http/schemas/round.ts';
+import { type RoundView, roundView } from '../src/schemas/round.ts';
 import type { DeliveryRecord, WebhookEvent } from '../src/store/records.ts';
 import { openDatabase } from '../src/store/sqlite/database.ts';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';

@@ -4,7 +4,14 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { ApiError } from '../services/api-error.ts';
 import type { IdempotencyService } from '../services/idempotency-service.ts';
-import type { RouteDefinition } from './route.ts';
+
+/** What the idempotency step reads of a route (route.ts defines routes and calls this step). */
+interface RouteShape {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  auth: string;
+}
+
 import { parseOrThrow } from './validation.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -40,7 +47,7 @@ export const replayedHeaderSchema = z.object({
  * before they run, and are harmless to repeat (login issues another token set) or single-use
  * (reset-password), so they ignore the header.
  */
-export const isIdempotent = (route: Pick<RouteDefinition, 'method' | 'auth'>): boolean =>
+export const isIdempotent = (route: Pick<RouteShape, 'method' | 'auth'>): boolean =>
   (route.method === 'post' || route.method === 'put') && route.auth !== 'none';
 
 /** Reads the header; a malformed one is a 400 naming it. Undefined when the request has none. */
@@ -53,10 +60,7 @@ export function readIdempotencyKey(request: Request): string | undefined {
  * What makes two requests "the same": method, route, path params, query and body, as canonical JSON
  * (so key order and whitespace do not matter, as for the signature), hashed.
  */
-export function requestFingerprint(
-  route: Pick<RouteDefinition, 'method' | 'path'>,
-  request: Request,
-): string {
+export function requestFingerprint(route: Pick<RouteShape, 'method' | 'path'>, request: Request): string {
   const canonical = canonicalJson({
     method: route.method.toUpperCase(),
     path: `/v1${route.path}`,
@@ -74,7 +78,7 @@ export type IdempotencyClaim =
 
 /** The step of mountRoutes between the guards and the handler. */
 export interface IdempotencyStep {
-  claim(route: RouteDefinition, request: Request, clientId: string): Promise<IdempotencyClaim>;
+  claim(route: RouteShape, request: Request, clientId: string): Promise<IdempotencyClaim>;
 }
 
 export function createIdempotencyStep(service: IdempotencyService): IdempotencyStep {

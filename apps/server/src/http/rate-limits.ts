@@ -1,7 +1,6 @@
 import type { RequestHandler } from 'express';
 import {
   type ClientRateLimitInfo,
-  HOUR,
   ipKeyGenerator,
   MINUTE,
   type Options,
@@ -10,6 +9,12 @@ import {
   rateLimit,
   type Store,
 } from 'express-rate-limit';
+import {
+  DEFAULT_RATE_LIMITS,
+  type RateLimitName,
+  type RateLimitOverrides,
+  type RateLimitPolicy,
+} from '../config.ts';
 import type { Deps } from '../deps.ts';
 import { digest } from '../security/secrets.ts';
 import { ApiError } from '../services/api-error.ts';
@@ -24,33 +29,6 @@ export interface RateLimits {
   resetPassword: RequestHandler[];
   changePassword: RequestHandler[];
 }
-
-export interface RateLimitPolicy {
-  limit: number;
-  windowMs: number;
-}
-
-/**
- * The thresholds (the spec leaves them "not shown"). Per IP: every request counts. Failures: only
- * 401 answers count, per (credential digest, IP); the 10th failure in a row locks that pair for
- * 15 minutes, a success forgets the count, other credentials from the same IP are not affected.
- * Per e-mail (forgot-password): only accepted requests count, so nobody can flood an inbox.
- */
-export const DEFAULT_RATE_LIMITS = {
-  captcha: { limit: 30, windowMs: MINUTE },
-  loginPerIp: { limit: 60, windowMs: MINUTE },
-  loginFailures: { limit: 10, windowMs: 15 * MINUTE },
-  panelLoginPerIp: { limit: 20, windowMs: MINUTE },
-  panelLoginFailures: { limit: 10, windowMs: 15 * MINUTE },
-  forgotPasswordPerIp: { limit: 5, windowMs: 15 * MINUTE },
-  forgotPasswordPerEmail: { limit: 5, windowMs: HOUR },
-  resetPasswordPerIp: { limit: 10, windowMs: 15 * MINUTE },
-  changePasswordPerIp: { limit: 10, windowMs: 15 * MINUTE },
-} satisfies Record<string, RateLimitPolicy>;
-
-export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
-/** Tests (and operators embedding the app) shrink or widen limits through `settings.rateLimits`. */
-export type RateLimitOverrides = Partial<Record<RateLimitName, Partial<RateLimitPolicy>>>;
 
 /**
  * An express-rate-limit Store over the database's counters, so every process of an installation

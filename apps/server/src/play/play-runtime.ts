@@ -1,6 +1,6 @@
 import type { PlayErrorCode, PlayRound } from '@raspa/core';
 import type { Deps } from '../deps.ts';
-import { roundView } from '../http/schemas/round.ts';
+import { roundView } from '../schemas/round.ts';
 import type { GameRecord, PlayerRecord, RoundRecord } from '../store/records.ts';
 import type { Repositories, Transaction } from '../store/store.ts';
 import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';

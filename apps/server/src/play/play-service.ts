@@ -1,4 +1,5 @@
 import type { PlayRound, PlayState } from '@raspa/core';
+import { SETTING_DEFAULTS } from '../config.ts';
 import { type Deps, isoNow } from '../deps.ts';
 import type { GameRecord, GameSessionRecord, PlayerRecord, ProfileRecord } from '../store/records.ts';
 import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';
@@ -61,7 +62,7 @@ interface PlayContext {
  */
 export function createPlayService(deps: Deps, options: PlayOptions) {
   const { store } = deps;
-  const roundIdleMs = options.roundIdleMs ?? 5 * 60_000;
+  const roundIdleMs = options.roundIdleMs ?? SETTING_DEFAULTS.ROUND_IDLE_TIMEOUT * 1000;
   const inFlight = new Set<Promise<unknown>>();
   let stopping = false;
 

@@ -1,6 +1,7 @@
 import { toMajor, toMinor } from '@raspa/core';
 import { canonicalBody, SIGNATURE_HEADER, signCanonical } from '@raspa/core/signer';
 import type { Dispatcher } from 'undici';
+import { SETTING_DEFAULTS } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { outboundRefusal } from '../outbound/outbound-refusal.ts';
 import type { Wallet, WalletAnswer, WalletMovement, WalletPlayer, WalletRollback } from './wallet.ts';
@@ -36,7 +37,7 @@ export type WalletFetch = (
   },
 ) => Promise<{ status: number; body: ReadableStream<Uint8Array> | null }>;
 
-export const DEFAULT_WALLET_TIMEOUT_MS = 5000;
+export const DEFAULT_WALLET_TIMEOUT_MS = SETTING_DEFAULTS.WALLET_TIMEOUT_MS;
 /** A wallet answer is a few dozen bytes; anything far larger is not a wallet talking. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 

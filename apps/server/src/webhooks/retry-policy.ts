@@ -3,22 +3,12 @@
  * event up, and whether the webhook is disabled. A rule only: delivery-attempt.ts reads the inputs
  * and writes the result, in the transaction that logs the attempt.
  */
+import { SETTING_DEFAULTS, scheduleMs } from '../config.ts';
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+const DAY = 24 * 3600 * 1000;
 
 /** Waits after the 1st, 2nd, … failed attempt of an event (docs/contract.md §7); after the last, it is given up. */
-export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [
-  5 * SECOND,
-  5 * MINUTE,
-  30 * MINUTE,
-  2 * HOUR,
-  5 * HOUR,
-  10 * HOUR,
-  10 * HOUR,
-];
+export const DEFAULT_RETRY_SCHEDULE: readonly number[] = scheduleMs(SETTING_DEFAULTS.WEBHOOK_RETRY_SCHEDULE);
 
 /** The contract's 5 days: for an event's failures and, by default, a webhook's. */
 export const DEFAULT_GIVE_UP_AFTER_MS = 5 * DAY;

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { SETTING_DEFAULTS } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import type { HostLookup } from '../outbound/host-resolution.ts';
 import type { OutboxEvent, OutboxHead } from '../store/records.ts';
@@ -61,7 +62,7 @@ export interface WebhookDispatcher {
   runOnce(): Promise<number>;
 }
 
-export const DEFAULT_IN_FLIGHT_PER_WEBHOOK = 32;
+export const DEFAULT_IN_FLIGHT_PER_WEBHOOK = SETTING_DEFAULTS.WEBHOOK_IN_FLIGHT;
 
 /** After an unexpected error (a bug, the disk), a webhook is left alone this long (real time). */
 const FAULT_PAUSE_MS = 30 * SECOND;

@@ -8,7 +8,7 @@ export interface RoundEvent {
   roundId: string;
   eventType: WebhookEvent;
   /**
-   * The round as the event carries it (http/schemas/round.ts `roundView`), or a function that
+   * The round as the event carries it (schemas/round.ts `roundView`), or a function that
    * builds it: called only when some webhook subscribes, since building it costs queries.
    */
   payload: unknown | (() => Promise<unknown>);

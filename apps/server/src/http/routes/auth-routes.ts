@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { isoTime, successStatus } from '../../schemas/common.ts';
 import { ok } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
-import { isoTime, successStatus } from '../schemas/common.ts';
 
 export const tokenSetSchema = z
   .object({

@@ -1,11 +1,11 @@
 import { GAME_MODELS, gameCreateData, gameFigures, LADDER_LIMITS, toMajor } from '@raspa/core';
 import { z } from 'zod';
 import { coverUrl } from '../../media/cover-url.ts';
+import { currencyCode, id, lang, statusBody, successStatus } from '../../schemas/common.ts';
 import type { GameRecord } from '../../store/records.ts';
 import { ok, okStatus } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
-import { currencyCode, id, lang, statusBody, successStatus } from '../schemas/common.ts';
 
 export const gameModel = z
   .enum(GAME_MODELS, `must be one of ${GAME_MODELS.join(', ')}`)

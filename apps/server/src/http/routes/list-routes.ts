@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { okPage } from '../envelope.ts';
-import { checkPageReach, LIST_REACH, pageQuery, paginationSchema } from '../paging-schema.ts';
-import { defineRoute, type RouteDefinition } from '../route.ts';
-import type { RouteKit } from '../route-kit.ts';
-import { id, successStatus } from '../schemas/common.ts';
-import { checkDateOrder, dateRangeFields } from '../schemas/date-range.ts';
+import { id, successStatus } from '../../schemas/common.ts';
 import {
   roundListItem,
   roundListView,
   transactionListItem,
   transactionListView,
   transactionType,
-} from '../schemas/round.ts';
+} from '../../schemas/round.ts';
+import { checkDateOrder, dateRangeFields } from '../date-range.ts';
+import { okPage } from '../envelope.ts';
+import { checkPageReach, LIST_REACH, pageQuery, paginationSchema } from '../paging-schema.ts';
+import { defineRoute, type RouteDefinition } from '../route.ts';
+import type { RouteKit } from '../route-kit.ts';
 
 const ledgerQuery = pageQuery
   .extend({

@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import { z } from 'zod';
+import { LANGS, lang, messagesBody, successStatus } from '../../schemas/common.ts';
 import { ok, okMessages } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
-import { LANGS, lang, messagesBody, successStatus } from '../schemas/common.ts';
 import { tokenSetSchema } from './auth-routes.ts';
 
 const text = (max: number) =>

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { currencyCode, httpUrl, id, isoTime, origin, successStatus } from '../../schemas/common.ts';
 import type { ProfileRecord } from '../../store/records.ts';
 import { ok, okPage } from '../envelope.ts';
 import { pageQuery, paginationSchema } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
-import { currencyCode, httpUrl, id, isoTime, origin, successStatus } from '../schemas/common.ts';
 
 const profileType = z.enum(['operator', 'integrator', 'demo'], 'must be operator, integrator or demo');
 

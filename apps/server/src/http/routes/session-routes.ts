@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { httpUrl, id, isoTime, lang, successStatus } from '../../schemas/common.ts';
 import { ok } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
-import { httpUrl, id, isoTime, lang, successStatus } from '../schemas/common.ts';
 import { gameModel } from './game-routes.ts';
 
 const sessionBody = z

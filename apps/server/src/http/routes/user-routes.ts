@@ -1,11 +1,11 @@
 import { toMajor } from '@raspa/core';
 import { z } from 'zod';
+import { id, isoTime, successStatus } from '../../schemas/common.ts';
 import { CREDENTIAL_TYPES, type PlayerRecord } from '../../store/records.ts';
 import { ok, okPage } from '../envelope.ts';
 import { pageQuery, paginationSchema } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
-import { id, isoTime, successStatus } from '../schemas/common.ts';
 
 const CREDENTIAL_MAX = 200;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import { httpUrl, id, isoTime, statusBody, successStatus } from '../../schemas/common.ts';
+import { roundSchema } from '../../schemas/round.ts';
 import type { WebhookWithToken } from '../../services/webhook-service.ts';
 import { type DeliveryRecord, WEBHOOK_EVENTS } from '../../store/records.ts';
+import { checkDateOrder, dateRangeFields } from '../date-range.ts';
 import { ok, okPage, okStatus } from '../envelope.ts';
 import { pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
-import { httpUrl, id, isoTime, statusBody, successStatus } from '../schemas/common.ts';
-import { checkDateOrder, dateRangeFields } from '../schemas/date-range.ts';
-import { roundSchema } from '../schemas/round.ts';
 
 const webhookEvent = z.enum(WEBHOOK_EVENTS, 'must be open-round or close-round').meta({ id: 'WebhookEvent' });
 const deliveryStatus = z.enum(['success', 'failed', 'pending'], 'must be success, failed or pending');

@@ -1,6 +1,6 @@
 import { toMajor } from '@raspa/core';
 import { z } from 'zod';
-import { type RoundDetail, TRANSACTION_TYPES, type TransactionRecord } from '../../store/records.ts';
+import { type RoundDetail, TRANSACTION_TYPES, type TransactionRecord } from '../store/records.ts';
 import { isoTime } from './common.ts';
 
 /**
