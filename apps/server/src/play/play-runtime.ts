@@ -5,6 +5,7 @@ import type { GameRecord, PlayerRecord, RoundRecord } from '../store/records.ts'
 import type { Repositories, Transaction } from '../store/store.ts';
 import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';
 import type { CallsInFlight } from './calls-in-flight.ts';
+import type { PlayRecords } from './play-records.ts';
 import type { WalletRetryPolicy } from './retry-schedule.ts';
 import type { LedgerChanges } from './wallet-outcomes.ts';
 
@@ -43,6 +44,8 @@ export interface PlayRuntime {
   events: RoundEventQueue;
   notifier: PlayNotifier;
   retry: WalletRetryPolicy;
+  /** The session, player, game and profile of a request, cached (play-records.ts). */
+  records: PlayRecords;
   /** The wallet calls this process is sending (calls-in-flight.ts). */
   calls: CallsInFlight;
   /** This process's name on the wallet calls it leases from the database. */
@@ -102,14 +105,14 @@ export async function queueEvent(
 
 /** What a wallet call of a round needs, read again (a retry may come long after the round). */
 export async function callContext(
-  runtime: Pick<PlayRuntime, 'deps' | 'wallets'>,
+  runtime: Pick<PlayRuntime, 'records' | 'wallets'>,
   round: RoundRecord,
 ): Promise<{ wallet: Wallet; player: PlayerRecord; game: GameRecord }> {
-  const { store } = runtime.deps;
+  const { records } = runtime;
   const [profile, player, game] = await Promise.all([
-    store.profiles.findById(round.profileId),
-    store.players.findById(round.playerId),
-    store.games.findById(round.gameId),
+    records.profile(round.profileId),
+    records.player(round.playerId),
+    records.game(round.gameId),
   ]);
   if (!profile || !player || !game) throw new Error(`round ${round.id} refers to missing records`);
   return { wallet: runtime.wallets.forProfile(profile), player, game };

@@ -5,6 +5,7 @@ import type { GameRecord, GameSessionRecord, PlayerRecord, ProfileRecord } from 
 import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';
 import { createBetFlow } from './bet-flow.ts';
 import { createCallsInFlight } from './calls-in-flight.ts';
+import { createPlayRecords, type PlayRecords } from './play-records.ts';
 import {
   type BuyResult,
   fail,
@@ -43,6 +44,8 @@ export interface PlayOptions {
   retry?: WalletRetryPolicy;
   /** A round with no action for this long closes by itself (docs/contract.md §8); default 5 minutes. */
   roundIdleMs?: number;
+  /** Where requests read their session, player, game and profile; default: a cache of the store. */
+  records?: PlayRecords;
 }
 
 interface PlayContext {
@@ -81,6 +84,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     events: options.events,
     notifier: options.notifier ?? silentNotifier,
     retry: options.retry ?? DEFAULT_WALLET_RETRY,
+    records: options.records ?? createPlayRecords(deps.store, deps.clock),
     calls: createCallsInFlight(),
     leaseOwner: deps.newId(),
     track,
@@ -90,12 +94,13 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   const prizes = createPrizeFlow(runtime, retrier);
 
   async function context(sessionId: string): Promise<PlayResult<PlayContext>> {
-    const session = await store.sessions.findById(sessionId);
+    const { records } = runtime;
+    const session = await records.session(sessionId);
     if (!session || session.expireAt <= nowIso()) return fail('SESSION_EXPIRED');
     const [player, game, profile] = await Promise.all([
-      store.players.findById(session.playerId),
-      store.games.findById(session.gameId),
-      store.profiles.findById(session.profileId),
+      records.player(session.playerId),
+      records.game(session.gameId),
+      records.profile(session.profileId),
     ]);
     if (!player || !game || !profile) return fail('SESSION_EXPIRED');
     return {

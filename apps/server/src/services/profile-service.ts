@@ -24,7 +24,8 @@ export type ProfileChange = { [K in keyof ProfileInput]?: ProfileInput[K] | unde
  * Operator profiles: each has a wallet (unless demo), the currencies that wallet takes (any, unless
  * listed), a default currency and the origins that may frame its games.
  */
-export function createProfileService(deps: Deps) {
+/** `changed` is told of every profile this service changed, once committed (the play records' cache). */
+export function createProfileService(deps: Deps, hooks: { changed?: (profileId: string) => void } = {}) {
   const { store } = deps;
   const policy = outboundPolicy(deps);
 
@@ -99,6 +100,8 @@ export function createProfileService(deps: Deps) {
         requireWallet(next);
         requireDefaultCurrency(next);
         await tx.profiles.update(next);
+        const { changed } = hooks;
+        if (changed) tx.afterCommit(() => changed(profileId));
         return next;
       });
     },

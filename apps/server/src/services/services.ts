@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { meteredPlay, roundCounting } from '../ops/metered-play.ts';
 import { meteredWallets } from '../ops/metered-wallets.ts';
+import { createPlayRecords } from '../play/play-records.ts';
 import { createPlayService, type PlayNotifier } from '../play/play-service.ts';
 import { DEFAULT_WALLET_RETRY } from '../play/retry-schedule.ts';
 import { createWalletDirectory } from '../wallet/wallet-directory.ts';
@@ -43,6 +44,7 @@ export function createServices(deps: Deps) {
     }),
     deps.metrics,
   );
+  const playRecords = createPlayRecords(deps.store, deps.clock);
   return {
     notifier,
     webhookDelivery: webhooks,
@@ -57,12 +59,13 @@ export function createServices(deps: Deps) {
           inFlightMs: play.walletInFlightMs ?? DEFAULT_WALLET_RETRY.inFlightMs,
         },
         ...(play.roundIdleMs && { roundIdleMs: play.roundIdleMs }),
+        records: playRecords,
       }),
       deps.metrics,
     ),
     auth: createAuthService(deps),
     panel: createPanelAuthService(deps),
-    profiles: createProfileService(deps),
+    profiles: createProfileService(deps, { changed: playRecords.forgetProfile }),
     games: createGameService(deps),
     players: createPlayerService(deps),
     sessions: createSessionService(deps),
