@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiCaller } from '../test/harness.ts';
 import { type BenchChild, forkChild } from './kit/child.ts';
-import { cpuSeconds } from './kit/cpu.ts';
+import { cpuSeconds, processTree, treeCpuSeconds } from './kit/cpu.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
 import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { report } from './kit/report.ts';
@@ -111,8 +111,15 @@ try {
   console.log(`${players} players connected; playing for ${seconds} s…`);
 
   const processes = { service: service.pid, operator: operator.process.pid, players: load.process.pid };
+  // The service's workers (WORKERS) are its child processes: counted with it.
+  const serviceProcesses = processTree(service.pid).length;
   const cpu = () =>
-    Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
+    Object.fromEntries(
+      Object.entries(processes).map(([name, pid]) => [
+        name,
+        name === 'service' ? treeCpuSeconds(pid) : cpuSeconds(pid),
+      ]),
+    );
   const cpuBefore = cpu();
   const run = await load.ask<RunResult>('run', { seconds, thinkMs });
   const cpuAfter = cpu();
@@ -167,6 +174,7 @@ try {
       attemptsSucceeded: hook?.successCount,
       attemptsFailed: hook?.failureCount,
     },
+    serviceProcesses,
     serviceRssMb: { connected: rssBefore, afterRun: rssAfter },
     coresUsed,
     /** The service's CPU time per round: what a round costs, whatever else the machine was doing. */
@@ -177,6 +185,7 @@ try {
     errorSamples: run.errorSamples,
   };
   report('play-loop', command, result, {
+    'service processes': serviceProcesses,
     'rounds/s': result.roundsPerSecond,
     rounds: result.rounds,
     'buy p50/p95/p99 ms': triple(run.buyMs),

@@ -19,6 +19,7 @@ export const scheduleMs = (text: string): number[] =>
  * them without a configuration: kept here, once, beside the schema that applies them.
  */
 export const SETTING_DEFAULTS = {
+  WORKERS: 1,
   WALLET_TIMEOUT_MS: 5000,
   ROUND_IDLE_TIMEOUT: 300,
   WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,10h',
@@ -62,6 +63,11 @@ const envSchema = z.object({
   /** Express `trust proxy`: set it (e.g. `1` or `loopback`) behind a reverse proxy so rate limits see client IPs. */
   TRUST_PROXY: z.string().optional(),
   /** Time-out of one call to an operator's wallet, in milliseconds (docs/contract.md §6). */
+  /**
+   * Processes serving players and the API on PORT (Node's cluster; they share the SQLite file, and
+   * the database leases their background work). 1 keeps one process.
+   */
+  WORKERS: z.coerce.number().int().min(1).max(64).default(SETTING_DEFAULTS.WORKERS),
   WALLET_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(SETTING_DEFAULTS.WALLET_TIMEOUT_MS),
   /** A round with no action for this long closes by itself. */
   ROUND_IDLE_TIMEOUT: duration.default(SETTING_DEFAULTS.ROUND_IDLE_TIMEOUT),

@@ -1,8 +1,13 @@
 // The service's entry point: the only file that reads the environment, opens the database and listens.
+import cluster, { type Worker } from 'node:cluster';
+import type { AddressInfo } from 'node:net';
+import { createAdapter, setupPrimary } from '@socket.io/cluster-adapter';
 import { loadDotEnv, readConfig } from './config.ts';
 import { demoCredentialLines, writeDemoCredentials } from './demo-credentials.ts';
-import { setUpDemo } from './demo-setup.ts';
+import { type DemoInfo, setUpDemo } from './demo-setup.ts';
+import type { Deps } from './deps.ts';
 import { buildDeps, startServer } from './server.ts';
+import { createServices } from './services/services.ts';
 
 loadDotEnv();
 const configured = readConfig();
@@ -11,35 +16,122 @@ if (!configured.ok) {
   process.exit(1);
 }
 const config = configured.config;
-const deps = buildDeps(config);
-// /ready waits for the demo set-up below: a first start's apiKey must work once it says ready.
-const running = await startServer(deps, config.HOST, config.PORT, { startingUntilToldReady: true });
-const demo = await setUpDemo(running.app.services, deps, config.DEMO_API_KEY);
-const database = `${config.DATA_DIR}/raspa.sqlite`;
 
-if (config.OUTBOUND_ALLOW_PRIVATE) {
-  // Said at every start, so a setting meant for local integration is not left on in production.
-  deps.logger.warn(
-    'OUTBOUND_ALLOW_PRIVATE=true: wallets and webhooks may reach private addresses (local use only)',
-  );
+if (config.WORKERS === 1) await serve({ alone: true });
+else if (cluster.isPrimary) await supervise();
+else await serve({ alone: false });
+
+/**
+ * One serving process: the whole service when alone; otherwise one of WORKERS, the primary having
+ * done what must happen once (migrations, the demo client, releasing pending wallet calls).
+ */
+async function serve({ alone }: { alone: boolean }): Promise<void> {
+  const deps = buildDeps(config);
+  // /ready waits for the demo set-up below: a first start's apiKey must work once it says ready.
+  const running = await startServer(deps, config.HOST, config.PORT, {
+    startingUntilToldReady: alone,
+    ...(!alone && { socketAdapter: createAdapter(), releasePendingAtStart: false }),
+  });
+  if (alone) {
+    const demo = await setUpDemo(running.app.services, deps, config.DEMO_API_KEY);
+    announce(deps, running.url, demo);
+    running.app.readiness.started();
+  }
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.logger.info('stopping', { signal });
+    await running.close(); // /ready answers 503 from its first step
+    await running.app.services.panel.settled(); // queued reset e-mails go out before exit
+    await deps.store.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
-if (process.stdout.isTTY) {
-  // A person at a terminal: the banner, secrets included, as they are shown only this once.
-  const lines = [
-    '',
-    `Raspa is running at ${running.url} (public URL ${config.PUBLIC_URL})`,
-    `  API docs:  ${config.PUBLIC_URL}/docs`,
-    `  database:  ${database}`,
-  ];
-  if (demo) lines.push('', ...demoCredentialLines(demo, config.PUBLIC_URL));
-  console.log(`${lines.join('\n')}\n`);
-} else {
+
+/**
+ * The primary of WORKERS processes: sets the database up once, starts the workers (Node's
+ * cluster shares PORT among them), starts a new one if one dies, and on SIGTERM or SIGINT
+ * stops them all, each draining as a single process does.
+ */
+async function supervise(): Promise<void> {
+  const deps = buildDeps(config);
+  // No worker runs yet, so none is sending a pending wallet call: they may all be sent again.
+  const released = await deps.store.rounds.releasePending(deps.clock().toISOString());
+  if (released > 0) deps.logger.warn('wallet calls left pending by the last run are due again', { released });
+  const demo = await setUpDemo(createServices(deps), deps, config.DEMO_API_KEY);
+  await deps.store.close();
+
+  setupPrimary(); // relays the Socket.IO adapter's messages between the workers
+  let stopping = false;
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    worker.on('exit', (code, signal) => {
+      if (stopping) return;
+      deps.logger.error('a worker stopped; starting another', { pid: worker.process.pid, code, signal });
+      fork();
+    });
+    return worker;
+  };
+  const workers = Array.from({ length: config.WORKERS }, fork);
+  const addresses = await Promise.all(
+    workers.map((worker) => new Promise<AddressInfo>((resolve) => worker.once('listening', resolve))),
+  );
+  const port = addresses[0]?.port ?? config.PORT;
+  deps.logger.info('workers listening', { workers: config.WORKERS, pids: workers.map((w) => w.process.pid) });
+  announce(deps, `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`, demo);
+
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.logger.info('stopping the workers', { signal });
+    const running = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => !!worker);
+    await Promise.all(
+      running.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.isDead()) return resolve();
+            worker.once('exit', () => resolve());
+            worker.process.kill('SIGTERM');
+          }),
+      ),
+    );
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Says where the service is and, on a first start, the demo client's credentials. */
+function announce(deps: Deps, url: string, demo: DemoInfo | undefined): void {
+  const database = `${config.DATA_DIR}/raspa.sqlite`;
+  if (config.OUTBOUND_ALLOW_PRIVATE) {
+    // Said at every start, so a setting meant for local integration is not left on in production.
+    deps.logger.warn(
+      'OUTBOUND_ALLOW_PRIVATE=true: wallets and webhooks may reach private addresses (local use only)',
+    );
+  }
+  if (process.stdout.isTTY) {
+    // A person at a terminal: the banner, secrets included, as they are shown only this once.
+    const lines = [
+      '',
+      `Raspa is running at ${url} (public URL ${config.PUBLIC_URL})`,
+      `  API docs:  ${config.PUBLIC_URL}/docs`,
+      `  database:  ${database}`,
+    ];
+    if (demo) lines.push('', ...demoCredentialLines(demo, config.PUBLIC_URL));
+    console.log(`${lines.join('\n')}\n`);
+    return;
+  }
   // stdout is the log stream (a collector, a file): secrets go to a file only its owner can read.
   deps.logger.info('Raspa is running', {
-    url: running.url,
+    url,
     publicUrl: config.PUBLIC_URL,
     docs: `${config.PUBLIC_URL}/docs`,
     database,
+    workers: config.WORKERS,
   });
   if (demo) {
     const path = writeDemoCredentials(config.DATA_DIR, demoCredentialLines(demo, config.PUBLIC_URL));
@@ -48,18 +140,3 @@ if (process.stdout.isTTY) {
     });
   }
 }
-
-running.app.readiness.started();
-
-let stopping = false;
-const stop = async (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  deps.logger.info('stopping', { signal });
-  await running.close(); // /ready answers 503 from its first step
-  await running.app.services.panel.settled(); // queued reset e-mails go out before exit
-  await deps.store.close();
-  process.exit(0);
-};
-process.on('SIGTERM', () => void stop('SIGTERM'));
-process.on('SIGINT', () => void stop('SIGINT'));

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { ServerOptions } from 'socket.io';
 import { type App, createApp } from './app.ts';
 import { type Config, scheduleMs } from './config.ts';
 import type { Deps } from './deps.ts';
@@ -62,33 +63,46 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** /ready answers 503 until `app.readiness.started()`. */
+  startingUntilToldReady?: boolean;
+  /** One of several processes (WORKERS): pushes go through this Socket.IO adapter. */
+  socketAdapter?: ServerOptions['adapter'];
+  /**
+   * At start, make every pending wallet call due at once (default): right when this process is
+   * the whole installation, wrong beside others that may be sending them (their leases expire).
+   */
+  releasePendingAtStart?: boolean;
+}
+
 /**
  * Listens on host:port (0 = any free port) and runs the play loop: the Socket.IO play protocol,
  * the retries and time-outs, and webhook delivery. close() stops taking rounds, finishes those in
- * flight and stops in order, leaving the store open for the caller to close. With
- * `startingUntilToldReady`, /ready answers 503 until `app.readiness.started()`.
+ * flight and stops in order, leaving the store open for the caller to close.
  */
 export async function startServer(
   deps: Deps,
   host: string,
   port: number,
-  options: { startingUntilToldReady?: boolean } = {},
+  options: StartOptions = {},
 ): Promise<RunningServer> {
   const app = createApp(deps, options);
   const server = createServer(app.express);
   server.keepAliveTimeout = 65_000;
   const { services } = app;
-  const sockets = attachPlaySockets(server, {
-    play: services.play,
-    sessions: services.sessions,
-    logger: deps.logger,
-  });
+  const sockets = attachPlaySockets(
+    server,
+    { play: services.play, sessions: services.sessions, logger: deps.logger },
+    options.socketAdapter ? { adapter: options.socketAdapter } : {},
+  );
   services.notifier.attach(sockets.notifier);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
-  const ticker = startPlayTicker(services.play, deps.logger, deps.settings.play?.tickMs);
+  const ticker = startPlayTicker(services.play, deps.logger, deps.settings.play?.tickMs, {
+    releasePending: options.releasePendingAtStart ?? true,
+  });
   services.webhookDelivery.dispatcher.start();
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;

@@ -148,8 +148,9 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
      * At start: calls left pending by the previous process are not in flight any more, so they are
      * settled at once (bets rolled back, prizes and rollbacks sent again with the same transactionId).
      */
-    async recover(): Promise<number> {
-      const released = await store.rounds.releasePending(nowIso());
+    async recover({ releasePending = true }: { releasePending?: boolean } = {}): Promise<number> {
+      // Only a process that is the whole installation may: another may be sending one of them.
+      const released = releasePending ? await store.rounds.releasePending(nowIso()) : 0;
       if (released > 0)
         deps.logger.warn('settling wallet calls left pending by the last run', { count: released });
       return retrier.settleDue();

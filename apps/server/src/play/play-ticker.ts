@@ -5,7 +5,12 @@ import type { PlayService } from './play-service.ts';
  * Drives the play loop's background work: wallet calls due for a retry (rollbacks, prizes, bets
  * left without an answer by a crash) and rounds idle past their time-out. One pass at a time.
  */
-export function startPlayTicker(play: PlayService, logger: Logger, tickMs = 1000): { stop(): Promise<void> } {
+export function startPlayTicker(
+  play: PlayService,
+  logger: Logger,
+  tickMs = 1000,
+  recovery: { releasePending?: boolean } = {},
+): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const pass = async () => {
     try {
@@ -25,7 +30,7 @@ export function startPlayTicker(play: PlayService, logger: Logger, tickMs = 1000
   const timer = setInterval(tick, tickMs);
   timer.unref();
   running = play
-    .recover()
+    .recover(recovery)
     .then(
       () => {},
       (error: unknown) => {

@@ -9,7 +9,7 @@ import {
   parsePlayRequest,
   playErrorMessage,
 } from '@raspa/core';
-import { Server, type Socket } from 'socket.io';
+import { Server, type ServerOptions, type Socket } from 'socket.io';
 import { type Logger, withLogContext } from '../logger.ts';
 import type { PlayNotifier, PlayResult, PlayService } from '../play/play-service.ts';
 import type { SessionService } from '../services/session-service.ts';
@@ -32,8 +32,14 @@ const asLang = (lang: string): PlayLang => (lang === 'pt' || lang === 'es' ? lan
 export function attachPlaySockets(
   httpServer: HttpServer,
   deps: { play: PlayService; sessions: SessionService; logger: Logger },
+  options: { adapter?: ServerOptions['adapter'] } = {},
 ): { notifier: PlayNotifier; close(): Promise<void> } {
-  const io = new Server(httpServer, { serveClient: false, maxHttpBufferSize: 16 * 1024 });
+  // With several processes, the adapter carries a push to the player's pages on the others.
+  const io = new Server(httpServer, {
+    serveClient: false,
+    maxHttpBufferSize: 16 * 1024,
+    ...(options.adapter && { adapter: options.adapter }),
+  });
   const play = io.of(PLAY_NAMESPACE);
 
   play.use((socket, next) => {
