@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { apiCaller, freePort, type TokenSet } from './harness.ts';
+import { eventually } from './play-fixtures.ts';
+import type { TestOperator } from './test-operator.ts';
+
+/** The real service (src/main.ts) as its own processes, as `npm start` runs it, with its logs. */
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  logs(): string;
+  /** The worker pids the primary logged (WORKERS > 1). */
+  workerPids(): number[];
+  call: ReturnType<typeof apiCaller>;
+  /** SIGTERM, and the exit code. */
+  stop(): Promise<number | null>;
+}
+
+const serverDir = fileURLToPath(new URL('..', import.meta.url));
+
+/** Starts the service on a free port with `env` (JSON logs) and waits until it is ready. */
+export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let logs = '';
+  child.stdout?.on('data', (d) => (logs += String(d)));
+  child.stderr?.on('data', (d) => (logs += String(d)));
+  const listening = () => logs.split('\n').find((line) => line.includes('"workers listening"'));
+  await eventually(async () => {
+    if (child.exitCode !== null) throw new Error(`the service exited: ${logs}`);
+    const workersUp = env.WORKERS === undefined || env.WORKERS === '1' || listening() !== undefined;
+    return workersUp && (await fetch(`${url}/ready`).catch(() => undefined))?.ok;
+  }, 60_000);
+  return {
+    url,
+    child,
+    logs: () => logs,
+    workerPids: () => JSON.parse(listening() ?? '{"pids":[]}').pids,
+    call: apiCaller(url),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** An operator profile on the test operator's wallet and one game of it, through the API. */
+export async function setUpWalletGame(
+  call: ReturnType<typeof apiCaller>,
+  tokens: TokenSet,
+  operator: TestOperator,
+  game: { gameModel: string; prizedPercent: number },
+): Promise<{ profileId: string; gameId: string }> {
+  const profile = await call('POST', '/v1/profile', {
+    token: tokens,
+    body: {
+      name: 'Test operator',
+      type: 'operator',
+      walletUrl: operator.walletUrl,
+      walletSignatureToken: operator.walletSecret,
+    },
+  });
+  const profileId = profile.body.data.profileId;
+  const created = await call('POST', '/v1/game', {
+    token: tokens,
+    body: {
+      profileId,
+      ...game,
+      lang: 'en',
+      currency: 'BRL',
+      rtp: 0.9,
+      sampling: 100_001,
+      betPrice: 2,
+      simulation: false,
+      replacePreviousVersion: true,
+    },
+  });
+  return { profileId, gameId: created.body.data.id };
+}
+
+/** A new session of `credential` on the game: the token of its gameUrl. */
+export async function sessionToken(
+  call: ReturnType<typeof apiCaller>,
+  tokens: TokenSet,
+  at: { profileId: string; gameId: string },
+  credential: string,
+): Promise<string> {
+  const user = await call('POST', '/v1/user/auth', {
+    token: tokens,
+    body: { profileId: at.profileId, credential, credentialType: 'username' },
+  });
+  const session = await call('POST', '/v1/game/session', {
+    token: tokens,
+    body: { userToken: user.body.data.userToken, gameId: at.gameId },
+  });
+  return new URL(session.body.data.gameUrl).searchParams.get('token') ?? '';
+}
