@@ -59,19 +59,21 @@ function walletCall(
 }
 
 /**
- * The bet of a new round: its first attempt is the buy's own, so it counts as made and the retrier
- * leaves it alone until `inFlightUntil`.
+ * A wallet call whose first attempt its creator makes at once (a buy's bet, a reveal's prize): it
+ * counts as made, and the retrier leaves it alone until `inFlightUntil`.
  */
-export function newBet(
+function sentAtOnce(
   round: RoundRecord,
+  type: 'bet' | 'prize',
+  amountMinor: number,
   id: string,
   now: string,
   inFlightUntil: string,
 ): LedgerTransaction {
   return walletCall(round, {
     id,
-    type: 'bet',
-    amountMinor: -round.paidMinor,
+    type,
+    amountMinor,
     createdAt: now,
     originalTransactionId: null,
     attempts: 1,
@@ -79,26 +81,13 @@ export function newBet(
   });
 }
 
-/**
- * The prize of a round that won: its first attempt is the reveal's own, so it counts as made and
- * the retrier leaves it alone until `inFlightUntil`.
- */
-export function newPrize(
-  round: RoundRecord,
-  id: string,
-  now: string,
-  inFlightUntil: string,
-): LedgerTransaction {
-  return walletCall(round, {
-    id,
-    type: 'prize',
-    amountMinor: round.prizeMinor,
-    createdAt: now,
-    originalTransactionId: null,
-    attempts: 1,
-    nextAttemptAt: inFlightUntil,
-  });
-}
+/** The bet of a new round: the ticket price, taken. */
+export const newBet = (round: RoundRecord, id: string, now: string, inFlightUntil: string) =>
+  sentAtOnce(round, 'bet', -round.paidMinor, id, now, inFlightUntil);
+
+/** The prize of a round that won. */
+export const newPrize = (round: RoundRecord, id: string, now: string, inFlightUntil: string) =>
+  sentAtOnce(round, 'prize', round.prizeMinor, id, now, inFlightUntil);
 
 /** The rollback of a bet that got no definite answer: due at once, given back in full. */
 export function newRollback(
