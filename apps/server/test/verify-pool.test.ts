@@ -305,8 +305,9 @@ describe('the checks behind it (fairness service)', () => {
       .get(pool1.id) as { id: string; drawIndex: number; card: string };
 
   it('flags a card showing another level, a prize that is not the ladder’s, and unreadable cards', async () => {
-    const winner = roundWhere('level = 2');
-    const loser = roundWhere('level = 0');
+    // Four different rounds (the pool's seed is random: the first winner or loser may be draw 10 or 11).
+    const winner = roundWhere('level = 2 AND draw_index > 11');
+    const loser = roundWhere('level = 0 AND draw_index > 11');
     const otherModel = roundWhere('draw_index = 10');
     const unreadable = roundWhere('draw_index = 11');
     const setCard = 'UPDATE rounds SET card_json = ? WHERE id = ?';
