@@ -1,10 +1,10 @@
 import { toMajor, toMinor } from '@raspa/core';
 import { canonicalBody, SIGNATURE_HEADER, signCanonical } from '@raspa/core/signer';
-import type { Dispatcher } from 'undici';
 import { SETTING_DEFAULTS } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { outboundRefusal } from '../outbound/outbound-refusal.ts';
 import type { Wallet, WalletAnswer, WalletMovement, WalletPlayer, WalletRollback } from './wallet.ts';
+import { fetchTransport, type WalletResponse, type WalletTransport } from './wallet-transport.ts';
 
 /** The four calls of the wallet bridge (docs/contract.md §6), each a POST to `{walletUrl}/{call}`. */
 export type WalletCall = 'balance' | 'bet' | 'prize' | 'rollback';
@@ -16,26 +16,12 @@ export interface HttpWalletOptions {
   signatureToken: string;
   timeoutMs?: number;
   /**
-   * Where connections come from: the wallet directory passes its pinned agent (outbound policy)
-   * with undici's fetch, which must come with it (the global fetch may be another undici).
+   * How calls are sent: the wallet directory passes its pinned agent's (outbound policy);
+   * without one, the global fetch (the wallet-check command).
    */
-  dispatcher?: Dispatcher;
-  fetch?: WalletFetch;
+  transport?: WalletTransport;
   logger: Logger;
 }
-
-/** The slice of fetch the wallet uses. */
-export type WalletFetch = (
-  url: string,
-  init: {
-    method: string;
-    headers: Record<string, string>;
-    body: string;
-    redirect: 'manual';
-    signal: AbortSignal;
-    dispatcher?: Dispatcher;
-  },
-) => Promise<{ status: number; body: ReadableStream<Uint8Array> | null }>;
 
 export const DEFAULT_WALLET_TIMEOUT_MS = SETTING_DEFAULTS.WALLET_TIMEOUT_MS;
 /** A wallet answer is a few dozen bytes; anything far larger is not a wallet talking. */
@@ -47,11 +33,15 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  * string is kept.
  */
 export function walletEndpoint(walletUrl: string, call: WalletCall): string {
+  return endpointUrl(walletUrl, call).href;
+}
+
+function endpointUrl(walletUrl: string, call: WalletCall): URL {
   const url = new URL(walletUrl);
   url.pathname = `${url.pathname.replace(/\/+$/, '')}/${call}`;
   url.username = '';
   url.password = '';
-  return url.href;
+  return url;
 }
 
 /**
@@ -98,24 +88,34 @@ export function walletBody(
  */
 export function createHttpWallet(options: HttpWalletOptions): Wallet {
   const timeoutMs = options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS;
-  if (options.dispatcher && !options.fetch) throw new Error('a dispatcher needs the fetch of its own undici');
-  // Without a dispatcher (the wallet-check command) the global fetch serves: nothing pinned to pass it.
-  const fetchImpl = options.fetch ?? (globalThis.fetch as unknown as WalletFetch);
+  const transport = options.transport ?? fetchTransport();
   const { logger, signatureToken } = options;
   // Only for logs: no user:password that may sit in the URL, no query string.
   const where = safeForLogs(options.walletUrl);
+  // Worked out once: a bad walletUrl is the same error on every call, sent nowhere.
+  let target: { authorization: string | undefined; url: Record<WalletCall, URL> } | Error;
+  try {
+    const url = (call: WalletCall) => endpointUrl(options.walletUrl, call);
+    target = {
+      authorization: basicAuthorization(options.walletUrl),
+      url: { balance: url('balance'), bet: url('bet'), prize: url('prize'), rollback: url('rollback') },
+    };
+  } catch (error) {
+    target = error instanceof Error ? error : new Error(String(error));
+  }
 
   async function post(
     call: WalletCall,
     request: WalletPlayer | WalletMovement | WalletRollback,
   ): Promise<WalletAnswer> {
-    let url: string;
-    let authorization: string | undefined;
     let text: string;
     let signature: string;
+    let endpoint: URL;
+    let authorization: string | undefined;
     try {
-      url = walletEndpoint(options.walletUrl, call);
-      authorization = basicAuthorization(options.walletUrl);
+      if (target instanceof Error) throw target;
+      endpoint = target.url[call];
+      authorization = target.authorization;
       // The canonical text is both what is signed and what is sent, so a receiver that verifies
       // over the raw bytes and one that re-canonicalises the parsed JSON agree.
       text = canonicalBody(walletBody(call, request));
@@ -131,18 +131,16 @@ export function createHttpWallet(options: HttpWalletOptions): Wallet {
       timeoutMs,
     );
     try {
-      const response = await fetchImpl(url, {
-        method: 'POST',
+      // A 3xx is an answer to classify (unknown): no transport follows it with a signed body.
+      const response = await transport({
+        url: endpoint,
         headers: {
           'content-type': 'application/json',
           [SIGNATURE_HEADER]: signature,
           ...(authorization && { authorization }),
         },
         body: text,
-        // A 3xx is an answer to classify (unknown), not a hop to follow with a signed body.
-        redirect: 'manual',
         signal: controller.signal,
-        ...(options.dispatcher && { dispatcher: options.dispatcher }),
       });
       return classify(response.status, await readAnswer(response), request.currency);
     } catch (error) {
@@ -185,20 +183,15 @@ export function createHttpWallet(options: HttpWalletOptions): Wallet {
 type ReadAnswer = { json: true; value: unknown } | { json: false; detail: string };
 
 /** Reads at most MAX_ANSWER_BYTES of the answer and parses it as JSON. */
-async function readAnswer(response: { body: ReadableStream<Uint8Array> | null }): Promise<ReadAnswer> {
-  const reader = response.body?.getReader();
-  if (!reader) return { json: false, detail: 'an empty answer' };
+async function readAnswer(response: WalletResponse): Promise<ReadAnswer> {
+  if (!response.body) return { json: false, detail: 'an empty answer' };
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      return { json: false, detail: `an answer over ${MAX_ANSWER_BYTES} bytes` };
-    }
-    chunks.push(value);
+  // Leaving the loop early (break) cancels the stream and frees the connection.
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > MAX_ANSWER_BYTES) return { json: false, detail: `an answer over ${MAX_ANSWER_BYTES} bytes` };
+    chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return { json: false, detail: 'an empty answer' };

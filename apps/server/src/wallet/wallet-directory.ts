@@ -1,12 +1,12 @@
-import { fetch as undiciFetch } from 'undici';
 import type { Logger } from '../logger.ts';
 import type { OutboundPolicy } from '../outbound/host-resolution.ts';
 import { createPinnedAgent } from '../outbound/pinned-connector.ts';
 import type { SecretBox } from '../security/secrets.ts';
 import type { Store } from '../store/store.ts';
 import { createDemoWallet } from './demo-wallet.ts';
-import { createHttpWallet, DEFAULT_WALLET_TIMEOUT_MS, type WalletFetch } from './http-wallet.ts';
+import { createHttpWallet, DEFAULT_WALLET_TIMEOUT_MS } from './http-wallet.ts';
 import type { Wallet, WalletAnswer, WalletDirectory, WalletProfile } from './wallet.ts';
+import { dispatcherTransport, type WalletTransport } from './wallet-transport.ts';
 
 export interface WalletDirectoryOptions {
   store: Store;
@@ -15,7 +15,8 @@ export interface WalletDirectoryOptions {
   timeoutMs?: number;
   /** Where wallets may be reached: every connection is resolved, checked and pinned to that address. */
   policy: OutboundPolicy;
-  fetch?: WalletFetch;
+  /** How calls are sent; default: undici requests over one pinned agent. */
+  transport?: WalletTransport;
   /** Time for the demo wallet's records; defaults to the system clock. */
   clock?: () => Date;
 }
@@ -30,7 +31,7 @@ export function createWalletDirectory(options: WalletDirectoryOptions): WalletDi
   const demo = createDemoWallet(store, { clock: options.clock ?? (() => new Date()), logger });
   const byProfile = new Map<string, { key: string; wallet: Wallet }>();
   // One agent for every wallet: a pool of keep-alive connections per wallet origin.
-  const dispatcher = createPinnedAgent(options.policy);
+  const transport = options.transport ?? dispatcherTransport(createPinnedAgent(options.policy));
 
   function httpWallet(profile: WalletProfile): Wallet {
     if (!profile.walletUrl || !profile.walletTokenSealed) {
@@ -52,9 +53,7 @@ export function createWalletDirectory(options: WalletDirectoryOptions): WalletDi
       walletUrl: profile.walletUrl,
       signatureToken,
       timeoutMs: options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS,
-      dispatcher,
-      // undici's own fetch: the agent is one of its dispatchers.
-      fetch: options.fetch ?? (undiciFetch as WalletFetch),
+      transport,
       logger,
     });
     byProfile.set(profile.id, { key, wallet });
