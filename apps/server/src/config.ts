@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -19,7 +20,8 @@ export const scheduleMs = (text: string): number[] =>
  * them without a configuration: kept here, once, beside the schema that applies them.
  */
 export const SETTING_DEFAULTS = {
-  WORKERS: 1,
+  /** One serving process per core (issue 12); at most the schema's 64. */
+  WORKERS: Math.min(64, availableParallelism()),
   WALLET_TIMEOUT_MS: 5000,
   ROUND_IDLE_TIMEOUT: 300,
   WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,10h',
@@ -65,7 +67,7 @@ const envSchema = z.object({
   /** Time-out of one call to an operator's wallet, in milliseconds (docs/contract.md §6). */
   /**
    * Processes serving players and the API on PORT (Node's cluster; they share the SQLite file, and
-   * the database leases their background work). 1 keeps one process.
+   * the database leases their background work); default: one per core. 1 keeps one process.
    */
   WORKERS: z.coerce.number().int().min(1).max(64).default(SETTING_DEFAULTS.WORKERS),
   WALLET_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(SETTING_DEFAULTS.WALLET_TIMEOUT_MS),

@@ -34,7 +34,7 @@ async function serve({ alone }: { alone: boolean }): Promise<void> {
   });
   if (alone) {
     const demo = await setUpDemo(running.app.services, deps, config.DEMO_API_KEY);
-    announce(deps, running.url, demo);
+    announce(deps, running.url, demo, keepDemoCredentials(demo));
     running.app.readiness.started();
   }
   let stopping = false;
@@ -63,6 +63,8 @@ async function supervise(): Promise<void> {
   if (released > 0) deps.logger.warn('wallet calls left pending by the last run are due again', { released });
   const demo = await setUpDemo(createServices(deps), deps, config.DEMO_API_KEY);
   await deps.store.close();
+  // Before any worker can answer /ready: whoever waits for ready finds the credentials' file.
+  const credentials = keepDemoCredentials(demo);
 
   setupPrimary(); // relays the Socket.IO adapter's messages between the workers
   let stopping = false;
@@ -81,7 +83,12 @@ async function supervise(): Promise<void> {
   );
   const port = addresses[0]?.port ?? config.PORT;
   deps.logger.info('workers listening', { workers: config.WORKERS, pids: workers.map((w) => w.process.pid) });
-  announce(deps, `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`, demo);
+  announce(
+    deps,
+    `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,
+    demo,
+    credentials,
+  );
 
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -104,8 +111,22 @@ async function supervise(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** Says where the service is and, on a first start, the demo client's credentials. */
-function announce(deps: Deps, url: string, demo: DemoInfo | undefined): void {
+/**
+ * On a first start with stdout not a terminal (a collector, a file), the demo client's secrets go
+ * to a file only its owner can read; its path, or undefined.
+ */
+function keepDemoCredentials(demo: DemoInfo | undefined): string | undefined {
+  if (!demo || process.stdout.isTTY) return undefined;
+  return writeDemoCredentials(config.DATA_DIR, demoCredentialLines(demo, config.PUBLIC_URL));
+}
+
+/** Says where the service is and, on a first start, the demo client's credentials or their file. */
+function announce(
+  deps: Deps,
+  url: string,
+  demo: DemoInfo | undefined,
+  credentials: string | undefined,
+): void {
   const database = `${config.DATA_DIR}/raspa.sqlite`;
   if (config.OUTBOUND_ALLOW_PRIVATE) {
     // Said at every start, so a setting meant for local integration is not left on in production.
@@ -133,10 +154,9 @@ function announce(deps: Deps, url: string, demo: DemoInfo | undefined): void {
     database,
     workers: config.WORKERS,
   });
-  if (demo) {
-    const path = writeDemoCredentials(config.DATA_DIR, demoCredentialLines(demo, config.PUBLIC_URL));
+  if (credentials) {
     deps.logger.info('demo API client created; its apiKey, panel password and a gameUrl are in a file', {
-      path,
+      path: credentials,
     });
   }
 }

@@ -44,6 +44,7 @@ async function spawnService(): Promise<{ child?: ChildProcess; portTaken?: boole
     cwd: serverDir,
     env: {
       ...process.env,
+      WORKERS: '1',
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',

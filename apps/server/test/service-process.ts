@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { apiCaller, freePort, type TokenSet } from './harness.ts';
 import { eventually } from './play-fixtures.ts';
@@ -33,7 +34,9 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   const listening = () => logs.split('\n').find((line) => line.includes('"workers listening"'));
   await eventually(async () => {
     if (child.exitCode !== null) throw new Error(`the service exited: ${logs}`);
-    const workersUp = env.WORKERS === undefined || env.WORKERS === '1' || listening() !== undefined;
+    // Unset, WORKERS is one per core.
+    const single = (env.WORKERS ?? String(availableParallelism())) === '1';
+    const workersUp = single || listening() !== undefined;
     return workersUp && (await fetch(`${url}/ready`).catch(() => undefined))?.ok;
   }, 60_000);
   return {

@@ -43,6 +43,10 @@ describe('WORKERS=2', () => {
     });
     const { call, url } = service;
     expect(new Set(service.workerPids()).size).toBe(2);
+    // WebSocket only: a long-polling session's requests would reach different processes.
+    const polling = await fetch(`${url}/socket.io/?EIO=4&transport=polling`);
+    expect(polling.status).toBe(400);
+    expect(await polling.json()).toMatchObject({ message: 'Transport unknown' });
 
     const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: API_KEY } })).body.data;
     const game = await setUpWalletGame(call, tokens, operator, {

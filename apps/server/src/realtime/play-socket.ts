@@ -34,11 +34,13 @@ export function attachPlaySockets(
   deps: { play: PlayService; sessions: SessionService; logger: Logger },
   options: { adapter?: ServerOptions['adapter'] } = {},
 ): { notifier: PlayNotifier; close(): Promise<void> } {
-  // With several processes, the adapter carries a push to the player's pages on the others.
+  // With several processes, the adapter carries a push to the player's pages on the others. And
+  // WebSocket only: Node's cluster hands each connection to any process, so the two connections of
+  // an HTTP long-polling session would land on different ones (it needs sticky routing).
   const io = new Server(httpServer, {
     serveClient: false,
     maxHttpBufferSize: 16 * 1024,
-    ...(options.adapter && { adapter: options.adapter }),
+    ...(options.adapter && { adapter: options.adapter, transports: ['websocket'] }),
   });
   const play = io.of(PLAY_NAMESPACE);
 
