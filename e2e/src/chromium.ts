@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
-/** Debian's Chromium (installed by scripts/ensure-chromium.mjs on CI); CHROMIUM_PATH overrides. */
+/** Debian's Chromium (installed by scripts/ensure-test-tools.mjs on CI); CHROMIUM_PATH overrides. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function launchChromium(): Promise<Browser> {
