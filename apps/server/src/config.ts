@@ -42,6 +42,13 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * postgres://user:password@host:port/database: the service keeps its data in that PostgreSQL
+   * database (docs/store.md); unset, in the embedded SQLite file DATA_DIR/raspa.sqlite.
+   */
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   TOKEN_TTL: duration.default(7200),
   /** smtp://user:pass@host:port or smtps://…; unset: e-mails are written to DATA_DIR/outbox. */

@@ -16,7 +16,7 @@ import { startPlayTicker } from './play/play-ticker.ts';
 import { attachPlaySockets } from './realtime/play-socket.ts';
 import { argon2idHasher } from './security/passwords.ts';
 import { createSecretBox } from './security/secrets.ts';
-import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
+import { openConfiguredStore } from './store/open-store.ts';
 
 /** The production dependencies for a configuration; tests replace any of them. */
 export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
@@ -25,7 +25,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const from = config.MAIL_FROM;
   return {
-    store: overrides.store ?? openSqliteStore(join(config.DATA_DIR, 'raspa.sqlite')),
+    store: overrides.store ?? openConfiguredStore(config),
     clock,
     random,
     newId: overrides.newId ?? createIdGenerator(clock, random),

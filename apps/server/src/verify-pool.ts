@@ -14,8 +14,8 @@ import { parseArgs } from 'node:util';
 import { formatAmount } from '@raspa/core';
 import { loadDotEnv, readConfig } from './config.ts';
 import { createFairnessService, type PoolCheck } from './services/fairness-service.ts';
+import { openConfiguredStore } from './store/open-store.ts';
 import type { GameRecord } from './store/records.ts';
-import { openSqliteStore } from './store/sqlite/sqlite-store.ts';
 import type { Store } from './store/store.ts';
 
 const USAGE = 'usage: pnpm verify-pool --game <gameId> [--pool <poolId>] [--data-dir <dir>]';
@@ -105,15 +105,18 @@ async function main(argv: string[]): Promise<number> {
     console.error(`the configuration has problems:\n  ${configured.errors.join('\n  ')}`);
     return 2;
   }
-  const file = join(configured.config.DATA_DIR, 'raspa.sqlite');
-  if (!existsSync(file)) {
+  const { DATABASE_URL } = configured.config;
+  const file = DATABASE_URL
+    ? 'the PostgreSQL database of DATABASE_URL'
+    : join(configured.config.DATA_DIR, 'raspa.sqlite');
+  if (!DATABASE_URL && !existsSync(file)) {
     console.error(`no database at ${file} (set DATA_DIR or pass --data-dir)\n${USAGE}`);
     return 2;
   }
   let store: Store;
   try {
     // Read-only: the verifier never changes the ledger, and can run beside the live service.
-    store = openSqliteStore(file, { readonly: true });
+    store = openConfiguredStore(configured.config, { readonly: true });
   } catch (error) {
     console.error(`cannot open ${file}: ${(error as Error).message}`);
     return 2;

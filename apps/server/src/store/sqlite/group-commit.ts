@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { runCallbacks } from '../run-callbacks.ts';
 import type { Db } from './database.ts';
 import type { CallRunner } from './sync.ts';
 
@@ -29,19 +30,6 @@ export interface GroupCommit {
   inside: CallRunner;
   /** Runs a call made outside every unit: once no batch holds the connection's transaction. */
   outside: CallRunner;
-}
-
-/** A failing callback must not keep the other units of the batch from hearing their answer. */
-function runCallbacks(callbacks: Array<() => void>): void {
-  for (const callback of callbacks) {
-    try {
-      callback();
-    } catch (error) {
-      queueMicrotask(() => {
-        throw error;
-      });
-    }
-  }
 }
 
 const controlOf = (scope: UnitScope): UnitControl => ({

@@ -1,6 +1,7 @@
 import type { PageRequest } from '../paging.ts';
-import type { LedgerFilter, OwnerRef, RoundDetail, RoundPlayer, TransactionRecord } from '../records.ts';
+import type { LedgerFilter, OwnerRef, TransactionRecord } from '../records.ts';
 import type { LedgerRepo } from '../repositories.ts';
+import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
 import type { Db } from './database.ts';
 import { statementCache } from './statement-cache.ts';
 import type { Sync } from './sync.ts';
@@ -19,8 +20,6 @@ const ROUND_COLUMNS = `r.id, r.client_id AS clientId, r.profile_id AS profileId,
 /** The player's last balance in the round's currency (player_balances, 005_multi_currency.sql). */
 const ROUND_BALANCE_JOIN =
   'LEFT JOIN player_balances pb ON pb.player_id = r.player_id AND pb.currency = r.currency';
-
-type RoundRow = Omit<RoundDetail, 'player' | 'transactions'> & Omit<RoundPlayer, 'id'> & { playerId: string };
 
 type Params = Record<string, string | number>;
 
@@ -128,27 +127,6 @@ function roundPageQuery(filter: LedgerFilter): Where {
   };
 }
 
-/** A round row with its player's columns, as the lists show it. */
-function detail(
-  {
-    playerId,
-    credential,
-    credentialType,
-    balanceMinor,
-    balanceCurrency,
-    betWins,
-    totalBets,
-    ...round
-  }: RoundRow,
-  transactions: TransactionRecord[],
-): RoundDetail {
-  return {
-    ...round,
-    player: { id: playerId, credential, credentialType, balanceMinor, balanceCurrency, betWins, totalBets },
-    transactions,
-  };
-}
-
 export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
   const statement = statementCache(db);
   const roundRef = db.prepare<[string], OwnerRef>(
@@ -157,7 +135,7 @@ export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
   const playerRef = db.prepare<[string], OwnerRef>(
     'SELECT id, client_id AS clientId FROM players WHERE id = ?',
   );
-  const roundById = db.prepare<[string], RoundRow>(
+  const roundById = db.prepare<[string], RoundDetailRow>(
     `SELECT ${ROUND_COLUMNS} FROM rounds r JOIN players p ON p.id = r.player_id
      JOIN profiles pr ON pr.id = p.profile_id ${ROUND_BALANCE_JOIN} WHERE r.id = ?`,
   );
@@ -199,14 +177,14 @@ export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
     listRounds: (filter, page) => {
       const ids = roundPageQuery(filter);
       // Then the page's rounds with their players: at most 100 of each.
-      const rows = statement<RoundRow>(
+      const rows = statement<RoundDetailRow>(
         `SELECT ${ROUND_COLUMNS} FROM (${ids.sql}) page JOIN rounds r ON r.id = page.id
          JOIN players p ON p.id = r.player_id JOIN profiles pr ON pr.id = p.profile_id ${ROUND_BALANCE_JOIN}
          ${NEWEST_FIRST('r')}`,
       ).all({ ...ids.params, ...pageParams(page) });
       const transactions = transactionsOf(rows.map((row) => row.id));
       return {
-        items: rows.map((row) => detail(row, transactions.get(row.id) ?? [])),
+        items: rows.map((row) => roundDetail(row, transactions.get(row.id) ?? [])),
         totalCount: total('round', filter),
       };
     },
@@ -222,7 +200,7 @@ export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
     },
     findRoundDetail: (roundId) => {
       const row = roundById.get(roundId);
-      return row && detail(row, transactionsOfRound.all(roundId));
+      return row && roundDetail(row, transactionsOfRound.all(roundId));
     },
     findRoundRef: (roundId) => roundRef.get(roundId),
     findPlayerRef: (playerId) => playerRef.get(playerId),

@@ -1,3 +1,4 @@
+import { likeContains } from '../like-pattern.ts';
 import type { PlayerRecord } from '../records.ts';
 import type { PlayersRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
@@ -6,11 +7,6 @@ import type { Sync } from './sync.ts';
 const COLUMNS = `p.id, p.client_id AS clientId, p.profile_id AS profileId, p.credential,
   p.credential_type AS credentialType, p.balance_minor AS balanceMinor, p.bet_wins AS betWins,
   p.total_bets AS totalBets, p.created_at AS createdAt`;
-
-/** `%`, `_` and the escape character itself match literally. */
-export function likeContains(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 /** SQLite's lower() and LIKE fold ASCII only; players' names are often not ASCII (João, ÑANDÚ). */
 const FOLD = 'raspa_fold';

@@ -1,48 +1,8 @@
+import { ROUND_FIELDS, TRANSACTION_FIELDS } from '../ledger-columns.ts';
 import type { LedgerTransaction, PoolDrawRecord, RoundRecord } from '../records.ts';
 import type { RoundsRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
 import type { Sync } from './sync.ts';
-
-const ROUND_FIELDS: Record<keyof RoundRecord, string> = {
-  id: 'id',
-  clientId: 'client_id',
-  profileId: 'profile_id',
-  gameId: 'game_id',
-  playerId: 'player_id',
-  sessionId: 'session_id',
-  status: 'status',
-  currency: 'currency',
-  paidMinor: 'paid_minor',
-  prizeMinor: 'prize_minor',
-  createdAt: 'created_at',
-  endAt: 'end_at',
-  poolId: 'pool_id',
-  drawIndex: 'draw_index',
-  level: 'level',
-  cardJson: 'card_json',
-  lastActionAt: 'last_action_at',
-  reconciliation: 'reconciliation',
-};
-
-const TRANSACTION_FIELDS: Record<keyof LedgerTransaction, string> = {
-  id: 'id',
-  roundId: 'round_id',
-  clientId: 'client_id',
-  profileId: 'profile_id',
-  playerId: 'player_id',
-  type: 'type',
-  amountMinor: 'amount_minor',
-  currency: 'currency',
-  balanceBeforeMinor: 'balance_before_minor',
-  balanceAfterMinor: 'balance_after_minor',
-  status: 'status',
-  createdAt: 'created_at',
-  originalTransactionId: 'original_transaction_id',
-  attempts: 'attempts',
-  nextAttemptAt: 'next_attempt_at',
-  lastError: 'last_error',
-  completedAt: 'completed_at',
-};
 
 const select = (fields: Record<string, string>) =>
   Object.entries(fields)

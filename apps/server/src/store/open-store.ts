@@ -1,0 +1,16 @@
+import { join } from 'node:path';
+import { openPostgresStore } from './postgres/postgres-store.ts';
+import { openSqliteStore } from './sqlite/sqlite-store.ts';
+import type { Store } from './store.ts';
+
+/**
+ * The service's store: the PostgreSQL database of DATABASE_URL when it is set, else the embedded
+ * SQLite file in DATA_DIR. `readonly` opens it for a report that changes nothing (verify-pool).
+ */
+export function openConfiguredStore(
+  settings: { DATABASE_URL?: string | undefined; DATA_DIR: string },
+  options: { readonly?: boolean } = {},
+): Store {
+  if (settings.DATABASE_URL) return openPostgresStore(settings.DATABASE_URL, options);
+  return openSqliteStore(join(settings.DATA_DIR, 'raspa.sqlite'), options);
+}

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** The key of the advisory lock two instances starting together take, so only one migrates. */
+const MIGRATION_LOCK = 7_261_736_172;
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * bigint (money, counts, epoch ms) and numeric (sum of bigints) come back as JS numbers: every
+ * figure the store holds is a safe integer, and one that is not is refused rather than rounded.
+ */
+function safeInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new Error(`${text} is not a safe integer`);
+  return value;
+}
+
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 || oid === NUMERIC
+      ? safeInteger
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * A pool of connections to `url`. Every connection commits synchronously (`synchronous_commit=on`
+ * whatever the server's default: a unit answered is on disk, docs/contract.md §6); a read-only
+ * pool's transactions refuse every write.
+ */
+export function createPool(url: string, options: { max?: number; readonly?: boolean } = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    types,
+    options: `-c synchronous_commit=on${options.readonly ? ' -c default_transaction_read_only=on' : ''}`,
+  });
+  // An idle connection that dies (server restart) is dropped by the pool; without a listener the
+  // error would end the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** The migration files this build ships, in the order they apply. */
+export function shippedMigrations(): string[] {
+  return readdirSync(MIGRATIONS_DIR)
+    .filter((name) => /^\d{3}_[\w-]+\.sql$/.test(name))
+    .sort();
+}
+
+/**
+ * Applies the numbered `migrations/NNN_name.sql` files not yet applied, each in its own
+ * transaction, under an advisory lock: a second instance starting at the same time waits, then
+ * finds them applied.
+ */
+export async function migrate(pool: pg.Pool): Promise<string[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT COLLATE "C" PRIMARY KEY, applied_at TEXT NOT NULL)',
+      );
+      const applied = new Set(
+        (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map(
+          (row) => row.name,
+        ),
+      );
+      const ran: string[] = [];
+      for (const name of shippedMigrations()) {
+        if (applied.has(name)) continue;
+        const sql = readFileSync(join(MIGRATIONS_DIR, name), 'utf8');
+        await client.query('BEGIN');
+        try {
+          await client.query(sql);
+          await client.query('INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)', [
+            name,
+            new Date().toISOString(),
+          ]);
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw new Error(`migration ${name} failed: ${(error as Error).message}`);
+        }
+        ran.push(name);
+      }
+      return ran;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,97 @@
+import type pg from 'pg';
+import type { Repositories, Store } from '../store.ts';
+import { createClientsRepo } from './clients-repo.ts';
+import { createPool, migrate, shippedMigrations } from './database.ts';
+import { createDemoWalletRepo } from './demo-wallet-repo.ts';
+import { createGamesRepo } from './games-repo.ts';
+import { createIdempotencyRepo } from './idempotency-repo.ts';
+import { createLedgerRepo } from './ledger-repo.ts';
+import { createOpsRepo, type MigrationState } from './ops-repo.ts';
+import { createOutboxRepo } from './outbox-repo.ts';
+import { createPlayersRepo } from './players-repo.ts';
+import { createPoolsRepo } from './pools-repo.ts';
+import { createProfilesRepo } from './profiles-repo.ts';
+import { createRateLimitsRepo } from './rate-limits-repo.ts';
+import { createResetsRepo } from './resets-repo.ts';
+import { createRoundsRepo } from './rounds-repo.ts';
+import { createSessionsRepo } from './sessions-repo.ts';
+import type { Sql } from './sql.ts';
+import { createUnits } from './units.ts';
+import { createWebhooksRepo } from './webhooks-repo.ts';
+
+/** Every repository over one Sql: the pool's (a call is its own unit) or a unit's connection. */
+function createRepos(sql: Sql, migrations: () => MigrationState): Repositories {
+  return {
+    clients: createClientsRepo(sql),
+    profiles: createProfilesRepo(sql),
+    games: createGamesRepo(sql),
+    players: createPlayersRepo(sql),
+    sessions: createSessionsRepo(sql),
+    ledger: createLedgerRepo(sql),
+    webhooks: createWebhooksRepo(sql),
+    resets: createResetsRepo(sql),
+    outbox: createOutboxRepo(sql),
+    pools: createPoolsRepo(sql),
+    rounds: createRoundsRepo(sql),
+    demoWallet: createDemoWalletRepo(sql),
+    idempotency: createIdempotencyRepo(sql),
+    rateLimits: createRateLimitsRepo(sql),
+    ops: createOpsRepo(sql, shippedMigrations(), migrations),
+  };
+}
+
+export interface PostgresStore extends Store {
+  /** Settles once the migrations are applied (rejects with why they could not be). */
+  ready: Promise<void>;
+}
+
+/**
+ * The Store on a PostgreSQL database (issue 13), over a node-postgres pool. Each call on a
+ * repository is one autocommitted statement (or, for the few that write several, a transaction
+ * of its own); `transaction()` is a SERIALIZABLE transaction on one connection (units.ts).
+ * Migrations are applied at open, one instance at a time; calls wait for them.
+ */
+export function createPostgresStore(pool: pg.Pool, options: { readonly?: boolean } = {}): PostgresStore {
+  let migrations: MigrationState = { state: 'running' };
+  // A reader (verify-pool) never migrates: /ready-style health then says what is missing.
+  const ready = (options.readonly ? Promise.resolve([]) : migrate(pool)).then(
+    () => {
+      migrations = { state: 'done' };
+    },
+    (error: unknown) => {
+      migrations = { state: 'failed', error: error as Error };
+      throw error;
+    },
+  );
+  // Whoever calls the store hears the failure; nobody has to be listening for it at open.
+  void ready.catch(() => {});
+  const state = () => migrations;
+  const units = createUnits(pool, () => ready);
+  return {
+    ...createRepos(units.outside, state),
+    ready,
+    transaction: (work) =>
+      units.unit((sql, control) => work({ ...createRepos(sql, state), afterCommit: control.afterCommit })),
+    close: async () => {
+      await ready.catch(() => {});
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * Opens the PostgreSQL database at `url` (postgres://…) as a Store, applying its migrations;
+ * `readonly` applies none and refuses every write.
+ */
+export const openPostgresStore = (
+  url: string,
+  options: { maxConnections?: number; readonly?: boolean } = {},
+): PostgresStore => {
+  const readonly = options.readonly ?? false;
+  return createPostgresStore(
+    createPool(url, { readonly, ...(options.maxConnections && { max: options.maxConnections }) }),
+    {
+      readonly,
+    },
+  );
+};

@@ -1,0 +1,108 @@
+import { ROUND_FIELDS, TRANSACTION_FIELDS } from '../ledger-columns.ts';
+import type { LedgerTransaction, PoolDrawRecord, RoundRecord } from '../records.ts';
+import type { RoundsRepo } from '../repositories.ts';
+import { all, changes, first, parameters, type Sql, selectList } from './sql.ts';
+
+const ROUND_COLUMNS = selectList(ROUND_FIELDS);
+const TRANSACTION_COLUMNS = selectList(TRANSACTION_FIELDS);
+const DRAW_COLUMNS =
+  'id AS "roundId", draw_index AS "drawIndex", level, card_json AS "cardJson", prize_minor AS "prizeMinor"';
+
+/** INSERT of every field of a record, its values in the fields' order. */
+function insertAll(table: string, fields: Record<string, string>) {
+  const keys = Object.keys(fields);
+  const text = `INSERT INTO ${table} (${Object.values(fields).join(', ')}) VALUES (${keys
+    .map((_, i) => `$${i + 1}`)
+    .join(', ')})`;
+  return { text, values: (record: object) => keys.map((key) => (record as Record<string, unknown>)[key]) };
+}
+
+const INSERT_ROUND = insertAll('rounds', ROUND_FIELDS);
+const INSERT_TRANSACTION = insertAll('transactions', TRANSACTION_FIELDS);
+
+export function createRoundsRepo(sql: Sql): RoundsRepo {
+  /** UPDATE of the fields a change names (fixed column names, the values as parameters). */
+  const update = async (table: string, fields: Record<string, string>, id: string, change: object) => {
+    const params = parameters();
+    const sets = Object.entries(change)
+      .filter(([key, value]) => key in fields && value !== undefined)
+      .map(([key, value]) => `${fields[key]} = ${params.add(value)}`);
+    if (sets.length === 0) return;
+    await sql.query(`UPDATE ${table} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`, params.values);
+  };
+  return {
+    insertRound: async (round) => void (await sql.query(INSERT_ROUND.text, INSERT_ROUND.values(round))),
+    findRound: (id) => first<RoundRecord>(sql, `SELECT ${ROUND_COLUMNS} FROM rounds WHERE id = $1`, [id]),
+    findLiveRound: (playerId) =>
+      first<RoundRecord>(
+        sql,
+        `SELECT ${ROUND_COLUMNS} FROM rounds WHERE player_id = $1 AND status IN ('pending', 'open', 'closing')`,
+        [playerId],
+      ),
+    updateRound: (id, change) => update('rounds', ROUND_FIELDS, id, change),
+    insertTransaction: async (transaction) =>
+      void (await sql.query(INSERT_TRANSACTION.text, INSERT_TRANSACTION.values(transaction))),
+    findTransaction: (id) =>
+      first<LedgerTransaction>(sql, `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE id = $1`, [id]),
+    transactionsOfRound: (roundId) =>
+      all<LedgerTransaction>(
+        sql,
+        `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE round_id = $1 ORDER BY created_at, id`,
+        [roundId],
+      ),
+    updateTransaction: (id, change) => update('transactions', TRANSACTION_FIELDS, id, change),
+    dueTransactions: (now, limit) =>
+      all<LedgerTransaction>(
+        sql,
+        `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE status = 'pending' AND next_attempt_at <= $1
+         ORDER BY next_attempt_at, id LIMIT $2`,
+        [now, limit],
+      ),
+    idleOpenRounds: (before, limit) =>
+      all<RoundRecord>(
+        sql,
+        `SELECT ${ROUND_COLUMNS} FROM rounds WHERE status = 'open' AND last_action_at < $1
+         ORDER BY last_action_at LIMIT $2`,
+        [before, limit],
+      ),
+    // One conditional UPDATE: of several instances claiming the same call, the second waits on the
+    // row lock, then re-reads the row and finds next_attempt_at moved on, so it gets nothing.
+    claimDue: (id, owner, now, until) =>
+      first<LedgerTransaction>(
+        sql,
+        `UPDATE transactions SET next_attempt_at = $1, lease_owner = $2
+         WHERE id = $3 AND status = 'pending' AND next_attempt_at <= $4 RETURNING ${TRANSACTION_COLUMNS}`,
+        [until, owner, id, now],
+      ),
+    releasePending: (now) =>
+      changes(
+        sql,
+        "UPDATE transactions SET next_attempt_at = $1, lease_owner = NULL WHERE status = 'pending'",
+        [now],
+      ),
+    // One statement: the per-currency balance and the player's counters change together.
+    updatePlayer: async (playerId, currency, balanceMinor, betsAdded, winsAdded) =>
+      void (await sql.query(
+        `WITH balance AS (
+           INSERT INTO player_balances (player_id, currency, balance_minor) VALUES ($1, $2, $3)
+           ON CONFLICT (player_id, currency) DO UPDATE SET balance_minor = excluded.balance_minor)
+         UPDATE players SET total_bets = total_bets + $4, bet_wins = bet_wins + $5,
+           balance_minor = CASE WHEN (SELECT currency FROM profiles WHERE id = players.profile_id) = $2
+             THEN $3 ELSE balance_minor END
+         WHERE id = $1`,
+        [playerId, currency, balanceMinor, betsAdded, winsAdded],
+      )),
+    poolDraws: (poolId, afterDrawIndex, limit) =>
+      all<PoolDrawRecord>(
+        sql,
+        `SELECT ${DRAW_COLUMNS} FROM rounds WHERE pool_id = $1 AND draw_index > $2 ORDER BY draw_index LIMIT $3`,
+        [poolId, afterDrawIndex, limit],
+      ),
+    findPoolDraw: (poolId, drawIndex) =>
+      first<PoolDrawRecord>(
+        sql,
+        `SELECT ${DRAW_COLUMNS} FROM rounds WHERE pool_id = $1 AND draw_index = $2`,
+        [poolId, drawIndex],
+      ),
+  };
+}

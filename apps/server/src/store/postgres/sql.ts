@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+
+/** What a repository runs its statements on: the pool (each call its own unit) or a unit's connection. */
+export interface Sql {
+  query<Row extends object = Record<string, unknown>>(
+    text: string,
+    values?: readonly unknown[],
+  ): Promise<{ rows: Row[]; rowCount: number }>;
+  /**
+   * Runs several statements as one: inside a unit on the unit's connection (the unit is already
+   * all or nothing), outside one in a transaction of their own.
+   */
+  atomic<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+}
+
+/** The first row, if any. */
+export async function first<Row extends object>(
+  sql: Sql,
+  text: string,
+  values?: readonly unknown[],
+): Promise<Row | undefined> {
+  return (await sql.query<Row>(text, values)).rows[0];
+}
+
+/** Every row. */
+export async function all<Row extends object>(
+  sql: Sql,
+  text: string,
+  values?: readonly unknown[],
+): Promise<Row[]> {
+  return (await sql.query<Row>(text, values)).rows;
+}
+
+/** How many rows a write changed. */
+export async function changes(sql: Sql, text: string, values?: readonly unknown[]): Promise<number> {
+  return (await sql.query(text, values)).rowCount;
+}
+
+/**
+ * `column AS "key"` for each entry: PostgreSQL folds unquoted names to lower case, the records
+ * are camelCase.
+ */
+export const selectList = (fields: Record<string, string>, alias = ''): string =>
+  Object.entries(fields)
+    .map(([key, column]) => `${alias}${column} AS "${key}"`)
+    .join(', ');
+
+const names = new Map<string, string>();
+/**
+ * A named statement, so each connection parses and plans a text once (node-postgres prepares a
+ * statement only when it is named). The name is a digest of the text: one text, one name.
+ */
+function prepared(text: string, values: readonly unknown[] | undefined): pg.QueryConfig {
+  let name = names.get(text);
+  if (!name) {
+    name = `r${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    names.set(text, name);
+  }
+  return { name, text, values: (values ?? []) as unknown[] };
+}
+
+/** Runs one statement on a pool or a client, as a named (prepared) statement. */
+export async function run<Row extends object>(
+  on: pg.Pool | pg.PoolClient,
+  text: string,
+  values?: readonly unknown[],
+): Promise<{ rows: Row[]; rowCount: number }> {
+  const result = await on.query<Row & pg.QueryResultRow>(prepared(text, values));
+  return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+}
+
+/** Positional parameters of a statement assembled from fixed SQL text: `add` returns the placeholder. */
+export function parameters(): { add(value: unknown): string; values: unknown[] } {
+  const values: unknown[] = [];
+  return {
+    values,
+    add(value) {
+      values.push(value);
+      return `$${values.length}`;
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import type { DeliveryFilter, DeliveryRecord, WebhookRecord } from '../records.ts';
+import type { WebhooksRepo } from '../repositories.ts';
+import { all, changes, first, parameters, type Sql } from './sql.ts';
+
+interface WebhookRow extends Omit<WebhookRecord, 'eventTriggers'> {
+  eventTriggers: string;
+}
+
+interface DeliveryRow extends Omit<DeliveryRecord, 'payload'> {
+  payload: string;
+}
+
+const WEBHOOK_COLUMNS = `id, client_id AS "clientId", url, event_triggers AS "eventTriggers", token_enc AS "tokenSealed",
+  status, created_at AS "createdAt", last_triggered AS "lastTriggered", success_count AS "successCount",
+  failure_count AS "failureCount", deleted_at AS "deletedAt"`;
+
+const DELIVERY_COLUMNS = `id, webhook_id AS "webhookId", event_id AS "eventId", event_type AS "eventType", payload,
+  response_code AS "responseCode", response_body AS "responseBody", success, status, duration_ms AS "durationMs",
+  timestamp, retry_count AS "retryCount", error_message AS "errorMessage"`;
+
+const webhookFromRow = (row: WebhookRow): WebhookRecord => ({
+  ...row,
+  eventTriggers: JSON.parse(row.eventTriggers),
+});
+const deliveryFromRow = (row: DeliveryRow): DeliveryRecord => ({ ...row, payload: JSON.parse(row.payload) });
+
+/** The log list's WHERE: fixed SQL text per combination of filters, the values as parameters. */
+function deliveryWhere(webhookId: string, filter: DeliveryFilter, add: (value: unknown) => string): string {
+  const clauses = [`webhook_id = ${add(webhookId)}`];
+  if (filter.status !== null) clauses.push(`status = ${add(filter.status)}`);
+  if (filter.from !== null) clauses.push(`timestamp >= ${add(filter.from)}`);
+  if (filter.before !== null) clauses.push(`timestamp < ${add(filter.before)}`);
+  return clauses.join(' AND ');
+}
+
+async function writeDelivery(sql: Sql, d: DeliveryRecord): Promise<void> {
+  await sql.query(
+    `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, response_code, response_body,
+      success, status, duration_ms, timestamp, retry_count, error_message)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    [
+      d.id,
+      d.webhookId,
+      d.eventId,
+      d.eventType,
+      JSON.stringify(d.payload),
+      d.responseCode,
+      d.responseBody,
+      d.success,
+      d.status,
+      d.durationMs,
+      d.timestamp,
+      d.retryCount,
+      d.errorMessage,
+    ],
+  );
+}
+
+export function createWebhooksRepo(sql: Sql): WebhooksRepo {
+  const one = async (text: string, values: unknown[]) => {
+    const row = await first<WebhookRow>(sql, text, values);
+    return row && webhookFromRow(row);
+  };
+  return {
+    insert: async (w) =>
+      void (await sql.query(
+        `INSERT INTO webhooks (id, client_id, url, event_triggers, token_enc, status, created_at, last_triggered,
+          success_count, failure_count, deleted_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          w.id,
+          w.clientId,
+          w.url,
+          JSON.stringify(w.eventTriggers),
+          w.tokenSealed,
+          w.status,
+          w.createdAt,
+          w.lastTriggered,
+          w.successCount,
+          w.failureCount,
+          w.deletedAt,
+        ],
+      )),
+    findById: (id) => one(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1`, [id]),
+    findLiveByUrl: (clientId, url) =>
+      one(
+        `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE client_id = $1 AND url = $2 AND deleted_at IS NULL`,
+        [clientId, url],
+      ),
+    listLiveByClient: async (clientId) =>
+      (
+        await all<WebhookRow>(
+          sql,
+          `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE client_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
+          [clientId],
+        )
+      ).map(webhookFromRow),
+    softDelete: async (id, at) =>
+      (await changes(sql, 'UPDATE webhooks SET deleted_at = $1 WHERE id = $2 AND deleted_at IS NULL', [
+        at,
+        id,
+      ])) === 1,
+    setStatus: async (id, status) =>
+      void (await sql.query('UPDATE webhooks SET status = $1 WHERE id = $2', [status, id])),
+    insertDelivery: (delivery) => writeDelivery(sql, delivery),
+    recordAttempt: (attempt) =>
+      sql.atomic(async (unit) => {
+        const { willRetry, ...fields } = attempt;
+        const earlier = await first<{ n: number }>(
+          unit,
+          'SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = $1 AND event_id = $2',
+          [attempt.webhookId, attempt.eventId],
+        );
+        const delivery: DeliveryRecord = {
+          ...fields,
+          status: attempt.success ? 'success' : willRetry ? 'pending' : 'failed',
+          retryCount: earlier?.n ?? 0,
+        };
+        await unit.query(
+          `UPDATE webhook_deliveries SET status = 'failed' WHERE webhook_id = $1 AND event_id = $2 AND status = 'pending'`,
+          [attempt.webhookId, attempt.eventId],
+        );
+        await writeDelivery(unit, delivery);
+        const counted = await changes(
+          unit,
+          `UPDATE webhooks SET success_count = success_count + $2, failure_count = failure_count + $3,
+            last_triggered = CASE WHEN last_triggered IS NULL OR last_triggered < $4 THEN $4 ELSE last_triggered END
+           WHERE id = $1`,
+          [attempt.webhookId, attempt.success ? 1 : 0, attempt.success ? 0 : 1, attempt.timestamp],
+        );
+        if (counted !== 1) throw new Error(`webhook ${attempt.webhookId} does not exist`);
+        return delivery;
+      }),
+    listDeliveries: async (webhookId, filter, page) => {
+      const params = parameters();
+      const where = deliveryWhere(webhookId, filter, params.add);
+      const counts = await first<{ total: number; succeeded: number | null; failed: number | null }>(
+        sql,
+        `SELECT count(*) AS total, count(*) FILTER (WHERE success) AS succeeded,
+           count(*) FILTER (WHERE NOT success) AS failed
+         FROM webhook_deliveries WHERE ${where}`,
+        params.values,
+      );
+      const rows = await all<DeliveryRow>(
+        sql,
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where}
+         ORDER BY timestamp DESC, id DESC LIMIT ${params.add(page.pageSize)} OFFSET ${params.add(
+           (page.pageIndex - 1) * page.pageSize,
+         )}`,
+        params.values,
+      );
+      return {
+        items: rows.map(deliveryFromRow),
+        totalCount: counts?.total ?? 0,
+        successCount: counts?.succeeded ?? 0,
+        failureCount: counts?.failed ?? 0,
+      };
+    },
+    failingSince: async (webhookId) =>
+      (
+        await first<{ since: string | null }>(
+          sql,
+          `SELECT min(timestamp) AS since FROM webhook_deliveries WHERE webhook_id = $1 AND NOT success
+            AND timestamp > coalesce((SELECT max(timestamp) FROM webhook_deliveries
+              WHERE webhook_id = $1 AND success), '')`,
+          [webhookId],
+        )
+      )?.since ?? null,
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * A throwaway PostgreSQL 15 cluster for the tests (issue 13): Debian's binaries, `initdb` as the
+ * `postgres` user into a temporary folder, a free port on 127.0.0.1, its socket inside that folder,
+ * fsync on (crash tests need it: pg_virtualenv would turn it off). Stopped and removed by `stop()`.
+ * With TEST_DATABASE_URL or DATABASE_URL set, that server is used instead and nothing is started.
+ */
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+
+export interface Cluster {
+  /** A URL of the cluster's `postgres` database, as its superuser. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+function fail(reason: string): never {
+  throw new Error(
+    `[raspa] The PostgreSQL tests need PostgreSQL 15 in ${BIN}, and ${reason}.\n` +
+      '        Install it (Debian: sudo apt-get install -y postgresql), point POSTGRES_BIN at its bin folder, ' +
+      'or give TEST_DATABASE_URL=postgres://… of a server the tests may create databases on.',
+  );
+}
+
+/** Installs Debian's postgresql when its binaries are missing and we may (root with apt-get). */
+function ensureBinaries(): void {
+  if (existsSync(join(BIN, 'initdb'))) return;
+  if (process.getuid?.() !== 0) fail('it is not installed (installing it needs root)');
+  if (!existsSync('/usr/bin/apt-get')) fail('it is not installed (and there is no apt-get here)');
+  console.log('[raspa] PostgreSQL is missing: installing it with apt-get (for the PostgreSQL tests)…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update'], ['install', '-y', 'postgresql']]) {
+    const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
+    if (result.status !== 0)
+      fail(`apt-get ${args[0]} failed (exit ${result.status ?? result.error?.message})`);
+  }
+  if (!existsSync(join(BIN, 'initdb'))) fail('apt-get installed postgresql but initdb is still missing');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/** Runs a PostgreSQL binary as `postgres` (initdb refuses root) when we are root, else as ourselves. */
+function run(binary: string, args: string[]): void {
+  const asRoot = process.getuid?.() === 0;
+  const command = asRoot ? 'runuser' : join(BIN, binary);
+  const argv = asRoot ? ['-u', 'postgres', '--', join(BIN, binary), ...args] : args;
+  const result = spawnSync(command, argv, { encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`${binary} ${args.join(' ')} failed: ${result.stderr || result.stdout || result.error}`);
+  }
+}
+
+/** Starts a fresh cluster, or hands back the server named by TEST_DATABASE_URL / DATABASE_URL. */
+export async function startCluster(): Promise<Cluster> {
+  const given = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (given) return { url: given, stop: async () => {} };
+  ensureBinaries();
+  const dir = mkdtempSync(join(tmpdir(), 'raspa-pg-'));
+  const data = join(dir, 'data');
+  if (process.getuid?.() === 0) {
+    const owner = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    const group = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+    chownSync(dir, Number(owner.stdout.trim()), Number(group.stdout.trim()));
+  }
+  const port = await freePort();
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-instructions']);
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on -c max_connections=300`;
+    run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start']);
+  } catch (error) {
+    remove();
+    throw error;
+  }
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    process.off('exit', stop);
+    try {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    } finally {
+      remove();
+    }
+  };
+  // Also when the test run ends without its teardown (an interrupted run): nothing is left behind.
+  process.on('exit', stop);
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop: async () => stop() };
+}
