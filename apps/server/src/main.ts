@@ -1,13 +1,15 @@
 // The service's entry point: the only file that reads the environment, opens the database and listens.
 import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import { createAdapter, setupPrimary } from '@socket.io/cluster-adapter';
+import { createAdapter as createClusterAdapter, setupPrimary } from '@socket.io/cluster-adapter';
+import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
 import { loadDotEnv, readConfig } from './config.ts';
 import { demoCredentialLines, writeDemoCredentials } from './demo-credentials.ts';
 import { type DemoInfo, setUpDemo } from './demo-setup.ts';
 import type { Deps } from './deps.ts';
 import { buildDeps, startServer } from './server.ts';
 import { createServices } from './services/services.ts';
+import { createPool } from './store/postgres/database.ts';
 
 loadDotEnv();
 const configured = readConfig();
@@ -22,15 +24,37 @@ else if (cluster.isPrimary) await supervise();
 else await serve({ alone: false });
 
 /**
+ * How a push reaches a player's pages on other processes: NOTIFY through PostgreSQL between any
+ * instances and workers sharing it, the cluster's IPC between the workers of one machine on the
+ * embedded file, nothing for a lone process.
+ */
+function socketAdapter(deps: Deps, alone: boolean) {
+  if (config.DATABASE_URL) {
+    const pool = createPool(config.DATABASE_URL, { max: 2 });
+    const adapter = createPostgresAdapter(pool, {
+      // Pushes then reach this process's own pages only; play itself is unaffected.
+      errorHandler: (error) =>
+        deps.logger.warn('socket pushes between instances failed', { error: error.message }),
+    });
+    return { adapter, close: () => pool.end() };
+  }
+  return alone ? undefined : { adapter: createClusterAdapter(), close: async () => {} };
+}
+
+/**
  * One serving process: the whole service when alone; otherwise one of WORKERS, the primary having
  * done what must happen once (migrations, the demo client, releasing pending wallet calls).
  */
 async function serve({ alone }: { alone: boolean }): Promise<void> {
   const deps = buildDeps(config);
+  const pushes = socketAdapter(deps, alone);
   // /ready waits for the demo set-up below: a first start's apiKey must work once it says ready.
   const running = await startServer(deps, config.HOST, config.PORT, {
     startingUntilToldReady: alone,
-    ...(!alone && { socketAdapter: createAdapter(), releasePendingAtStart: false }),
+    ...(pushes && { socketAdapter: pushes.adapter }),
+    // Only the whole installation may send pending calls at once: on PostgreSQL other instances
+    // may be sending them, and their leases expire instead.
+    releasePendingAtStart: alone && !config.DATABASE_URL,
   });
   if (alone) {
     const demo = await setUpDemo(running.app.services, deps, config.DEMO_API_KEY);
@@ -44,6 +68,7 @@ async function serve({ alone }: { alone: boolean }): Promise<void> {
     deps.logger.info('stopping', { signal });
     await running.close(); // /ready answers 503 from its first step
     await running.app.services.panel.settled(); // queued reset e-mails go out before exit
+    await pushes?.close();
     await deps.store.close();
     process.exit(0);
   };
@@ -58,15 +83,19 @@ async function serve({ alone }: { alone: boolean }): Promise<void> {
  */
 async function supervise(): Promise<void> {
   const deps = buildDeps(config);
-  // No worker runs yet, so none is sending a pending wallet call: they may all be sent again.
-  const released = await deps.store.rounds.releasePending(deps.clock().toISOString());
-  if (released > 0) deps.logger.warn('wallet calls left pending by the last run are due again', { released });
+  // No worker runs yet, so none is sending a pending wallet call: they may all be sent again. Not
+  // on PostgreSQL, where other instances may be sending them.
+  if (!config.DATABASE_URL) {
+    const released = await deps.store.rounds.releasePending(deps.clock().toISOString());
+    if (released > 0)
+      deps.logger.warn('wallet calls left pending by the last run are due again', { released });
+  }
   const demo = await setUpDemo(createServices(deps), deps, config.DEMO_API_KEY);
   await deps.store.close();
   // Before any worker can answer /ready: whoever waits for ready finds the credentials' file.
   const credentials = keepDemoCredentials(demo);
 
-  setupPrimary(); // relays the Socket.IO adapter's messages between the workers
+  if (!config.DATABASE_URL) setupPrimary(); // relays the cluster adapter's messages between the workers
   let stopping = false;
   const fork = (): Worker => {
     const worker = cluster.fork();
@@ -127,7 +156,9 @@ function announce(
   demo: DemoInfo | undefined,
   credentials: string | undefined,
 ): void {
-  const database = `${config.DATA_DIR}/raspa.sqlite`;
+  const database = config.DATABASE_URL
+    ? databaseForLogs(config.DATABASE_URL)
+    : `${config.DATA_DIR}/raspa.sqlite`;
   if (config.OUTBOUND_ALLOW_PRIVATE) {
     // Said at every start, so a setting meant for local integration is not left on in production.
     deps.logger.warn(
@@ -159,4 +190,10 @@ function announce(
       path: credentials,
     });
   }
+}
+
+/** The database's address without its user and password, for the banner and the logs. */
+function databaseForLogs(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
