@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiCaller } from '../test/harness.ts';
 import { type BenchChild, forkChild } from './kit/child.ts';
-import { cpuSeconds, processTree, treeCpuSeconds } from './kit/cpu.ts';
+import { cpuSeconds, perProcessCpu, processTree, treeCpu, treeCpuSeconds } from './kit/cpu.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
 import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { report } from './kit/report.ts';
@@ -30,13 +30,23 @@ const { values } = parseArgs({
     'no-webhooks': { type: 'boolean', default: false },
     // A pause after each round, per player: a load below saturation (default 0: as fast as answered).
     'think-ms': { type: 'string', default: '0' },
+    // Service processes (the WORKERS setting); default: WORKERS from the environment, else 1.
+    workers: { type: 'string', default: process.env.WORKERS ?? '1' },
   },
 });
 const players = Number(values.players);
 const seconds = Number(values.seconds);
-if (!Number.isInteger(players) || players < 1 || !(seconds > 0) || !(Number(values['think-ms']) >= 0)) {
+const workers = Number(values.workers);
+if (
+  !Number.isInteger(players) ||
+  players < 1 ||
+  !(seconds > 0) ||
+  !(Number(values['think-ms']) >= 0) ||
+  !Number.isInteger(workers) ||
+  workers < 1
+) {
   console.error(
-    'usage: pnpm bench:play [--players N] [--seconds D] [--think-ms T] [--no-webhooks] [--cpu-prof DIR]',
+    'usage: [WORKERS=N] pnpm bench:play [--players N] [--seconds D] [--workers N] [--think-ms T] [--no-webhooks] [--cpu-prof DIR]',
   );
   process.exit(2);
 }
@@ -60,6 +70,10 @@ interface RunResult {
   errorSamples: unknown[];
 }
 
+/** The RSS of the service's processes together (the primary and its WORKERS). */
+const treeRssMb = (pid: number | undefined) =>
+  processTree(pid).reduce((sum, each) => sum + (rssMb(each) ?? 0), 0);
+
 const dataDir = mkdtempSync(join(tmpdir(), 'raspa-bench-'));
 let service: ChildProcess | undefined;
 let operator: BenchChild | undefined;
@@ -71,7 +85,8 @@ try {
   const started = await startServiceOnFreePort({
     dataDir,
     apiKey: API_KEY,
-    env: { OUTBOUND_ALLOW_PRIVATE: 'true' }, // the bench operator's wallet and receiver are on 127.0.0.1
+    // The bench operator's wallet and receiver are on 127.0.0.1.
+    env: { OUTBOUND_ALLOW_PRIVATE: 'true', WORKERS: String(workers) },
     nodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   service = started.child;
@@ -107,12 +122,13 @@ try {
     await sleep(50);
   const before = await operator.ask<Counts>('counts');
   const hookBefore = await loggedAttempts(warmEvents);
-  const rssBefore = rssMb(service.pid);
+  const rssBefore = treeRssMb(service.pid);
   console.log(`${players} players connected; playing for ${seconds} s…`);
 
   const processes = { service: service.pid, operator: operator.process.pid, players: load.process.pid };
-  // The service's workers (WORKERS) are its child processes: counted with it.
+  // The service's workers (WORKERS) are its child processes: counted with it, and each apart.
   const serviceProcesses = processTree(service.pid).length;
+  const serviceTreeBefore = treeCpu(service.pid);
   const cpu = () =>
     Object.fromEntries(
       Object.entries(processes).map(([name, pid]) => [
@@ -123,6 +139,13 @@ try {
   const cpuBefore = cpu();
   const run = await load.ask<RunResult>('run', { seconds, thinkMs });
   const cpuAfter = cpu();
+  const perProcess = perProcessCpu(
+    service.pid as number,
+    serviceTreeBefore,
+    treeCpu(service.pid),
+    run.elapsed,
+    run.rounds,
+  );
   // Cores each process kept busy during the run (2.0 = two whole cores).
   const coresUsed = Object.fromEntries(
     Object.keys(processes).map((name) => [
@@ -131,7 +154,7 @@ try {
     ]),
   );
   const after = await operator.ask<Counts>('counts');
-  const rssAfter = rssMb(service.pid);
+  const rssAfter = treeRssMb(service.pid);
   const load1m = loadAverage();
 
   // One open-round per accepted buy, one close-round per closed round.
@@ -153,7 +176,7 @@ try {
       successCount: hookAfter.successCount - hookBefore.successCount,
       failureCount: hookAfter.failureCount - hookBefore.failureCount,
     };
-  const command = `pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}`;
+  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}`;
 
   const result = {
     players,
@@ -175,11 +198,14 @@ try {
       attemptsFailed: hook?.failureCount,
     },
     serviceProcesses,
+    workers,
     serviceRssMb: { connected: rssBefore, afterRun: rssAfter },
     coresUsed,
     /** The service's CPU time per round: what a round costs, whatever else the machine was doing. */
     serviceCpuMsPerRound:
       Math.round((((cpuAfter.service ?? 0) - (cpuBefore.service ?? 0)) * 1000 * 100) / run.rounds) / 100,
+    /** The same, for each process of the service: the primary and each worker apart. */
+    serviceProcessCpu: perProcess,
     loadAverage1m: load1m,
     errors: run.errors,
     errorSamples: run.errorSamples,
@@ -197,6 +223,12 @@ try {
     'webhook drain ms': result.webhooks.drainMs ?? `> ${DRAIN_LIMIT_MS}`,
     'webhook attempts ok / failed': `${hook?.successCount} / ${hook?.failureCount}`,
     'service CPU ms per round': result.serviceCpuMsPerRound,
+    ...Object.fromEntries(
+      perProcess.map((each) => [
+        `  ${each.role} ${each.pid}: CPU ms per round / cores`,
+        `${each.cpuMsPerRound} / ${each.cores}`,
+      ]),
+    ),
     'service RSS MB': rssAfter,
     'cores used: service / operator / players': `${coresUsed.service} / ${coresUsed.operator} / ${coresUsed.players}`,
     'load average (1 min)': load1m,

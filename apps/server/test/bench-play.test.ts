@@ -18,7 +18,17 @@ describe('the play-loop bench', () => {
   it('runs a short loop to the end and writes its figures', () => {
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', 'apps/server/bench/play-loop.ts', '--players', '4', '--seconds', '1'],
+      [
+        '--import',
+        'tsx',
+        'apps/server/bench/play-loop.ts',
+        '--players',
+        '4',
+        '--seconds',
+        '1',
+        '--workers',
+        '1',
+      ],
       { cwd: root, env: { ...process.env, BENCH_RESULTS_DIR: results }, encoding: 'utf8', timeout: 90_000 },
     );
     expect(run.status, run.stderr).toBe(0);
@@ -26,6 +36,8 @@ describe('the play-loop bench', () => {
     const { result } = JSON.parse(readFileSync(join(results, file ?? ''), 'utf8'));
     expect(result).toMatchObject({ players: 4, errors: 0, webhooks: { attemptsFailed: 0 } });
     expect(result.rounds).toBeGreaterThan(0);
+    // One CPU reading per service process (one here: WORKERS=1).
+    expect(result.serviceProcessCpu).toHaveLength(result.serviceProcesses);
     expect(result.webhooks.drainMs).not.toBeNull();
     expect(result.webhooks.attemptsSucceeded).toBe(result.webhooks.expected);
   }, 120_000);

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoInfo, setUpDemo } from '../src/demo-setup.ts';
 import { createLogger } from '../src/logger.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
-import { connectPlayer, eventually } from './play-fixtures.ts';
+import { connectPlayer, eventually, registerWebhook } from './play-fixtures.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
 let server: TestServer;
@@ -98,15 +97,7 @@ describe('request logging', () => {
 
 describe('GET /metrics', () => {
   it('counts rounds, play and wallet latency, webhooks, pools and HTTP requests', async () => {
-    const hook = await server.call('POST', '/v1/webhook', {
-      token: tokens,
-      body: {
-        url: operator.webhookUrl,
-        eventTriggers: ['open-round', 'close-round'],
-        signatureToken: randomUUID(),
-      },
-    });
-    expect(hook.status).toBe(201);
+    await registerWebhook(server.call, tokens, operator.webhookUrl);
     const before = await metricsText();
     const opened = sample(before, 'raspa_rounds_opened_total') ?? 0;
     const token = new URL(demo.game.gameUrl).searchParams.get('token') ?? '';

@@ -97,7 +97,9 @@ async function deliverOnce(server: TestServer, webhookId: string) {
   const fixtures = ledgerFixtures(server);
   try {
     const clientId = (await server.deps.store.webhooks.findById(webhookId))?.clientId ?? '';
-    const { roundId } = fixtures.round(fixtures.seat(clientId), { at: server.clock().toISOString() });
+    const { roundId } = await fixtures.round(await fixtures.seat(clientId), {
+      at: server.clock().toISOString(),
+    });
     await server.deps.store.transaction((tx) =>
       createWebhookOutbox(server.deps).enqueue(tx, {
         clientId,
@@ -107,7 +109,6 @@ async function deliverOnce(server: TestServer, webhookId: string) {
       }),
     );
   } finally {
-    fixtures.close();
   }
   const dispatcher = createWebhookDispatcher(server.deps, { timeoutMs: 2000 });
   expect(await dispatcher.runOnce()).toBe(1);

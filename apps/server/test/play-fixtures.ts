@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ack } from '@raspa/core';
 import { io, type Socket } from 'socket.io-client';
-import type { TestServer, TokenSet } from './harness.ts';
+import type { Caller, TestServer, TokenSet } from './harness.ts';
 import type { TestOperator } from './test-operator.ts';
 
 export interface GameSetup {
@@ -30,15 +30,7 @@ export async function setUpOperatorGame(
   });
   if (profile.status !== 201) throw new Error(JSON.stringify(profile.body));
   const profileId = profile.body.data.profileId;
-  const webhook = await server.call('POST', '/v1/webhook', {
-    token: tokens,
-    body: {
-      url: operator.webhookUrl,
-      eventTriggers: ['open-round', 'close-round'],
-      signatureToken: randomUUID(),
-    },
-  });
-  if (webhook.status !== 201) throw new Error(JSON.stringify(webhook.body));
+  const webhookId = await registerWebhook(server.call, tokens, operator.webhookUrl);
   const created = await server.call('POST', '/v1/game', {
     token: tokens,
     body: {
@@ -55,7 +47,17 @@ export async function setUpOperatorGame(
     },
   });
   if (created.status !== 201) throw new Error(JSON.stringify(created.body));
-  return { tokens, profileId, gameId: created.body.data.id, webhookId: webhook.body.data.webhookId };
+  return { tokens, profileId, gameId: created.body.data.id, webhookId };
+}
+
+/** A webhook at `url` for both events, through the API; its id. */
+export async function registerWebhook(call: Caller, tokens: TokenSet, url: string): Promise<string> {
+  const webhook = await call('POST', '/v1/webhook', {
+    token: tokens,
+    body: { url, eventTriggers: ['open-round', 'close-round'], signatureToken: randomUUID() },
+  });
+  if (webhook.status !== 201) throw new Error(JSON.stringify(webhook.body));
+  return webhook.body.data.webhookId;
 }
 
 /** A player with a session on the game; returns the session token of its gameUrl. */

@@ -51,6 +51,8 @@ export interface ReceivedEvent {
   raw: string;
   /** Date.now() at arrival (the benchmark's webhook lag). */
   receivedAt: number;
+  /** The HTTP status the receiver answered. */
+  status: number;
 }
 
 export interface TestOperator {
@@ -167,6 +169,7 @@ export async function startTestOperator(
         headers: request.headers,
         raw,
         receivedAt: Date.now(),
+        status,
       });
       send(response, status, { received: status < 300 });
       return;

@@ -111,7 +111,6 @@ afterEach(async () => {
   for (const id of made.splice(0)) await server.deps.store.outbox.dropQueued(id);
 });
 afterAll(async () => {
-  fixtures.close();
   await receiver.close();
   await server.close();
 });
@@ -132,7 +131,7 @@ interface Hook {
 
 async function newOperator(): Promise<Operator> {
   const { clientId, apiKey, tokens } = await server.newClient();
-  return { clientId, apiKey, tokens, seat: fixtures.seat(clientId) };
+  return { clientId, apiKey, tokens, seat: await fixtures.seat(clientId) };
 }
 
 let hooks = 0;
@@ -158,7 +157,7 @@ const nowIso = () => server.clock().toISOString();
 
 /** A closed round written by the fixtures, and its payload as the events carry it. */
 async function newRound(operator: Operator): Promise<{ roundId: string; payload: RoundView }> {
-  const { roundId } = fixtures.round(operator.seat, { at: nowIso(), prizeMinor: 1000 });
+  const { roundId } = await fixtures.round(operator.seat, { at: nowIso(), prizeMinor: 1000 });
   const page = await server.deps.store.ledger.listRounds(
     {
       clientId: operator.clientId,

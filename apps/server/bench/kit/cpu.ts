@@ -43,6 +43,54 @@ export function treeCpuSeconds(pid: number | undefined): number | null {
   return tree.slice(1).reduce((sum, child) => sum + (cpuSeconds(child) ?? 0), own);
 }
 
+/** CPU seconds of each process of a tree at one moment, by pid (see processTree). */
+export type TreeCpu = Map<number, number>;
+
+/** The CPU seconds of `pid` and of each of its descendants, read now. */
+export function treeCpu(pid: number | undefined): TreeCpu {
+  const readings: TreeCpu = new Map();
+  for (const each of processTree(pid)) {
+    const seconds = cpuSeconds(each);
+    if (seconds !== null) readings.set(each, seconds);
+  }
+  return readings;
+}
+
+/** What one process of a tree used between two treeCpu readings. */
+export interface ProcessCpu {
+  pid: number;
+  /** 'primary' (the tree's root) or 'worker'; a process alone is the 'service'. */
+  role: 'service' | 'primary' | 'worker';
+  cpuSeconds: number;
+  /** Share of one core over `seconds` (1.0 = a whole core). */
+  cores: number;
+  cpuMsPerRound: number;
+}
+
+/**
+ * Each process's own CPU between two readings of a tree rooted at `root`: a process that started
+ * after `before` (a replacement worker) counts its whole life, one gone by `after` is left out (its time is lost with it).
+ */
+export function perProcessCpu(
+  root: number,
+  before: TreeCpu,
+  after: TreeCpu,
+  seconds: number,
+  rounds: number,
+): ProcessCpu[] {
+  const alone = after.size === 1;
+  return [...after].map(([pid, end]) => {
+    const used = end - (before.get(pid) ?? 0);
+    return {
+      pid,
+      role: pid === root ? (alone ? 'service' : 'primary') : 'worker',
+      cpuSeconds: Math.round(used * 100) / 100,
+      cores: Math.round((used / seconds) * 100) / 100,
+      cpuMsPerRound: rounds > 0 ? Math.round(((used * 1000) / rounds) * 100) / 100 : 0,
+    };
+  });
+}
+
 /** Share of one core a process used between two cpuSeconds readings, as a percentage. */
 export function corePercent(before: number | null, after: number | null, seconds: number): number | null {
   if (before === null || after === null || seconds <= 0) return null;
