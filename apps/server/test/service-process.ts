@@ -19,9 +19,10 @@ export interface ServiceProcess {
 
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 
-/** Starts the service on a free port with `env` (JSON logs) and waits until it is ready. */
+/** Starts the service with `env` (JSON logs), on a free port unless it names one, and waits until it is ready. */
 export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const port = await freePort();
+  // A given PORT: an instance restarted where its load balancer expects it.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
@@ -75,16 +76,17 @@ export async function setUpWalletGame(
     token: tokens,
     body: {
       profileId,
-      ...game,
       lang: 'en',
       currency: 'BRL',
       rtp: 0.9,
       sampling: 100_001,
+      ...game,
       betPrice: 2,
       simulation: false,
       replacePreviousVersion: true,
     },
   });
+  if (created.status !== 201) throw new Error(`the game was refused: ${JSON.stringify(created.body)}`);
   return { profileId, gameId: created.body.data.id };
 }
 

@@ -1,0 +1,306 @@
+import { expect } from 'vitest';
+import { SETTING_DEFAULTS } from '../src/config.ts';
+import type { Caller, TokenSet } from './harness.ts';
+import { connectPlayer, eventually, type Player, registerWebhook } from './play-fixtures.ts';
+import { sessionToken, setUpWalletGame } from './service-process.ts';
+import type { TestOperator } from './test-operator.ts';
+
+/**
+ * Several serving processes on one database, one of them killed mid-burst (issues 12 and 13): the
+ * same scenario for WORKERS on one SQLite file and for instances behind a load balancer on one
+ * PostgreSQL database. Players, some with two tabs connected one after the other (so on two
+ * processes) that ask to buy at once, play bursts against a wallet that leaves some bets and
+ * prizes unanswered after applying them and a receiver that fails its first deliveries. Mid-burst
+ * one process dies by SIGKILL and is replaced; its leases expire and the others finish its work,
+ * while its players reconnect and reveal the rounds they had open, as the page does. Then: every
+ * round ends closed, declined or voided; each wallet call goes under one transactionId (one per
+ * round and kind; a bet is never sent twice); every balance equals the completed transactions;
+ * the receiver got every event, one receipt per logged attempt (besides those the dead process
+ * sent and could not log), and a round's close-round after its open-round.
+ */
+export interface Fleet {
+  /** Where the players' pages and the API go: the one port of the workers, or the load balancer. */
+  url: string;
+  call: Caller;
+  apiKey: string;
+  /** Kills one serving process with SIGKILL, mid-burst. */
+  killOne(): void;
+  /** Resolves once the killed process is replaced. */
+  replaced(): Promise<void>;
+}
+
+export interface ScenarioOptions {
+  players: number;
+  /** Players with two tabs asking to buy at once, on two processes. */
+  twoTabPlayers: number;
+  roundsEach: number;
+}
+
+/** What the checks after the scenario may look at. */
+export interface ScenarioOutcome {
+  tokens: TokenSet;
+  profileId: string;
+  gameId: string;
+  webhookId: string;
+  rounds: any[];
+  log: any[];
+  /** Two-tab players both of whose tabs lived, each tab pushed to. */
+  pushedOnBothTabs: number;
+}
+
+type Tab = Player & { gone: boolean; balancePushes: number };
+
+/** A tab that notes when its connection drops (its process killed) and counts its balance pushes. */
+async function openTab(url: string, token: string): Promise<Tab> {
+  const tab = Object.assign(await connectPlayer(url, token), { gone: false, balancePushes: 0 });
+  tab.socket.once('disconnect', () => {
+    tab.gone = true;
+  });
+  tab.socket.on('balance', () => {
+    tab.balancePushes++;
+  });
+  return tab;
+}
+
+/** An answer, or 'lost' when the tab's process died before answering. */
+function answerOf<T>(tab: Tab, ask: Promise<T>): Promise<T | 'lost'> {
+  return new Promise((resolve) => {
+    const lost = () => resolve('lost');
+    tab.socket.once('disconnect', lost);
+    void ask.then((answer) => {
+      tab.socket.off('disconnect', lost);
+      resolve(answer);
+    });
+    if (tab.gone) lost();
+  });
+}
+
+export async function listAll(service: Pick<Fleet, 'call'>, tokens: TokenSet, path: string): Promise<any[]> {
+  const items: any[] = [];
+  const join = path.includes('?') ? '&' : '?';
+  for (let pageIndex = 1; ; pageIndex++) {
+    const answer = await service.call('GET', `${path}${join}pageSize=100&pageIndex=${pageIndex}`, {
+      token: tokens,
+    });
+    items.push(...answer.body.data);
+    if (items.length >= answer.body.pagination.totalCount) return items;
+  }
+}
+
+/** How many times each key occurs. */
+function tally(keys: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  return counts;
+}
+
+export async function playThroughAKill(
+  fleet: Fleet,
+  operator: TestOperator,
+  options: ScenarioOptions,
+): Promise<ScenarioOutcome> {
+  const { call, url } = fleet;
+  const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: fleet.apiKey } })).body
+    .data;
+  const game = await setUpWalletGame(call, tokens, operator, {
+    gameModel: 'frevo-da-sorte',
+    prizedPercent: 0.5,
+  });
+  const { profileId } = game;
+  const webhookId = await registerWebhook(call, tokens, operator.webhookUrl);
+  operator.webhookAnswers(500, 503); // the first two attempts fail and are retried
+
+  // Sessions ten at a time; then each player's tabs, connected one after the other: the cluster
+  // deals connections to the processes in turn (the cluster, or the load balancer's round-robin), so
+  // a player's two tabs are on two of them.
+  const tokensOf: string[] = [];
+  for (let i = 0; i < options.players; i += 10) {
+    const batch = Array.from({ length: Math.min(10, options.players - i) }, (_, j) =>
+      sessionToken(call, tokens, game, `player-${i + j}`),
+    );
+    tokensOf.push(...(await Promise.all(batch)));
+  }
+  const players: Array<{ credential: string; token: string; tabs: Tab[] }> = [];
+  for (const [i, token] of tokensOf.entries()) {
+    const tabs = [await openTab(url, token)];
+    if (i < options.twoTabPlayers) tabs.push(await openTab(url, token));
+    players.push({ credential: `player-${i}`, token, tabs });
+  }
+
+  const betsOf = (credential: string) =>
+    operator.calls.filter((c) => c.kind === 'bet' && c.body.credential === credential).length;
+  /** Bet calls sent during each burst of one player's tabs: one round opens at most. */
+  const betsPerBurst: number[] = [];
+  const refusals: string[] = [];
+  const bursts = players.map(async (player) => {
+    for (let i = 0; i < options.roundsEach; i++) {
+      const live = player.tabs.filter((tab) => !tab.gone);
+      if (live.length === 0) return; // its process died: it reconnects below
+      const betsBefore = betsOf(player.credential);
+      const answers = await Promise.all(live.map((tab) => answerOf(tab, tab.ask('buy'))));
+      betsPerBurst.push(betsOf(player.credential) - betsBefore);
+      const opened = answers.findIndex((answer) => answer !== 'lost' && answer.ok);
+      for (const answer of answers)
+        if (answer !== 'lost' && !answer.ok) refusals.push(answer.error.code as string);
+      const tab = live[opened];
+      const bought = answers[opened];
+      if (!tab || !bought || bought === 'lost' || !bought.ok) continue;
+      await answerOf(tab, tab.ask('reveal', { roundId: bought.data.round.roundId }));
+    }
+  });
+  // Mid-burst, one process dies without a chance to clean up.
+  // Once some rounds are under way and webhook deliveries have begun.
+  await eventually(
+    () =>
+      operator.calls.filter((c) => c.kind === 'bet').length >= options.players / 2 &&
+      operator.events.length >= 10,
+    60_000,
+  );
+  fleet.killOne();
+  await Promise.all(bursts);
+
+  // Some two-tab player kept one tab and lost the other: its tabs were on two processes.
+  const split = players
+    .slice(0, options.twoTabPlayers)
+    .filter((player) => player.tabs.some((tab) => tab.gone) && player.tabs.some((tab) => !tab.gone));
+  expect(split.length).toBeGreaterThan(0);
+  expect(Math.max(...betsPerBurst)).toBeLessThanOrEqual(1);
+  expect(betsPerBurst.filter((bets) => bets === 1).length).toBeGreaterThan(options.players);
+  expect(new Set(refusals).has('ROUND_IN_PROGRESS')).toBe(true);
+  // A bet's new balance reaches every tab of its player, whichever process each tab is on (the
+  // Socket.IO adapter): a two-tab player whose tabs both lived got pushes on both. (With two
+  // workers no player keeps both; workers.test.ts checks their pushes.)
+  const bothLived = players.slice(0, options.twoTabPlayers).filter((p) => p.tabs.every((tab) => !tab.gone));
+  await eventually(() => bothLived.every((p) => p.tabs.every((tab) => tab.balancePushes > 0)), 15_000);
+
+  // The dead process is replaced (a worker forked again, an instance restarted).
+  await fleet.replaced();
+
+  // Players reconnect where their process died (to any other) and reveal the round they have
+  // open, as the page does: a round whose buy was answered on a dead tab is open on the other.
+  await Promise.all(
+    players.map(async (player) => {
+      let tab = player.tabs.find((each) => !each.gone);
+      if (!tab) {
+        tab = await eventually(() => openTab(url, player.token).catch(() => undefined), 30_000);
+        player.tabs.push(tab);
+      }
+      const on = tab;
+      await eventually(async () => {
+        const state = await on.ask('state');
+        const open = state.ok ? state.data.openRound : undefined;
+        if (open?.status === 'open') await on.ask('reveal', { roundId: open.roundId });
+        return state.ok && (open === null || open.status !== 'open');
+      }, 60_000);
+    }),
+  );
+  for (const player of players) for (const tab of player.tabs) tab.close();
+
+  // The dead process's leases expire and the others finish its work: every round ends.
+  const rounds = await eventually(async () => {
+    const list = await listAll(fleet, tokens, `/v1/round?profileId=${profileId}`);
+    return list.every((round) => ['closed', 'declined', 'voided'].includes(round.status)) && list;
+  }, 150_000);
+  expect(rounds.length).toBeGreaterThanOrEqual(options.players);
+  const transactions = await eventually(async () => {
+    const list = await listAll(fleet, tokens, `/v1/transaction?profileId=${profileId}`);
+    return list.every((t) => t.status !== 'pending') && list;
+  }, 60_000);
+
+  // Each wallet call goes under one transactionId: a round's bet, prize and rollback each have
+  // one, whatever the retries; a bet is never sent again (an unanswered one is rolled back).
+  const moneyCalls = operator.calls.filter((c) => c.kind !== 'balance');
+  const idsPerRoundAndKind = new Map<string, Set<string>>();
+  for (const { kind, body } of moneyCalls) {
+    const key = `${body.roundId} ${kind}`;
+    idsPerRoundAndKind.set(key, (idsPerRoundAndKind.get(key) ?? new Set()).add(body.transactionId));
+  }
+  for (const [key, ids] of idsPerRoundAndKind) expect(ids.size, key).toBe(1);
+  const sameCall = new Map<string, string>();
+  for (const { kind, body } of moneyCalls) {
+    const what = `${kind} ${body.roundId} ${body.amount} ${body.originalTransactionId ?? ''}`;
+    expect(sameCall.get(body.transactionId) ?? what, body.transactionId).toBe(what);
+    sameCall.set(body.transactionId, what);
+  }
+  const betIds = moneyCalls.filter((c) => c.kind === 'bet').map((c) => c.body.transactionId);
+  expect(new Set(betIds).size).toBe(betIds.length);
+  // The wallet applied each bet and prize at most once, and refunded a bet at most once.
+  const applied = operator.moves.filter((move) => move.kind !== 'rollback').map((m) => m.transactionId);
+  expect(new Set(applied).size).toBe(applied.length);
+
+  // The wallet's balances equal the completed transactions.
+  const users = await listAll(fleet, tokens, `/v1/user?profileId=${profileId}`);
+  expect(users).toHaveLength(options.players);
+  for (const user of users) {
+    const completed = transactions
+      .filter((t) => t.userId === user._id && t.status === 'completed')
+      .reduce((sum, t) => sum + Math.round(t.amount * 100), 0);
+    expect(completed, `${user.credential}: completed transactions vs the wallet`).toBe(
+      operator.balanceOf(user.credential) - 100_000,
+    );
+  }
+
+  // Every event reached the receiver: an open-round per round that opened, a close-round per
+  // round that closed after opening (a declined or voided round never opened).
+  const opened = rounds.filter((round) => round.status === 'closed');
+  const answeredOk = (event: string, roundId: string) =>
+    operator.events.some((e) => e.event === event && e.payload._id === roundId && e.status < 300);
+  await eventually(
+    () => opened.every((r) => answeredOk('open-round', r._id) && answeredOk('close-round', r._id)),
+    120_000,
+  );
+  const eventsOf = new Set(operator.events.map((e) => e.payload._id));
+  for (const round of rounds.filter((r) => r.status !== 'closed'))
+    expect(eventsOf.has(round._id)).toBe(false);
+  // A round's close-round arrives only after its open-round was accepted.
+  for (const round of opened) {
+    const firstAccepted = operator.events.findIndex(
+      (e) => e.event === 'open-round' && e.payload._id === round._id && e.status < 300,
+    );
+    const firstClose = operator.events.findIndex(
+      (e) => e.event === 'close-round' && e.payload._id === round._id,
+    );
+    expect(firstClose, round._id).toBeGreaterThan(firstAccepted);
+  }
+
+  // One receipt per logged attempt: the log row and the request share the event, the round and
+  // the second the attempt was sent in (webhook-timestamp). The only receipts not in the log are
+  // attempts the dead process had in flight (at most WEBHOOK_IN_FLIGHT), each sent again and logged.
+  const receiptKey = (event: string, roundId: string, seconds: number) => `${event} ${roundId} ${seconds}`;
+  // Each event's last attempt is its accepted one: once each is logged, so are the earlier ones.
+  const log = await eventually(async () => {
+    const rows = await listAll(fleet, tokens, `/v1/webhook/${webhookId}`);
+    const accepted = new Set(
+      rows.filter((row) => row.success).map((row) => `${row.eventType} ${row.payload._id}`),
+    );
+    return operator.events.every((e) => accepted.has(`${e.event} ${e.payload._id}`)) && rows;
+  }, 30_000);
+  const logged = tally(
+    log.map((row) =>
+      receiptKey(row.eventType, row.payload._id, Math.floor(Date.parse(row.timestamp) / 1000)),
+    ),
+  );
+  const received = tally(
+    operator.events.map((e) => receiptKey(e.event, e.payload._id, Number(e.headers['webhook-timestamp']))),
+  );
+  for (const [key, count] of logged) expect(received.get(key) ?? 0, key).toBe(count);
+  const unlogged = [...received].filter(([key, count]) => count > (logged.get(key) ?? 0));
+  expect(unlogged.length).toBeLessThanOrEqual(SETTING_DEFAULTS.WEBHOOK_IN_FLIGHT);
+  for (const [key] of unlogged) {
+    const [event, roundId] = key.split(' ');
+    expect(
+      log.some((row) => row.eventType === event && row.payload._id === roundId && row.success),
+      key,
+    ).toBe(true);
+  }
+  expect(log.filter((row) => !row.success)).toHaveLength(2);
+  return {
+    tokens,
+    profileId,
+    gameId: game.gameId,
+    webhookId,
+    rounds,
+    log,
+    pushedOnBothTabs: bothLived.length,
+  };
+}

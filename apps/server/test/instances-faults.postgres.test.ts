@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAll, playThroughAKill } from './fleet-scenario.ts';
+import { apiCaller } from './harness.ts';
+import { type LoadBalancer, startLoadBalancer } from './load-balancer.ts';
+import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
+import { type ServiceProcess, startServiceProcess } from './service-process.ts';
+import { startTestOperator, type TestOperator } from './test-operator.ts';
+
+/**
+ * Many machines (issue 13): fleet-scenario.ts with three instances on one PostgreSQL database
+ * behind HAProxy (the README's examples/haproxy/haproxy.cfg, round-robin, no sticky sessions),
+ * 200 players. One instance is killed with SIGKILL mid-burst and started again on its address;
+ * its leases expire and the others finish its work. Beyond the scenario's checks: the pool counted
+ * exactly one draw per round that opened (so no ticket was drawn twice or lost), and the webhook's
+ * counters equal its delivery log.
+ */
+const API_KEY = 'rsp_instances-faults-api-key-0123456789';
+const INSTANCES = 3;
+
+let operator: TestOperator;
+let database: TestDatabase;
+let balancer: LoadBalancer | undefined;
+const instances: ServiceProcess[] = [];
+const dataDirs: string[] = [];
+
+beforeAll(async () => {
+  let calls = 0;
+  // Every 7th bet or prize is applied and then left unanswered.
+  operator = await startTestOperator({
+    chooseFault: (kind) => (kind !== 'rollback' && ++calls % 7 === 0 ? 'ok-then-hang' : undefined),
+  });
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await balancer?.close();
+  for (const instance of instances) if (instance.child.exitCode === null) instance.child.kill('SIGKILL');
+  await operator.close();
+  await database.drop();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every instance the same database and SECRET_KEY (the sealed tokens and seeds), a folder of its own. */
+const SECRET_KEY = randomBytes(32).toString('hex');
+function instanceEnv(port?: number): Record<string, string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'raspa-instance-'));
+  dataDirs.push(dataDir);
+  return {
+    WORKERS: '1',
+    DATABASE_URL: database.url,
+    SECRET_KEY,
+    DATA_DIR: dataDir,
+    DEMO_API_KEY: API_KEY,
+    WALLET_TIMEOUT_MS: '1000',
+    ROUND_IDLE_TIMEOUT: '60s', // the shortest allowed: a safety net, as players reveal their rounds
+    WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s', // retried soon, and not given up
+    OUTBOUND_ALLOW_PRIVATE: 'true', // the test operator's wallet and receiver are on 127.0.0.1
+    ...(port !== undefined && { PORT: String(port) }),
+  };
+}
+
+describe('three instances on one PostgreSQL database behind HAProxy, one killed mid-burst', () => {
+  it('ends every round, keeps the balances, delivers every event as logged and draws each ticket once', async () => {
+    // The first instance sets the empty database up (migrations, the demo client); then the others.
+    instances.push(await startServiceProcess(instanceEnv()));
+    for (let i = 1; i < INSTANCES; i++) instances.push(await startServiceProcess(instanceEnv()));
+    const address = (instance: ServiceProcess) => new URL(instance.url).host;
+    balancer = await startLoadBalancer(instances.map(address) as [string, string, string]);
+    const call = apiCaller(balancer.url);
+    const killedPort = Number(new URL(instances[0]?.url ?? '').port);
+
+    const outcome = await playThroughAKill(
+      {
+        url: balancer.url,
+        call,
+        apiKey: API_KEY,
+        killOne: () => instances[0]?.child.kill('SIGKILL'),
+        // Started again where HAProxy expects it; its health check lets it back in.
+        async replaced() {
+          instances.push(await startServiceProcess(instanceEnv(killedPort)));
+        },
+      },
+      operator,
+      { players: 200, twoTabPlayers: 40, roundsEach: 3 },
+    );
+
+    // Tabs of one player on two live instances were both pushed to (NOTIFY through PostgreSQL).
+    expect(outcome.pushedOnBothTabs).toBeGreaterThan(0);
+
+    // Each round that opened drew one ticket, and the pool counted each draw once: with the
+    // database's one round per (pool, draw index), no ticket was drawn twice or lost, whichever
+    // instance drew it.
+    const pools = (await call('GET', `/v1/game/${outcome.gameId}/pools`, { token: outcome.tokens })).body
+      .data;
+    expect(pools).toHaveLength(1);
+    expect(pools[0].draws).toBe(outcome.rounds.filter((round) => round.status === 'closed').length);
+
+    // The webhook's counters equal its delivery log.
+    const webhooks = (await call('GET', '/v1/webhook', { token: outcome.tokens })).body.data;
+    const webhook = webhooks.find((each: { id: string }) => each.id === outcome.webhookId);
+    const log = await listAll({ call }, outcome.tokens, `/v1/webhook/${outcome.webhookId}`);
+    expect(webhook.successCount).toBe(log.filter((row) => row.success).length);
+    expect(webhook.failureCount).toBe(log.filter((row) => !row.success).length);
+
+    for (const instance of instances.slice(1)) expect(await instance.stop()).toBe(0);
+  }, 600_000);
+});
