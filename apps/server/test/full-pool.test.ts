@@ -2,8 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyPool } from '@raspa/core';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PoolDrawRecord } from '../src/store/records.ts';
+import { eachPoolDraw } from '../src/store/store.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 /**
@@ -119,69 +120,67 @@ describe('a whole pool of 100,001 tickets', () => {
     });
     expect(pool.seed).toMatch(/^[0-9a-f]{64}$/);
 
+    // The pool's rounds, read through the store (eachPoolDraw pages through them in draw order).
+    const { store } = server.deps;
+    const drawn: PoolDrawRecord[] = [];
+    for await (const draw of eachPoolDraw(store.rounds, pool.poolId)) drawn.push(draw);
+    expect(drawn).toHaveLength(SAMPLING);
+
     // Money: every bet and prize of the pool, as the ledger recorded them.
-    const db = new Database(join(dataDir, 'raspa.sqlite'), { readonly: true });
-    try {
-      const totals = db
-        .prepare<[string], { type: string; total: number; count: number }>(
-          `SELECT t.type, sum(t.amount_minor) AS total, count(*) AS count FROM transactions t
-           JOIN rounds r ON r.id = t.round_id WHERE r.pool_id = ? AND t.status = 'completed' GROUP BY t.type`,
-        )
-        .all(pool.poolId);
-      const ladderPaid = ladder.levels.reduce((sum, level) => sum + level.totalPrize, 0);
-      expect(Object.fromEntries(totals.map((row) => [row.type, [row.total, row.count]]))).toEqual({
-        bet: [-SAMPLING * BET_MINOR, SAMPLING],
-        prize: [ladderPaid, ladder.totalPrized],
-      });
-      expect(paidByRounds).toBe(ladderPaid);
-      // The realised RTP is the ladder's exactly: the same integer fraction of the same stake.
-      expect(ladder.totalAmount).toBe(SAMPLING * BET_MINOR);
-      expect(`${ladderPaid}/${SAMPLING * BET_MINOR}`).toBe(`${paidByRounds}/${ladder.totalAmount}`);
-      // The demo wallet agrees to the cent.
-      let balances = 0;
-      for (const { userId } of sessions) {
-        balances += (await server.deps.store.demoWallet.findBalance(userId, 'BRL')) ?? Number.NaN;
+    const totals: Record<string, [number, number]> = {};
+    for (const { roundId } of drawn) {
+      for (const t of await store.rounds.transactionsOfRound(roundId)) {
+        if (t.status !== 'completed') continue;
+        const [total, count] = totals[t.type] ?? [0, 0];
+        totals[t.type] = [total + t.amountMinor, count + 1];
       }
-      expect(balances).toBe(PLAYERS * START_MINOR - SAMPLING * BET_MINOR + ladderPaid);
-
-      // Every level drawn exactly `winners` times.
-      const byLevel = db
-        .prepare<[string], { level: number; count: number; prize: number }>(
-          'SELECT level, count(*) AS count, sum(prize_minor) AS prize FROM rounds WHERE pool_id = ? GROUP BY level',
-        )
-        .all(pool.poolId);
-      expect(byLevel).toEqual([
-        { level: 0, count: SAMPLING - ladder.totalPrized, prize: 0 },
-        ...ladder.levels.map(({ level, winners, totalPrize }) => ({
-          level,
-          count: winners,
-          prize: totalPrize,
-        })),
-      ]);
-
-      // The published seed re-derives the pool and accepts every round.
-      const draws = db
-        .prepare<[string], { drawIndex: number; level: number }>(
-          'SELECT draw_index AS drawIndex, level FROM rounds WHERE pool_id = ?',
-        )
-        .iterate(pool.poolId);
-      const verification = verifyPool(
-        pool.seed,
-        pool.commitment,
-        SAMPLING,
-        ladder.levels.map((level) => level.winners),
-        draws,
-      );
-      expect(verification).toMatchObject({
-        ok: true,
-        commitmentMatches: true,
-        countsMatch: true,
-        mismatchCount: 0,
-        drawsChecked: SAMPLING,
-      });
-    } finally {
-      db.close();
     }
+    const ladderPaid = ladder.levels.reduce((sum, level) => sum + level.totalPrize, 0);
+    expect(totals).toEqual({
+      bet: [-SAMPLING * BET_MINOR, SAMPLING],
+      prize: [ladderPaid, ladder.totalPrized],
+    });
+    expect(paidByRounds).toBe(ladderPaid);
+    // The realised RTP is the ladder's exactly: the same integer fraction of the same stake.
+    expect(ladder.totalAmount).toBe(SAMPLING * BET_MINOR);
+    expect(`${ladderPaid}/${SAMPLING * BET_MINOR}`).toBe(`${paidByRounds}/${ladder.totalAmount}`);
+    // The demo wallet agrees to the cent.
+    let balances = 0;
+    for (const { userId } of sessions) {
+      balances += (await store.demoWallet.findBalance(userId, 'BRL')) ?? Number.NaN;
+    }
+    expect(balances).toBe(PLAYERS * START_MINOR - SAMPLING * BET_MINOR + ladderPaid);
+
+    // Every level drawn exactly `winners` times.
+    const byLevel = new Map<number, { level: number; count: number; prize: number }>();
+    for (const { level, prizeMinor } of drawn) {
+      const seen = byLevel.get(level ?? -1) ?? { level: level ?? -1, count: 0, prize: 0 };
+      byLevel.set(seen.level, { ...seen, count: seen.count + 1, prize: seen.prize + prizeMinor });
+    }
+    expect([...byLevel.values()].sort((x, y) => x.level - y.level)).toEqual([
+      { level: 0, count: SAMPLING - ladder.totalPrized, prize: 0 },
+      ...ladder.levels.map(({ level, winners, totalPrize }) => ({
+        level,
+        count: winners,
+        prize: totalPrize,
+      })),
+    ]);
+
+    // The published seed re-derives the pool and accepts every round.
+    const verification = verifyPool(
+      pool.seed,
+      pool.commitment,
+      SAMPLING,
+      ladder.levels.map((level) => level.winners),
+      drawn.map(({ drawIndex, level }) => ({ drawIndex: drawIndex ?? -1, level: level ?? -1 })),
+    );
+    expect(verification).toMatchObject({
+      ok: true,
+      commitmentMatches: true,
+      countsMatch: true,
+      mismatchCount: 0,
+      drawsChecked: SAMPLING,
+    });
     const checked = await server.running.app.services.fairness.checkGame(gameId);
     expect(checked).toMatchObject({
       ok: true,

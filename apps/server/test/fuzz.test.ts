@@ -19,6 +19,10 @@ let profileId: string;
 // everything else must stay put.
 const SNAPSHOT_SKIP = new Set(['captchas', 'rate_limit_counters', 'schema_migrations']);
 
+/**
+ * Every table of the SQLite file, hashed: SQLite-specific on purpose, as "nothing changed" must
+ * cover every table, and no repository reads them all.
+ */
 function snapshot(): string {
   const hash = createHash('sha256');
   const tables = reader

@@ -152,7 +152,7 @@ function filters(players: { id: string; profileId: string }[]): LedgerFilter[] {
   return result;
 }
 
-describe('ledger lists on the per-day counts', () => {
+describe('ledger lists on the per-day counts (SQLite-specific: its tables and indexes)', () => {
   let db: Db;
   let players: ReturnType<typeof seed>;
   beforeEach(() => {

@@ -20,7 +20,7 @@ function databaseBefore005() {
   return db;
 }
 
-describe('migration 005_multi_currency', () => {
+describe('migration 005_multi_currency (SQLite-specific: its schema before and after)', () => {
   it('keeps every profile open to any currency, moves balances to per-currency rows, and pairs voided bets', () => {
     const db = databaseBefore005();
     db.exec(`

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 let server: TestServer;
 let tokens: TokenSet;
 let other: TokenSet;
-/** A second connection to the server's database, to check what is stored and to set balances. */
-let db: Database.Database;
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -25,17 +23,19 @@ function logIn(profileId: string, credential: string, credentialType = 'username
   return server.call('POST', '/v1/user/auth', { token, body: { profileId, credential, credentialType } });
 }
 
-const countPlayers = () => (db.prepare('SELECT count(*) AS n FROM players').get() as { n: number }).n;
-const countTokens = () => (db.prepare('SELECT count(*) AS n FROM user_tokens').get() as { n: number }).n;
+/** The players of a profile, as the store has them (a userToken is written only with its player). */
+const playersOf = async (profileId: string) =>
+  (await server.deps.store.players.listByProfile(profileId, { pageIndex: 1, pageSize: 100 })).totalCount;
+/** What the wallet reported, recorded as the play loop records it. */
+const walletReported = (playerId: string, currency: string, balanceMinor: number, bets = 0, wins = 0) =>
+  server.deps.store.transaction((tx) => tx.rounds.updatePlayer(playerId, currency, balanceMinor, bets, wins));
 
 beforeAll(async () => {
   server = await startTestServer();
   tokens = (await server.newClient()).tokens;
   other = (await server.newClient('Other operator')).tokens;
-  db = new Database(join(server.dataDir, 'raspa.sqlite'), { readonly: false });
 });
 afterAll(async () => {
-  db.close();
   await server.close();
 });
 
@@ -75,12 +75,15 @@ describe('POST /v1/user/auth', () => {
   it('keeps only a digest of the userToken', async () => {
     const profileId = await newProfile();
     const { userId, userToken } = (await logIn(profileId, '+5511987654321', 'phone')).body.data;
-    const row = db.prepare('SELECT * FROM user_tokens WHERE player_id = ?').get(userId) as Record<
-      string,
-      string
-    >;
-    expect(row.token_hash).toBe(sha256(userToken));
-    expect(JSON.stringify(row)).not.toContain(userToken);
+    const { store } = server.deps;
+    const now = server.clock().toISOString();
+    expect((await store.players.findByLiveUserToken(sha256(userToken), now))?.id).toBe(userId);
+    expect(await store.players.findByLiveUserToken(userToken, now)).toBeUndefined();
+    // Nowhere on disk either (the database file and its write-ahead log).
+    const onDisk = ['raspa.sqlite', 'raspa.sqlite-wal']
+      .map((name) => readFileSync(join(server.dataDir, name)).toString('latin1'))
+      .join('');
+    expect(onDisk).not.toContain(userToken);
   });
 
   it('accepts each credential type in its form', async () => {
@@ -122,7 +125,6 @@ describe('POST /v1/user/auth', () => {
     [{ profileId: 'no-such-profile' }, ['profileId: profile no-such-profile was not found']],
   ])('refuses %o with 400 and creates nothing', async (change, messages) => {
     const profileId = await newProfile();
-    const before = [countPlayers(), countTokens()];
     const body = { profileId, credential: 'carla', credentialType: 'username', ...change };
     const answer = await server.call('POST', '/v1/user/auth', {
       token: tokens,
@@ -130,12 +132,11 @@ describe('POST /v1/user/auth', () => {
     });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ status: 'error', code: 'VALIDATION_ERROR', messages });
-    expect([countPlayers(), countTokens()]).toEqual(before);
+    expect(await playersOf(profileId)).toBe(0);
   });
 
   it('answers 403 for another client’s profile and 401 without a token or signature; creates nothing', async () => {
     const theirs = await newProfile(other);
-    const before = [countPlayers(), countTokens()];
     expect(await logIn(theirs, 'dora')).toMatchObject({
       status: 403,
       body: {
@@ -153,7 +154,7 @@ describe('POST /v1/user/auth', () => {
       status: 401,
       body: { code: 'UNAUTHORIZED' },
     });
-    expect([countPlayers(), countTokens()]).toEqual(before);
+    expect(await playersOf(theirs)).toBe(0);
   });
 });
 
@@ -161,14 +162,8 @@ describe('GET /v1/user', () => {
   it('lists the players with every field, balance in major units of the profile’s currency', async () => {
     const profileId = await newProfile();
     const { userId } = (await logIn(profileId, 'ana@example.com', 'email')).body.data;
-    db.prepare('UPDATE players SET balance_minor = 1250, bet_wins = 3, total_bets = 7 WHERE id = ?').run(
-      userId,
-    );
-    const balance = db.prepare(
-      'INSERT INTO player_balances (player_id, currency, balance_minor) VALUES (?, ?, ?)',
-    );
-    balance.run(userId, 'BRL', 1250);
-    balance.run(userId, 'USD', 300);
+    await walletReported(userId, 'BRL', 1250, 7, 3);
+    await walletReported(userId, 'USD', 300);
     const answer = await server.call('GET', `/v1/user?profileId=${profileId}`, { token: tokens });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
@@ -192,7 +187,7 @@ describe('GET /v1/user', () => {
   it('reads balances in the profile’s own currency (KWD has 3 decimals)', async () => {
     const profileId = await newProfile(tokens, 'KWD');
     const { userId } = (await logIn(profileId, 'fahad')).body.data;
-    db.prepare('UPDATE players SET balance_minor = 12345 WHERE id = ?').run(userId);
+    await walletReported(userId, 'KWD', 12345);
     const answer = await server.call('GET', `/v1/user?profileId=${profileId}`, { token: tokens });
     expect(answer.body.data[0].balance).toBe(12.345);
   });

@@ -24,6 +24,10 @@ const game = {
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+/**
+ * Sessions stored: no repository counts them (a session is found only by its id or token), so
+ * this one check of "nothing written" reads the SQLite file itself.
+ */
 const countSessions = () => (db.prepare('SELECT count(*) AS n FROM game_sessions').get() as { n: number }).n;
 const sessions = () => server.running.app.services.sessions;
 
@@ -85,19 +89,16 @@ describe('POST /v1/game/session', () => {
       },
     });
     expect(SESSION_TTL_SECONDS).toBe(7200);
-    const row = db.prepare('SELECT * FROM game_sessions WHERE id = ?').get(sessionId) as Record<
-      string,
-      unknown
-    >;
-    expect(row).toMatchObject({
-      player_id: setUp.userId,
-      game_id: setUp.gameId,
-      profile_id: setUp.profileId,
+    const stored = await server.deps.store.sessions.findById(sessionId);
+    expect(stored).toMatchObject({
+      playerId: setUp.userId,
+      gameId: setUp.gameId,
+      profileId: setUp.profileId,
       lang: 'pt',
-      return_url: null,
-      token_hash: sha256(tokenOf(gameUrl)),
+      returnUrl: null,
+      tokenHash: sha256(tokenOf(gameUrl)),
     });
-    expect(JSON.stringify(row)).not.toContain(tokenOf(gameUrl));
+    expect(JSON.stringify(stored)).not.toContain(tokenOf(gameUrl));
   });
 
   it('starts a session on the active version by profileId and gameModel, with lang and returnUrl', async () => {

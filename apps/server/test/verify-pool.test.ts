@@ -178,7 +178,7 @@ async function tampered<T>(change: unknown[], undo: unknown[], work: () => Promi
   }
 }
 
-describe('pnpm verify-pool', () => {
+describe('pnpm verify-pool (SQLite-specific: tampers with the file in SQL)', () => {
   const lastLine = (run: Run) => run.stdout.trimEnd().split('\n').at(-1);
 
   it('verifies the ended pool from its published seed, reading the database without changing it', async () => {
