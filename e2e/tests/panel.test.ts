@@ -230,12 +230,12 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByLabel(en.common.profile).selectOption({ label: 'Casa Lotérica' });
     await page.getByLabel(en.rounds.type).selectOption('bet');
     await page.getByRole('button', { name: en.common.apply }).click();
+    // The filters live in the address once their page has arrived, so a reload keeps them.
+    await page.waitForURL((url) => url.searchParams.get('type') === 'bet', WAIT);
     const round = page.getByRole('row', { name: /maria@example\.test/ });
     await round.waitFor(WAIT);
     expect(await round.textContent()).toContain('closed');
     expect(await page.getByText(en.common.pageOf(1, 1, 1)).count()).toBe(1);
-    // The filters live in the address, so a reload keeps them.
-    expect(new URL(page.url()).searchParams.get('type')).toBe('bet');
     await shoot('panel-rounds');
 
     await nav(en.nav.players).click();
@@ -290,6 +290,8 @@ describe('the back office, in a real browser against a real service', () => {
   it('asks to sign in again when the session expires, and comes back to the same page', async () => {
     await nav(en.nav.games).click();
     await heading(en.games.title).waitFor(WAIT);
+    // Its requests answered (the list shows), the session ends while the user reads.
+    await page.getByRole('row', { name: /frevo-da-sorte/ }).waitFor(WAIT);
     server.clock.advance(3 * 3600 * 1000); // past TOKEN_TTL (2 h)
     await nav(en.nav.players).click();
     await page.getByText(en.auth.expired).waitFor(WAIT);

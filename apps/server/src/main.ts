@@ -119,6 +119,7 @@ function announce(deps: Deps, url: string, demo: DemoInfo | undefined): void {
       '',
       `Raspa is running at ${url} (public URL ${config.PUBLIC_URL})`,
       `  API docs:  ${config.PUBLIC_URL}/docs`,
+      `  panel:     ${config.PUBLIC_URL}/panel`,
       `  database:  ${database}`,
     ];
     if (demo) lines.push('', ...demoCredentialLines(demo, config.PUBLIC_URL));
@@ -130,6 +131,7 @@ function announce(deps: Deps, url: string, demo: DemoInfo | undefined): void {
     url,
     publicUrl: config.PUBLIC_URL,
     docs: `${config.PUBLIC_URL}/docs`,
+    panel: `${config.PUBLIC_URL}/panel`,
     database,
     workers: config.WORKERS,
   });

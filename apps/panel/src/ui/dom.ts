@@ -62,6 +62,8 @@ export function select(
     options.map(([optionValue, text]) => el('option', { value: optionValue }, [text])),
   );
   control.value = value;
+  // A value that is not among the options leaves nothing selected: show the first one instead.
+  if (control.selectedIndex === -1) control.selectedIndex = 0;
   return control;
 }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Response, Router } from 'express';
+import { notBuiltHtml } from './not-built-page.ts';
 
 /** Where `pnpm --filter @raspa/panel build` puts the back office. */
 export const PANEL_DIST_DIR = join(
@@ -54,13 +55,11 @@ function notBuilt(response: Response): void {
     .set('Cache-Control', 'no-store')
     .type('html')
     .send(
-      [
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Raspa: panel not built</title></head>',
-        '<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">',
-        '<h1>The back office is not built</h1>',
-        '<p>The service is running, but the panel has not been built yet. Build it with ',
-        '<code>pnpm --filter @raspa/panel build</code> (or start the service with <code>npm start</code>, which ',
-        'builds it first), then reload.</p></body></html>',
-      ].join(''),
+      notBuiltHtml({
+        title: 'Raspa: panel not built',
+        heading: 'The back office is not built',
+        what: 'the panel',
+        build: 'pnpm --filter @raspa/panel build',
+      }),
     );
 }
