@@ -146,8 +146,12 @@ describe('the back office, in a real browser against a real service', () => {
   });
 
   it('shows a game’s live ladder as its inputs change, and creates it', async () => {
-    await nav(en.nav.games).click();
+    // Reached from the keyboard: focus on the link, Enter; focus then moves to the new page's heading.
+    await nav(en.nav.games).focus();
+    await page.keyboard.press('Enter');
     await heading(en.games.title).waitFor(WAIT);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(en.games.title);
+    expect(await nav(en.nav.games).getAttribute('aria-current')).toBe('page');
     const ladder = page.getByTestId('ladder');
     await ladder.getByRole('table').waitFor(WAIT);
     expect(await ladder.getByRole('row').count()).toBe(9); // a header and 8 levels
