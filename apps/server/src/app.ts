@@ -1,9 +1,10 @@
 import express, { type ErrorRequestHandler, type Express, Router } from 'express';
 import type { Deps } from './deps.ts';
-import { docsInlineScripts, docsRouter } from './http/docs-routes.ts';
+import { docsRouter } from './http/docs-routes.ts';
 import { rejectNonFiniteNumbers } from './http/finite-body.ts';
 import { createGuards } from './http/guards.ts';
 import { createIdempotencyStep } from './http/idempotency.ts';
+import { createPanelRouter } from './http/panel-page.ts';
 import { createPlayPageRouter } from './http/play-page.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { requestLogging } from './http/request-log.ts';
@@ -63,7 +64,7 @@ export function createApp(deps: Deps, options: { startingUntilToldReady?: boolea
   deps.metrics.readFrom(deps.store.ops);
 
   app.use(requestLogging(deps));
-  app.use(securityHeaders({ inlineScripts: docsInlineScripts(), publicUrl: () => deps.settings.publicUrl }));
+  app.use(securityHeaders({ publicUrl: () => deps.settings.publicUrl }));
   app.use(opsRouter({ readiness, metrics: deps.metrics, metricsToken: () => deps.settings.metricsToken }));
 
   app.use(docsRouter(routes, () => deps.settings.publicUrl));
@@ -77,6 +78,7 @@ export function createApp(deps: Deps, options: { startingUntilToldReady?: boolea
   app.use('/v1', v1);
   app.use('/media', createMediaRouter());
   app.use(createPlayPageRouter({ sessions: services.sessions }));
+  app.use(createPanelRouter());
 
   app.use((request, _response, next) => {
     next(new ApiError('NOT_FOUND', `no operation ${request.method} ${request.path}`));

@@ -28,6 +28,9 @@ export const SETTING_DEFAULTS = {
   WEBHOOK_IN_FLIGHT: 32,
 } as const;
 
+/** The back office's page that password-reset links open by default (PANEL_URL overrides it). */
+export const PANEL_RESET_PATH = '/panel/reset-password';
+
 /** Reads a duration: seconds ("7200") or a number with a unit ("2h", "30m", "45s"). */
 const duration = z
   .string()
@@ -54,7 +57,7 @@ const envSchema = z.object({
   /** smtp://user:pass@host:port or smtps://…; unset: e-mails are written to DATA_DIR/outbox. */
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().min(3).default('Raspa <no-reply@raspa.local>'),
-  /** The panel page that reset links point at; default: the service's own reset page. */
+  /** The page reset links point at; default: the back office's, PUBLIC_URL + PANEL_RESET_PATH. */
   PANEL_URL: z.url({ protocol: /^https?$/ }).optional(),
   DEMO_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   /** 64 hex characters; unset: one is generated once and kept in DATA_DIR/secret.key. */

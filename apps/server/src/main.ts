@@ -171,6 +171,7 @@ function announce(
       '',
       `Raspa is running at ${url} (public URL ${config.PUBLIC_URL})`,
       `  API docs:  ${config.PUBLIC_URL}/docs`,
+      `  panel:     ${config.PUBLIC_URL}/panel`,
       `  database:  ${database}`,
     ];
     if (demo) lines.push('', ...demoCredentialLines(demo, config.PUBLIC_URL));
@@ -182,6 +183,7 @@ function announce(
     url,
     publicUrl: config.PUBLIC_URL,
     docs: `${config.PUBLIC_URL}/docs`,
+    panel: `${config.PUBLIC_URL}/panel`,
     database,
     workers: config.WORKERS,
   });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ServerOptions } from 'socket.io';
 import { type App, createApp } from './app.ts';
-import { type Config, scheduleMs } from './config.ts';
+import { type Config, PANEL_RESET_PATH, scheduleMs } from './config.ts';
 import type { Deps } from './deps.ts';
 import { createIdGenerator } from './ids.ts';
 import { createLogger } from './logger.ts';
@@ -42,7 +42,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
     settings: overrides.settings ?? {
       publicUrl: config.PUBLIC_URL,
       tokenTtlSeconds: config.TOKEN_TTL,
-      panelUrl: config.PANEL_URL ?? `${config.PUBLIC_URL}/reset-password`,
+      panelUrl: config.PANEL_URL ?? `${config.PUBLIC_URL}${PANEL_RESET_PATH}`,
       allowPrivateOutbound: config.OUTBOUND_ALLOW_PRIVATE,
       play: {
         walletTimeoutMs: config.WALLET_TIMEOUT_MS,

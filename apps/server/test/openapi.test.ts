@@ -67,12 +67,3 @@ describe('GET /docs', () => {
     expect(await (await fetch(`${server.url}/docs/signing.js`)).text()).toContain("url: '/v1/openapi.json'");
   });
 });
-
-describe('GET /reset-password', () => {
-  it('serves the page password-reset links open, without a referrer', async () => {
-    const page = await fetch(`${server.url}/reset-password?token=abc`);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(await page.text()).toContain("fetch('/v1/auth/reset-password'");
-  });
-});

@@ -8,4 +8,5 @@ export * from './pool/index.ts';
 export * from './protocol/index.ts';
 export * from './random/rng.ts';
 export { CanonicalJsonError, canonicalJson } from './signer/canonical-json.ts';
+export { signBodyWebCrypto } from './signer/web-sign-body.ts';
 export * from './simulation/index.ts';

@@ -1,4 +1,4 @@
-import { canonicalJson, gameCreateData, type Ladder } from '@raspa/core';
+import { canonicalJson, gameCreateData, type Ladder, signBodyWebCrypto } from '@raspa/core';
 import type { Lang, SandboxConfig } from '../config/sandbox-config.ts';
 import {
   curlCommand,
@@ -8,7 +8,6 @@ import {
   importGameBody,
   PROFILE_ID_PLACEHOLDER,
 } from '../export/game-body.ts';
-import { signBody } from '../export/sign-body.ts';
 import { copyText, h, uid } from './dom.ts';
 
 /**
@@ -146,7 +145,7 @@ export class ExportView {
     delete this.signature.dataset.signature;
     if (!token) return;
     const turn = ++this.signing;
-    void signBody(body, token).then((signature) => {
+    void signBodyWebCrypto(body, token).then((signature) => {
       if (turn !== this.signing) return;
       this.curl.textContent = curlCommand({ ...parts, signature });
       this.signature.textContent = `x-signed-request: ${signature}`;

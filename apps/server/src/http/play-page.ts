@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Response, Router } from 'express';
 import type { SessionService } from '../services/session-service.ts';
+import { notBuiltHtml } from './not-built-page.ts';
 
 /** Where `pnpm --filter @raspa/game build` puts the player's page. */
 export const GAME_DIST_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'game', 'dist');
@@ -106,13 +107,11 @@ function notBuilt(response: Response): void {
     .status(503)
     .type('html')
     .send(
-      [
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Raspa: page not built</title></head>',
-        '<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">',
-        "<h1>The player's page is not built</h1>",
-        '<p>The service is running, but the page behind this gameUrl has not been built yet. Build it with ',
-        '<code>pnpm --filter @raspa/game build</code> (or start the service with <code>npm start</code>, which ',
-        'builds it first), then reload.</p></body></html>',
-      ].join(''),
+      notBuiltHtml({
+        title: 'Raspa: page not built',
+        heading: "The player's page is not built",
+        what: 'the page behind this gameUrl',
+        build: 'pnpm --filter @raspa/game build',
+      }),
     );
 }

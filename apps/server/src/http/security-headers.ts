@@ -6,12 +6,10 @@ import helmet from 'helmet';
  * nothing may frame the service (`frame-ancestors 'none'`) except the player's page, which replaces
  * the CSP with its own from the profile's allowedOrigins (http/play-page.ts); no MIME sniffing; no
  * referrer. The CSP fits the service's own pages: Swagger UI at /docs (its bundle and our
- * signing.js are files; its styles are inline, and its icons data: URIs) and the reset page, whose
- * one inline script is allowed by its hash rather than by 'unsafe-inline'.
+ * signing.js are files; its styles are inline, and its icons data: URIs) and the back office at
+ * /panel (one script file; the captcha is a data: image). No page has an inline script.
  */
 export function securityHeaders(options: {
-  /** `'sha256-…'` sources of the inline scripts of our own pages. */
-  inlineScripts: readonly string[];
   /** The API's public origin, which "Try it out" calls when it differs from the page's. */
   publicUrl: () => string;
 }): RequestHandler {
@@ -20,7 +18,7 @@ export function securityHeaders(options: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...options.inlineScripts],
+        scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],

@@ -1,5 +1,5 @@
-// `@raspa/core/signer`: Node-only (node:crypto). The browser-safe part is canonical-json.ts,
-// which the main `@raspa/core` entry re-exports on its own.
+// `@raspa/core/signer`: Node-only (node:crypto). The browser-safe parts, canonical-json.ts and
+// web-sign-body.ts, the main `@raspa/core` entry re-exports on their own.
 export { CanonicalJsonError, canonicalJson, MAX_CANONICAL_DEPTH } from './canonical-json.ts';
 export {
   canonicalBody,

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_INTEGRATION, startTestServer, type TestServer } from '../../../server/test/harness.ts';
+import { ApiError, createApiClient, NETWORK_ERROR } from './api-client.ts';
+import type { GameInput, TokenSet } from './wire-types.ts';
+
+// The panel's API client against a real service on 127.0.0.1 (real HTTP, real signatures, real store).
+let server: TestServer;
+let tokens: TokenSet | undefined;
+let email: string;
+let expired = 0;
+const api = () =>
+  createApiClient({
+    baseUrl: server.url,
+    tokens: () => tokens,
+    onExpired: () => {
+      expired += 1;
+    },
+    lang: () => 'en',
+  });
+
+beforeAll(async () => {
+  server = await startTestServer({ env: LOCAL_INTEGRATION });
+  ({ email } = await server.newClient('Panel client'));
+});
+afterAll(() => server.close());
+
+const solvedCaptcha = async () => {
+  const { captchaId, answer } = await server.running.app.services.panel.issueCaptcha();
+  return `${captchaId}:${answer}`;
+};
+
+const gameInput = (profileId: string): GameInput => ({
+  profileId,
+  gameModel: 'oxe-ganhei',
+  lang: 'pt',
+  currency: 'BRL',
+  rtp: 0.9,
+  sampling: 100_001,
+  prizedPercent: 0.3,
+  betPrice: 2,
+  replacePreviousVersion: true,
+});
+
+describe('createApiClient against a real service', () => {
+  it('gets a captcha image and signs in with panel-login', async () => {
+    const captcha = await api().captcha();
+    expect(captcha.image).toMatch(/^data:image\/svg\+xml;base64,/);
+    tokens = await api().panelLogin({
+      email,
+      password: 'correct horse battery',
+      captcha: await solvedCaptcha(),
+    });
+    expect(tokens.accessToken).toBeTruthy();
+    expect(tokens.signatureToken).toBeTruthy();
+  });
+
+  it('turns an error envelope into an ApiError with its code and messages', async () => {
+    const wrongCaptcha = await api()
+      .panelLogin({ email, password: 'correct horse battery', captcha: 'nope:nope' })
+      .catch((error: unknown) => error);
+    expect(wrongCaptcha).toBeInstanceOf(ApiError);
+    expect(wrongCaptcha).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect((wrongCaptcha as ApiError).messages[0]).toMatch(/^captcha/);
+    const wrongPassword = await api()
+      .panelLogin({ email, password: 'wrong password', captcha: await solvedCaptcha() })
+      .catch((error: unknown) => error);
+    expect(wrongPassword).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(expired).toBe(0); // a refused sign-in is not an expired session
+  });
+
+  it('creates (signed POST), edits (signed PUT), reads and lists a profile', async () => {
+    const created = await api().createProfile({
+      name: 'Casa',
+      type: 'operator',
+      currency: 'BRL',
+      currencies: ['BRL', 'USD'],
+      walletUrl: 'http://127.0.0.1:9/wallet',
+      walletSignatureToken: 'a wallet secret of 16+',
+      allowedOrigins: ['https://casa.example'],
+    });
+    expect(created).toMatchObject({
+      name: 'Casa',
+      currencies: ['BRL', 'USD'],
+      hasWalletSignatureToken: true,
+    });
+    const edited = await api().updateProfile(created.profileId, { name: 'Casa Nova', currencies: null });
+    expect(edited).toMatchObject({
+      name: 'Casa Nova',
+      currencies: null,
+      walletUrl: 'http://127.0.0.1:9/wallet',
+    });
+    expect(await api().getProfile(created.profileId)).toMatchObject({ name: 'Casa Nova' });
+    const listed = await api().listProfiles({ pageSize: 10 });
+    expect(listed.items.map((profile) => profile.profileId)).toContain(created.profileId);
+    expect(listed.pagination).toMatchObject({ pageIndex: 1, pageSize: 10, totalCount: 1 });
+  });
+
+  it('carries one message per bad field of a 400', async () => {
+    const failure = (await api()
+      .createProfile({ name: '', type: 'operator' })
+      .catch((error: unknown) => error)) as ApiError;
+    expect(failure).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
+    expect(failure.messages.some((message) => message.startsWith('name'))).toBe(true);
+  });
+
+  it('simulates a game (nothing stored), creates it, lists every version and deactivates one', async () => {
+    const { profileId } = (await api().listProfiles()).items[0] ?? { profileId: '' };
+    const simulated = await api().simulateGame(gameInput(profileId));
+    expect(simulated).toMatchObject({ id: null, version: null, totalLevels: 8 });
+    expect(await api().listGames(profileId)).toEqual([]);
+    const first = await api().createGame(gameInput(profileId));
+    const second = await api().createGame({ ...gameInput(profileId), rtp: 0.85 });
+    expect(first.levels).toEqual(simulated.levels);
+    const games = await api().listGames(profileId);
+    expect(games.map((game) => [game.version, game.active])).toEqual(
+      expect.arrayContaining([
+        [1, false],
+        [2, true],
+      ]),
+    );
+    await api().setGameActive(second.id ?? '', { profileId, active: false });
+    expect((await api().listGames(profileId)).every((game) => !game.active)).toBe(true);
+  });
+
+  it('lists players, rounds and transactions with filters and paging', async () => {
+    const { profileId } = (await api().listProfiles()).items[0] ?? { profileId: '' };
+    const players = await api().listPlayers({ profileId, search: 'nobody', pageSize: 5 });
+    expect(players).toEqual({ items: [], pagination: { pageIndex: 1, pageSize: 5, totalCount: 0 } });
+    const rounds = await api().listRounds({ profileId, type: 'bet', dateStart: '2026-03-01', pageSize: 5 });
+    expect(rounds.pagination).toMatchObject({ pageSize: 5, totalCount: 0 });
+    const transactions = await api().listTransactions({ profileId, dateEnd: '2026-03-01' });
+    expect(transactions.items).toEqual([]);
+    const bad = (await api()
+      .listRounds({ dateStart: '2026-03-02', dateEnd: '2026-03-01' })
+      .catch((error: unknown) => error)) as ApiError;
+    expect(bad).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(bad.messages[0]).toMatch(/dateStart/);
+  });
+
+  it('registers a webhook, reads its (empty) delivery log with filters, and deletes it', async () => {
+    const { webhookId } = await api().createWebhook({
+      url: 'http://127.0.0.1:9/hooks',
+      eventTriggers: ['close-round'],
+      signatureToken: randomUUID(),
+    });
+    expect((await api().listWebhooks()).map((webhook) => webhook.id)).toContain(webhookId);
+    const log = await api().listDeliveries(webhookId, { status: 'failed', pageSize: 10 });
+    expect(log.pagination).toMatchObject({ totalCount: 0, successCount: 0, failureCount: 0 });
+    await api().deleteWebhook(webhookId);
+    expect((await api().listWebhooks()).map((webhook) => webhook.id)).not.toContain(webhookId);
+  });
+
+  it('is refused INVALID_SIGNATURE when the signature key is wrong, without calling it an expiry', async () => {
+    const real = tokens as TokenSet;
+    tokens = { ...real, signatureToken: 'not the key' };
+    const failure = await api()
+      .createProfile({ name: 'x', type: 'demo' })
+      .catch((error: unknown) => error);
+    tokens = real;
+    expect(failure).toMatchObject({ status: 401, code: 'INVALID_SIGNATURE' });
+    expect(expired).toBe(0);
+  });
+
+  it('changes the password, after which the old token set is refused and reported as expired', async () => {
+    await api().changePassword({ currentPassword: 'correct horse battery', newPassword: 'a brand new one' });
+    await expect(api().listProfiles()).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(expired).toBe(1);
+    tokens = await api().panelLogin({ email, password: 'a brand new one', captcha: await solvedCaptcha() });
+    expect((await api().listProfiles()).items).toHaveLength(1);
+  });
+
+  it('says NETWORK_ERROR when the service cannot be reached', async () => {
+    const offline = createApiClient({ baseUrl: 'http://127.0.0.1:9', tokens: () => undefined });
+    await expect(offline.captcha()).rejects.toMatchObject({ status: 0, code: NETWORK_ERROR });
+  });
+});

@@ -1,0 +1,211 @@
+import { signBodyWebCrypto } from '@raspa/core';
+import type {
+  Captcha,
+  Delivery,
+  DeliveryPagination,
+  DeliveryQuery,
+  Game,
+  GameCreated,
+  GameInput,
+  Lang,
+  LedgerQuery,
+  ListedTransaction,
+  Page,
+  Pagination,
+  Player,
+  Profile,
+  ProfileInput,
+  Round,
+  TokenSet,
+  Webhook,
+  WebhookEvent,
+} from './wire-types.ts';
+
+/** The header every POST and PUT under /v1 (but /v1/auth/*) carries (docs/contract.md §2). */
+const SIGNATURE_HEADER = 'x-signed-request';
+
+/** An answer in the error envelope (docs/contract.md §1), or a request that got no answer at all. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly messages: string[];
+  constructor(status: number, code: string, messages: string[]) {
+    super(messages.join(' ') || code);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.messages = messages;
+  }
+}
+
+/** The code of an ApiError for a request that never reached the service (offline, refused…). */
+export const NETWORK_ERROR = 'NETWORK_ERROR';
+
+export interface ApiClientOptions {
+  /** The service's origin; '' for the page's own. */
+  baseUrl?: string;
+  /** The token set of the signed-in user, if any. */
+  tokens: () => TokenSet | undefined;
+  /** Called when the service answers 401 to a request made with a token set: it has expired or was revoked. */
+  onExpired?: () => void;
+  /** Sent as X-User-Language (the language of the e-mails and messages). */
+  lang?: () => Lang;
+  fetch?: typeof fetch;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+type Auth = 'none' | 'bearer' | 'signed';
+
+interface Request {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  auth: Auth;
+  query?: Query;
+  body?: unknown;
+}
+
+interface Envelope {
+  status?: string;
+  code?: string;
+  data?: unknown;
+  messages?: string[];
+  pagination?: unknown;
+}
+
+const queryString = (query: Query = {}) => {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+};
+
+const segment = (id: string) => encodeURIComponent(id);
+
+/**
+ * Every /v1 operation the panel uses, one function each, in one module: pages call these and never
+ * fetch themselves. Bearer and signature headers are added here (writes signed per docs/contract.md
+ * §2); an error envelope becomes an ApiError carrying its messages.
+ */
+export function createApiClient(options: ApiClientOptions) {
+  const baseUrl = options.baseUrl ?? '';
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+
+  async function send(request: Request): Promise<Envelope> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const lang = options.lang?.();
+    if (lang) headers['x-user-language'] = lang;
+    const tokens = request.auth === 'none' ? undefined : options.tokens();
+    if (request.auth !== 'none') {
+      if (!tokens) throw new ApiError(401, 'UNAUTHORIZED', ['Sign in first.']);
+      headers.authorization = `Bearer ${tokens.accessToken}`;
+    }
+    const writes = request.method === 'POST' || request.method === 'PUT';
+    let body: string | undefined;
+    if (writes) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.body ?? {});
+      if (request.auth === 'signed' && tokens) {
+        headers[SIGNATURE_HEADER] = await signBodyWebCrypto(request.body ?? {}, tokens.signatureToken);
+      }
+    }
+    let response: Response;
+    try {
+      response = await doFetch(`${baseUrl}/v1${request.path}${queryString(request.query)}`, {
+        method: request.method,
+        headers,
+        credentials: 'omit',
+        cache: 'no-store',
+        ...(body !== undefined && { body }),
+      });
+    } catch {
+      throw new ApiError(0, NETWORK_ERROR, []);
+    }
+    const envelope = (await response.json().catch(() => ({}))) as Envelope;
+    if (!response.ok || envelope.status !== 'success') {
+      if (response.status === 401 && tokens && envelope.code !== 'INVALID_SIGNATURE') options.onExpired?.();
+      throw new ApiError(response.status, envelope.code ?? 'INTERNAL_ERROR', envelope.messages ?? []);
+    }
+    return envelope;
+  }
+
+  const data = async <T>(request: Request) => (await send(request)).data as T;
+  const messages = async (request: Request) => (await send(request)).messages ?? [];
+  const page = async <T, P extends Pagination = Pagination>(request: Request): Promise<Page<T, P>> => {
+    const envelope = await send(request);
+    return { items: envelope.data as T[], pagination: envelope.pagination as P };
+  };
+
+  return {
+    // ---- authentication (panel account)
+    captcha: () => data<Captcha>({ method: 'GET', path: '/auth/captcha', auth: 'none' }),
+    panelLogin: (body: { email: string; password: string; captcha: string }) =>
+      data<TokenSet>({ method: 'POST', path: '/auth/panel-login', auth: 'none', body }),
+    forgotPassword: (body: { email: string; captcha: string; lang?: Lang }) =>
+      messages({ method: 'POST', path: '/auth/forgot-password', auth: 'none', body }),
+    resetPassword: (body: { token: string; newPassword: string }) =>
+      messages({ method: 'POST', path: '/auth/reset-password', auth: 'none', body }),
+    changePassword: (body: { currentPassword: string; newPassword: string }) =>
+      messages({ method: 'POST', path: '/auth/change-password', auth: 'bearer', body }),
+
+    // ---- profiles
+    listProfiles: (query: { pageIndex?: number; pageSize?: number } = {}) =>
+      page<Profile>({ method: 'GET', path: '/profile', auth: 'bearer', query: { ...query } }),
+    getProfile: (profileId: string) =>
+      data<Profile>({ method: 'GET', path: `/profile/${segment(profileId)}`, auth: 'bearer' }),
+    createProfile: (body: ProfileInput) =>
+      data<Profile>({ method: 'POST', path: '/profile', auth: 'signed', body }),
+    updateProfile: (profileId: string, body: Partial<ProfileInput>) =>
+      data<Profile>({ method: 'PUT', path: `/profile/${segment(profileId)}`, auth: 'signed', body }),
+
+    // ---- games
+    listGames: (profileId: string) =>
+      data<Game[]>({ method: 'GET', path: '/game', auth: 'bearer', query: { profileId } }),
+    /** What the service would create (simulation: true): nothing is written. */
+    simulateGame: (body: GameInput) =>
+      data<GameCreated>({
+        method: 'POST',
+        path: '/game',
+        auth: 'signed',
+        body: { ...body, simulation: true },
+      }),
+    createGame: (body: GameInput) =>
+      data<GameCreated>({
+        method: 'POST',
+        path: '/game',
+        auth: 'signed',
+        body: { ...body, simulation: false },
+      }),
+    setGameActive: (gameId: string, body: { profileId: string; active: boolean }) =>
+      send({ method: 'PUT', path: `/game/${segment(gameId)}`, auth: 'signed', body }).then(() => undefined),
+
+    // ---- players
+    listPlayers: (query: { profileId: string; search?: string; pageIndex?: number; pageSize?: number }) =>
+      page<Player>({ method: 'GET', path: '/user', auth: 'bearer', query: { ...query } }),
+
+    // ---- rounds and transactions
+    listRounds: (query: LedgerQuery = {}) =>
+      page<Round>({ method: 'GET', path: '/round', auth: 'bearer', query: { ...query } }),
+    listTransactions: (query: LedgerQuery = {}) =>
+      page<ListedTransaction>({ method: 'GET', path: '/transaction', auth: 'bearer', query: { ...query } }),
+
+    // ---- webhooks
+    listWebhooks: () => data<Webhook[]>({ method: 'GET', path: '/webhook', auth: 'bearer' }),
+    createWebhook: (body: { url: string; eventTriggers: WebhookEvent[]; signatureToken: string }) =>
+      data<{ webhookId: string }>({ method: 'POST', path: '/webhook', auth: 'signed', body }),
+    deleteWebhook: (webhookId: string) =>
+      send({ method: 'DELETE', path: `/webhook/${segment(webhookId)}`, auth: 'bearer' }).then(
+        () => undefined,
+      ),
+    listDeliveries: (webhookId: string, query: DeliveryQuery = {}) =>
+      page<Delivery, DeliveryPagination>({
+        method: 'GET',
+        path: `/webhook/${segment(webhookId)}`,
+        auth: 'bearer',
+        query: { ...query },
+      }),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

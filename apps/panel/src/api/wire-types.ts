@@ -1,0 +1,196 @@
+// The shapes the panel reads and sends, as the OpenAPI document at /v1/openapi.json describes them
+// (apps/server/src/http/routes/*). Written as types only, so no schema library ships to the browser;
+// api-client.test.ts checks them against a real service. Money is in major units, as on the wire.
+
+export interface TokenSet {
+  accessToken: string;
+  signatureToken: string;
+  expireAt: string;
+}
+
+export interface Pagination {
+  pageIndex: number;
+  pageSize: number;
+  totalCount: number;
+}
+
+export interface Page<T, P extends Pagination = Pagination> {
+  items: T[];
+  pagination: P;
+}
+
+export interface Captcha {
+  captchaId: string;
+  /** data: URL of an SVG. */
+  image: string;
+}
+
+export type Lang = 'pt' | 'en' | 'es';
+export type ProfileType = 'operator' | 'integrator' | 'demo';
+
+export interface Profile {
+  profileId: string;
+  name: string;
+  type: ProfileType;
+  currency: string;
+  currencies: string[] | null;
+  walletUrl: string | null;
+  hasWalletSignatureToken: boolean;
+  allowedOrigins: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ProfileInput {
+  name: string;
+  type: ProfileType;
+  currency?: string;
+  currencies?: string[] | null;
+  walletUrl?: string;
+  walletSignatureToken?: string;
+  allowedOrigins?: string[];
+}
+
+export interface Level {
+  level: number;
+  winners: number;
+  totalPrize: number;
+  prize: number;
+  percentage: number;
+}
+
+export interface Game {
+  id: string;
+  gameModel: string;
+  lang: string;
+  currency: string;
+  rtp: number;
+  maxBetPrize: number;
+  sampling: number;
+  prizedPercent: number;
+  betPrice: number;
+  version: number;
+  active: boolean;
+  mediaUrl: string;
+  levels: Level[];
+}
+
+export interface GameInput {
+  profileId: string;
+  gameModel: string;
+  lang: Lang;
+  currency: string;
+  rtp: number;
+  sampling: number;
+  prizedPercent: number;
+  betPrice: number;
+  replacePreviousVersion: boolean;
+}
+
+export interface GameCreated {
+  id: string | null;
+  version: number | null;
+  gameModel: string;
+  active: boolean;
+  totalAmount: number;
+  totalDistribuitionAmount: number;
+  totalPrized: number;
+  totalLevels: number;
+  levels: Level[];
+}
+
+export interface Player {
+  _id: string;
+  credential: string;
+  credentialType: string;
+  balance: number;
+  balances: Record<string, number>;
+  betWins: number;
+  totalBets: number;
+  createdAt: string;
+}
+
+export type TransactionType = 'bet' | 'prize' | 'rollback' | 'deposit';
+
+export interface Transaction {
+  _id: string;
+  amount: number;
+  type: TransactionType;
+  currency: string;
+  balanceBefore: number | null;
+  balanceAfter: number | null;
+  status: string;
+}
+
+export interface ListedTransaction extends Transaction {
+  roundId: string;
+  userId: string;
+  profileId: string;
+  createdAt: string;
+}
+
+export interface Round {
+  _id: string;
+  user: { _id: string; credential: string; credentialType: string; balance: number };
+  prize: number;
+  paidPrice: number;
+  status: string;
+  transactions: Transaction[];
+  createdAt: string;
+  endAt: string | null;
+  profileId: string;
+  gameId: string;
+}
+
+/** Filters of the round and transaction lists (all optional; dates are whole UTC days). */
+export interface LedgerQuery {
+  profileId?: string;
+  userId?: string;
+  roundId?: string;
+  type?: TransactionType;
+  dateStart?: string;
+  dateEnd?: string;
+  pageIndex?: number;
+  pageSize?: number;
+}
+
+export type WebhookEvent = 'open-round' | 'close-round';
+
+export interface Webhook {
+  id: string;
+  url: string;
+  eventTriggers: WebhookEvent[];
+  signatureToken: string;
+  status: 'active' | 'disabled';
+  createdAt: string;
+  lastTriggered: string | null;
+  failureCount: number;
+  successCount: number;
+}
+
+export interface Delivery {
+  id: string;
+  webhookId: string;
+  eventType: WebhookEvent;
+  payload: Omit<Round, 'profileId' | 'gameId'>;
+  responseCode: number | null;
+  responseBody: string;
+  success: boolean;
+  duration: number;
+  timestamp: string;
+  retryCount: number;
+  errorMessage: string | null;
+}
+
+export interface DeliveryPagination extends Pagination {
+  successCount: number;
+  failureCount: number;
+}
+
+export interface DeliveryQuery {
+  status?: 'success' | 'failed' | 'pending';
+  dateStart?: string;
+  dateEnd?: string;
+  pageIndex?: number;
+  pageSize?: number;
+}

@@ -1,0 +1,205 @@
+import { createApiClient } from './api/api-client.ts';
+import type { Lang } from './api/wire-types.ts';
+import { CATALOGUES, LANGS, preferredLang } from './i18n/i18n.ts';
+import { accountPage, forgotPasswordPage, link, resetPasswordPage, signInPage } from './pages/auth-pages.ts';
+import { gamesPage } from './pages/games-page.ts';
+import { roundsPage, transactionsPage } from './pages/ledger-pages.ts';
+import { playersPage } from './pages/players-page.ts';
+import { profilesPage } from './pages/profiles-page.ts';
+import { webhooksPage } from './pages/webhooks-page.ts';
+import { Session } from './session.ts';
+import type { Page, PageContext } from './ui/context.ts';
+import { el, select } from './ui/dom.ts';
+
+const BASE = '/panel/';
+const LANG_KEY = 'raspa-panel-lang';
+
+/** The sections a signed-in user reaches from the navigation, in its order. */
+const SECTIONS = ['profiles', 'games', 'players', 'rounds', 'transactions', 'webhooks', 'account'] as const;
+type Section = (typeof SECTIONS)[number];
+const PUBLIC_ROUTES = ['sign-in', 'forgot-password', 'reset-password'] as const;
+
+const SECTION_PAGES: Record<Section, Page> = {
+  profiles: profilesPage,
+  games: gamesPage,
+  players: playersPage,
+  rounds: roundsPage,
+  transactions: transactionsPage,
+  webhooks: webhooksPage,
+  account: accountPage,
+};
+
+/** The route named by an address under /panel/ ('' → the first section). */
+export function routeOf(pathname: string): string {
+  const rest = pathname.startsWith(BASE) ? pathname.slice(BASE.length) : '';
+  return rest.replace(/\/+$/, '') || SECTIONS[0];
+}
+
+/**
+ * The panel: a header with the navigation, the language switch and sign-out, and one page at a time
+ * in <main>. Addresses are real paths under /panel/ (the service answers index.html for each), so
+ * Back, reload and "open in a new tab" work.
+ */
+export class PanelApp {
+  private lang: Lang;
+  private readonly session = new Session(sessionStorage);
+  private readonly main = el('main', { id: 'main', tabindex: -1 });
+  private readonly header = el('header', { class: 'top' });
+  private notice: string | undefined;
+  /** The reset link's token, taken out of the address as soon as the page loads. */
+  private resetToken = '';
+  private readonly api = createApiClient({
+    tokens: () => this.session.get(),
+    lang: () => this.lang,
+    onExpired: () => this.expired(),
+  });
+
+  constructor(private readonly root: HTMLElement) {
+    this.lang = preferredLang(localStorage.getItem(LANG_KEY), navigator.languages);
+    const query = new URLSearchParams(location.search);
+    if (routeOf(location.pathname) === 'reset-password' && query.has('token')) {
+      this.resetToken = query.get('token') ?? '';
+      history.replaceState(null, '', `${BASE}reset-password`);
+    }
+    window.addEventListener('popstate', () => this.render());
+    root.replaceChildren(el('a', { class: 'skip', href: '#main' }, ['']), this.header, this.main);
+    this.render();
+  }
+
+  private get t() {
+    return CATALOGUES[this.lang];
+  }
+
+  private expired(): void {
+    if (!this.session.get()) return;
+    this.session.clear();
+    const here = routeOf(location.pathname);
+    this.navigate('sign-in', {
+      notice: this.t.auth.expired,
+      replace: true,
+      query: (SECTIONS as readonly string[]).includes(here) ? { next: here } : {},
+    });
+  }
+
+  navigate(
+    route: string,
+    options: { query?: Record<string, string>; notice?: string; replace?: boolean } = {},
+  ): void {
+    const search =
+      options.query && Object.keys(options.query).length ? `?${new URLSearchParams(options.query)}` : '';
+    const url = `${BASE}${route}${search}`;
+    if (options.replace) history.replaceState(null, '', url);
+    else history.pushState(null, '', url);
+    this.notice = options.notice;
+    this.render();
+  }
+
+  private render(): void {
+    const t = this.t;
+    document.documentElement.lang = this.lang;
+    let route = routeOf(location.pathname);
+    const signedIn = Boolean(this.session.get());
+    const isPublic = (PUBLIC_ROUTES as readonly string[]).includes(route);
+    if (!signedIn && !isPublic) {
+      history.replaceState(
+        null,
+        '',
+        `${BASE}sign-in${route === SECTIONS[0] ? '' : `?next=${encodeURIComponent(route)}`}`,
+      );
+      route = 'sign-in';
+    } else if (signedIn && route === 'sign-in') {
+      history.replaceState(null, '', `${BASE}${SECTIONS[0]}`);
+      route = SECTIONS[0];
+    }
+    const context: PageContext = {
+      api: this.api,
+      t,
+      lang: this.lang,
+      session: this.session,
+      query: new URLSearchParams(location.search),
+      notice: this.notice,
+      navigate: (next, options) => this.navigate(next, options),
+      setQuery: (query) => {
+        const params = new URLSearchParams();
+        for (const [name, value] of Object.entries(query)) if (value) params.set(name, value);
+        const search = params.toString();
+        history.replaceState(null, '', `${location.pathname}${search ? `?${search}` : ''}`);
+      },
+    };
+    this.notice = undefined;
+    const page = this.pageFor(route, signedIn);
+    this.renderHeader(route, signedIn, context);
+    this.main.replaceChildren(page(context));
+    const title = this.main.querySelector('h1');
+    document.title = `${title?.textContent ?? ''} · ${t.app.title}`;
+    // Focus follows the navigation: the new page's heading, so a screen reader starts there.
+    (title ?? this.main).focus({ preventScroll: false });
+  }
+
+  private pageFor(route: string, signedIn: boolean): Page {
+    if (route === 'sign-in') return signInPage;
+    if (route === 'forgot-password') return forgotPasswordPage;
+    if (route === 'reset-password') return resetPasswordPage(this.resetToken);
+    if (signedIn && route in SECTION_PAGES) return SECTION_PAGES[route as Section];
+    return notFoundPage;
+  }
+
+  private renderHeader(route: string, signedIn: boolean, context: PageContext): void {
+    const t = this.t;
+    const langSelect = select(
+      'lang',
+      LANGS.map((lang) => [lang, t.lang[lang]] as const),
+      this.lang,
+    );
+    langSelect.id = 'panel-lang';
+    langSelect.addEventListener('change', () => {
+      this.lang = langSelect.value as Lang;
+      localStorage.setItem(LANG_KEY, this.lang);
+      this.render();
+      document.getElementById('panel-lang')?.focus();
+    });
+    const skip = this.root.querySelector<HTMLAnchorElement>('a.skip');
+    if (skip) skip.textContent = t.app.skip;
+    const nav = signedIn
+      ? el('nav', { 'aria-label': t.app.nav }, [
+          el(
+            'ul',
+            {},
+            SECTIONS.map((section) => {
+              const anchor = link(context, section, t.nav[section]);
+              if (section === route) anchor.setAttribute('aria-current', 'page');
+              return el('li', {}, [anchor]);
+            }),
+          ),
+        ])
+      : null;
+    const signOut = signedIn
+      ? el('button', { type: 'button', class: 'secondary', on: { click: () => this.signOut() } }, [
+          t.nav.signOut,
+        ])
+      : null;
+    this.header.replaceChildren(
+      el('div', { class: 'brand' }, [
+        el('span', {}, ['Raspa']),
+        ` ${t.app.title.replace(/^Raspa\s*·?\s*/, '')}`,
+      ]),
+      nav ?? el('span'),
+      el('div', { class: 'tools' }, [
+        el('label', { for: 'panel-lang' }, [t.lang.label]),
+        langSelect,
+        signOut,
+      ]),
+    );
+  }
+
+  private signOut(): void {
+    this.session.clear();
+    this.navigate('sign-in', { notice: this.t.auth.signedOut, replace: true });
+  }
+}
+
+const notFoundPage: Page = (context) =>
+  el('section', {}, [
+    el('h1', { tabindex: -1 }, ['404']),
+    el('p', {}, [link(context, SECTIONS[0], context.t.nav.profiles)]),
+  ]);

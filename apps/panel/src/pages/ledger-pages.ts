@@ -1,0 +1,165 @@
+import type {
+  LedgerQuery,
+  ListedTransaction,
+  Page as ListPage,
+  Round,
+  TransactionType,
+} from '../api/wire-types.ts';
+import type { Catalogue } from '../i18n/en.ts';
+import type { Page, PageContext } from '../ui/context.ts';
+import { el, field, formValues, select, table } from '../ui/dom.ts';
+import { Feedback } from '../ui/feedback.ts';
+import { money, shortId, time } from '../ui/format.ts';
+import { pagedList } from '../ui/pager.ts';
+import { profilePicker } from '../ui/profile-picker.ts';
+import { heading } from './auth-pages.ts';
+
+const PAGE_SIZE = 20;
+const TYPES: readonly TransactionType[] = ['bet', 'prize', 'rollback', 'deposit'];
+const FILTERS = ['profileId', 'userId', 'roundId', 'type', 'dateStart', 'dateEnd'] as const;
+
+/** The list's filters from the form (or the address): empty ones left out. */
+export function ledgerQuery(values: Record<string, string>, pageIndex: number): LedgerQuery {
+  const query: Record<string, string | number> = { pageIndex, pageSize: PAGE_SIZE };
+  for (const name of FILTERS) if (values[name]) query[name] = values[name];
+  return query as LedgerQuery;
+}
+
+interface Ledger<T> {
+  title: (t: Catalogue) => string;
+  /** The filter by round id is only on the transaction list's form. */
+  byRound: boolean;
+  load: (context: PageContext, query: LedgerQuery) => Promise<ListPage<T>>;
+  columns: (context: PageContext) => ReadonlyArray<readonly [string, (item: T) => Node | string | number]>;
+  note?: (t: Catalogue) => string;
+}
+
+const statusBadge = (status: string) => el('span', { class: `badge status-${status}` }, [status]);
+
+function ledgerPage<T>(ledger: Ledger<T>): Page {
+  return (context) => {
+    const { t } = context;
+    const feedback = new Feedback(() => t);
+    const list = el('div', { class: 'list' });
+    const form = el('form', { class: 'filters card', role: 'search' });
+    const initial = (name: string) => context.query.get(name) ?? '';
+    const submit = el('button', { type: 'submit' }, [t.common.apply]);
+
+    const rows = pagedList({
+      t,
+      feedback,
+      list,
+      button: submit,
+      label: ledger.title(t),
+      pageIndex: Number(context.query.get('pageIndex')) || 1,
+      fetch: (pageIndex) => ledger.load(context, ledgerQuery(formValues(form), pageIndex)),
+      loaded: (_page, pageIndex) =>
+        context.setQuery({ ...formValues(form), pageIndex: pageIndex > 1 ? String(pageIndex) : undefined }),
+      render: (page) => table(ledger.title(t), ledger.columns(context), page.items, t.common.none),
+    });
+
+    void profilePicker(context, feedback, { optional: true }).then((chosen) => {
+      if (!chosen) return;
+      const text = (name: string, label: string) =>
+        field(label, el('input', { name, autocomplete: 'off', value: initial(name), spellcheck: false }));
+      const date = (name: string, label: string) =>
+        field(label, el('input', { name, type: 'date', value: initial(name) }));
+      form.replaceChildren(
+        el('div', { class: 'grid' }, [
+          field(t.common.profile, chosen.control),
+          text('userId', t.rounds.player),
+          ledger.byRound ? text('roundId', t.transactions.round) : null,
+          field(
+            ledger.byRound ? t.transactions.type : t.rounds.type,
+            select(
+              'type',
+              [['', t.common.any], ...TYPES.map((type) => [type, t.rounds.types[type]] as const)],
+              initial('type'),
+            ),
+          ),
+          date('dateStart', t.common.dateStart),
+          date('dateEnd', t.common.dateEnd),
+        ]),
+        el('div', { class: 'actions' }, [
+          submit,
+          el(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary',
+              on: {
+                click: () => {
+                  form.reset();
+                  for (const control of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>(
+                    'input, select',
+                  ))
+                    control.value = '';
+                  void rows.first();
+                },
+              },
+            },
+            [t.common.clear],
+          ),
+        ]),
+      );
+      if (ledger.note) form.append(el('p', { class: 'hint' }, [ledger.note(t)]));
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        void rows.first();
+      });
+      void rows.load();
+    });
+
+    return el('section', {}, [heading(ledger.title(t)), form, ...feedback.nodes(), list]);
+  };
+}
+
+const roundCurrency = (round: Round) => round.transactions[0]?.currency ?? 'BRL';
+
+export const roundsPage = ledgerPage<Round>({
+  title: (t) => t.rounds.title,
+  byRound: false,
+  load: (context, query) => context.api.listRounds(query),
+  note: (t) => t.rounds.statusNote,
+  columns: ({ t, lang }) => [
+    [t.rounds.id, (round) => shortId(round._id)],
+    [t.common.created, (round) => time(round.createdAt, lang)],
+    [t.players.credential, (round) => round.user.credential],
+    [t.rounds.game, (round) => shortId(round.gameId)],
+    [t.rounds.paid, (round) => money(round.paidPrice, roundCurrency(round), lang)],
+    [t.rounds.prize, (round) => money(round.prize, roundCurrency(round), lang)],
+    [t.common.status, (round) => statusBadge(round.status)],
+    [
+      t.rounds.transactions,
+      (round) =>
+        el(
+          'ul',
+          { class: 'plain' },
+          round.transactions.map((transaction) =>
+            el('li', {}, [
+              `${t.rounds.types[transaction.type]} ${money(transaction.amount, transaction.currency, lang)} · `,
+              statusBadge(transaction.status),
+            ]),
+          ),
+        ),
+    ],
+    [t.rounds.ended, (round) => time(round.endAt, lang)],
+  ],
+});
+
+export const transactionsPage = ledgerPage<ListedTransaction>({
+  title: (t) => t.transactions.title,
+  byRound: true,
+  load: (context, query) => context.api.listTransactions(query),
+  columns: ({ t, lang }) => [
+    [t.transactions.id, (transaction) => shortId(transaction._id)],
+    [t.common.created, (transaction) => time(transaction.createdAt, lang)],
+    [t.transactions.type, (transaction) => t.rounds.types[transaction.type]],
+    [t.transactions.amount, (transaction) => money(transaction.amount, transaction.currency, lang)],
+    [t.common.status, (transaction) => statusBadge(transaction.status)],
+    [t.transactions.before, (transaction) => money(transaction.balanceBefore, transaction.currency, lang)],
+    [t.transactions.after, (transaction) => money(transaction.balanceAfter, transaction.currency, lang)],
+    [t.rounds.id, (transaction) => shortId(transaction.roundId)],
+    [t.rounds.player, (transaction) => shortId(transaction.userId)],
+  ],
+});

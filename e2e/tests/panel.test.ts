@@ -1,0 +1,350 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { en } from '../../apps/panel/src/i18n/en.ts';
+import { pt } from '../../apps/panel/src/i18n/pt.ts';
+import { LOCAL_INTEGRATION, startTestServer, type TestServer } from '../../apps/server/test/harness.ts';
+import { type SmtpSink, startSmtpSink } from '../../apps/server/test/smtp-sink.ts';
+import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
+import { launchChromium } from '../src/chromium.ts';
+import { eventually } from '../src/raspa-fixture.ts';
+
+/**
+ * A staff member's day in the back office, in Debian's Chromium against a real service (SQLite, SMTP
+ * to a local sink, a real wallet and webhook receiver): sign in with the captcha, create a profile and a
+ * game after reading its ladder, register a webhook, find a round played through a gameUrl, switch
+ * language, have the session expire, change the password, and reset a forgotten one from the e-mail.
+ *
+ * The captcha: the browser asks GET /v1/auth/captcha as usual, and the test answers that request with
+ * a captcha the same service issued in-process (services.panel.issueCaptcha, as the panel-auth tests
+ * solve theirs), so it knows the answer. Nothing in the service or the panel has a way around it.
+ *
+ * PANEL_SCREENSHOTS=docs/screenshots writes the README's screenshots.
+ */
+
+const PASSWORD = 'correct horse battery';
+const DESKTOP = { width: 1280, height: 860 };
+const SHOTS = process.env.PANEL_SCREENSHOTS;
+const WAIT = { timeout: 30_000 };
+
+let server: TestServer;
+let operator: TestOperator;
+let sink: SmtpSink;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let email: string;
+let apiTokens: Awaited<ReturnType<TestServer['newClient']>>['tokens'];
+/** The answers of the captchas the browser was given, newest last. */
+const answers: string[] = [];
+/** Uncaught errors in the panel: there must be none. */
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  [sink, operator, browser] = await Promise.all([
+    startSmtpSink(),
+    startTestOperator({ startCents: 100_000 }),
+    launchChromium(),
+  ]);
+  server = await startTestServer({ env: { ...LOCAL_INTEGRATION, SMTP_URL: sink.url } });
+  // The e-mailed link opens the panel of this server (its port is known only once it listens).
+  server.deps.settings.panelUrl = `${server.url}/panel/reset-password`;
+  ({ email, tokens: apiTokens } = await server.newClient('Casa Lotérica'));
+  context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
+  await context.route(`${server.url}/v1/auth/captcha`, async (route) => {
+    const { captchaId, image, answer } = await server.running.app.services.panel.issueCaptcha();
+    answers.push(answer);
+    await route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: 'success', data: { captchaId, image } }),
+    });
+  });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.close();
+  await Promise.all([operator?.close(), sink?.close()]);
+});
+
+async function shoot(name: string, target: Page = page): Promise<void> {
+  if (SHOTS) await target.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+const heading = (text: string) => page.getByRole('heading', { level: 1, name: text });
+
+/** Fills the captcha with the answer of the image on show (the newest one the browser was given). */
+async function solveCaptcha(): Promise<void> {
+  await page.locator('img.captcha[src^="data:image/svg+xml"]').waitFor(WAIT);
+  await page.getByLabel(en.auth.captcha).fill(answers.at(-1) ?? '');
+}
+
+async function signIn(password: string): Promise<void> {
+  await heading(en.auth.signInTitle).waitFor(WAIT);
+  await page.getByLabel(en.auth.email).fill(email);
+  await page.getByLabel(en.auth.password, { exact: true }).fill(password);
+  await solveCaptcha();
+  await page.getByRole('button', { name: en.auth.signIn, exact: true }).click();
+}
+
+const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true });
+
+describe('the back office, in a real browser against a real service', () => {
+  it('asks to sign in, refuses a wrong captcha with the service’s message, then signs in', async () => {
+    await page.goto(`${server.url}/panel/`);
+    await heading(en.auth.signInTitle).waitFor(WAIT);
+    expect(new URL(page.url()).pathname).toBe('/panel/sign-in');
+    await shoot('panel-sign-in');
+
+    await page.getByLabel(en.auth.email).fill(email);
+    await page.getByLabel(en.auth.password, { exact: true }).fill(PASSWORD);
+    await page.locator('img.captcha[src^="data:image/svg+xml"]').waitFor(WAIT);
+    const shown = answers.length;
+    await page.getByLabel(en.auth.captcha).fill('WRONG');
+    await page.getByRole('button', { name: en.auth.signIn, exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'captcha: is wrong' }).waitFor(WAIT);
+    // A captcha takes one guess: the panel shows a new one at once.
+    await expect.poll(() => answers.length, WAIT).toBe(shown + 1);
+
+    await solveCaptcha();
+    await page.getByRole('button', { name: en.auth.signIn, exact: true }).click();
+    await heading(en.profiles.title).waitFor(WAIT);
+    // The token set stays out of the address and of localStorage.
+    expect(page.url()).not.toContain('accessToken');
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain('accessToken');
+  });
+
+  it('creates a profile, then edits it', async () => {
+    await page.getByLabel(en.profiles.name).fill('Casa Lotérica');
+    await page.getByLabel(en.profiles.type).selectOption('operator');
+    await page.getByLabel(en.profiles.currency).fill('BRL');
+    await page.getByLabel(en.profiles.currencies).fill('BRL, USD');
+    await page.getByLabel(en.profiles.walletUrl).fill(operator.walletUrl);
+    await page.getByLabel(en.profiles.walletSecret).fill(operator.walletSecret);
+    await page.getByLabel(en.profiles.origins).fill('https://casa.example');
+    await page.getByRole('button', { name: en.common.save }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: en.profiles.saved('Casa Lotérica') })
+      .waitFor(WAIT);
+    const row = page.getByRole('row', { name: /Casa Lotérica/ });
+    await row.waitFor(WAIT);
+    expect(await row.textContent()).toContain('BRL, USD');
+
+    await page.getByRole('button', { name: `${en.common.edit}: Casa Lotérica` }).click();
+    expect(await page.getByLabel(en.profiles.walletUrl).inputValue()).toBe(operator.walletUrl);
+    await page.getByLabel(en.profiles.origins).fill('https://casa.example\nhttps://www.casa.example');
+    await page.getByRole('button', { name: en.common.save }).click();
+    await page.getByRole('row', { name: /www\.casa\.example/ }).waitFor(WAIT);
+    await shoot('panel-profiles');
+  });
+
+  it('shows a game’s live ladder as its inputs change, and creates it', async () => {
+    // Reached from the keyboard: focus on the link, Enter; focus then moves to the new page's heading.
+    await nav(en.nav.games).focus();
+    await page.keyboard.press('Enter');
+    await heading(en.games.title).waitFor(WAIT);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(en.games.title);
+    expect(await nav(en.nav.games).getAttribute('aria-current')).toBe('page');
+    const ladder = page.getByTestId('ladder');
+    await ladder.getByRole('table').waitFor(WAIT);
+    expect(await ladder.getByRole('row').count()).toBe(9); // a header and 8 levels
+
+    await page.getByLabel(en.games.model).selectOption('fera-sortuda');
+    await expect
+      .poll(() => ladder.locator('[data-figure="volatility"]').textContent(), WAIT)
+      .toContain(en.games.volatilityLevels.extreme);
+    await page.getByLabel(en.games.model).selectOption('frevo-da-sorte');
+    await expect
+      .poll(() => ladder.locator('[data-figure="volatility"]').textContent(), WAIT)
+      .toContain(en.games.volatilityLevels.low);
+
+    // An input the core refuses: the ladder says why, naming the field.
+    await page.getByLabel(en.games.betPrice).fill('0.001');
+    await expect.poll(() => ladder.textContent(), WAIT).toContain('betPrice');
+    await page.getByLabel(en.games.betPrice).fill('2');
+    await page.getByLabel(en.games.sampling).fill('100001');
+    await ladder.getByRole('table').waitFor(WAIT);
+    await shoot('panel-games');
+
+    await page.getByRole('button', { name: en.games.save }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: en.games.created('frevo-da-sorte', 1) })
+      .waitFor(WAIT);
+    const row = page.getByRole('row', { name: /frevo-da-sorte/ });
+    expect(await row.textContent()).toContain(en.common.yes);
+
+    // Deactivate, and activate again.
+    await row.getByRole('button', { name: `${en.games.deactivate}: frevo-da-sorte v1` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: en.games.deactivated('frevo-da-sorte', 1) })
+      .waitFor(WAIT);
+    await page.getByRole('button', { name: `${en.games.activate}: frevo-da-sorte v1` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: en.games.activated('frevo-da-sorte', 1) })
+      .waitFor(WAIT);
+  });
+
+  it('registers a webhook', async () => {
+    await nav(en.nav.webhooks).click();
+    await heading(en.webhooks.title).waitFor(WAIT);
+    await page.getByLabel(en.webhooks.url).fill(operator.webhookUrl);
+    await page.getByRole('button', { name: en.webhooks.create }).click();
+    await page.getByRole('status').filter({ hasText: en.webhooks.created }).waitFor(WAIT);
+    await page.getByRole('row', { name: new RegExp(operator.webhookUrl) }).waitFor(WAIT);
+  });
+
+  it('finds a round played through a gameUrl, by profile and from the player’s page', async () => {
+    const profiles = await server.call('GET', '/v1/profile', { token: apiTokens });
+    const profileId: string = profiles.body.data[0].profileId;
+    const games = await server.call('GET', `/v1/game?profileId=${profileId}`, { token: apiTokens });
+    const gameId: string = games.body.data[0].id;
+    const user = await server.call('POST', '/v1/user/auth', {
+      token: apiTokens,
+      body: { profileId, credential: 'maria@example.test', credentialType: 'email' },
+    });
+    const session = await server.call('POST', '/v1/game/session', {
+      token: apiTokens,
+      body: { userToken: user.body.data.userToken, gameId, lang: 'pt' },
+    });
+    const game = await context.newPage();
+    try {
+      await game.goto(session.body.data.gameUrl);
+      await game.locator('[data-action="buy"]').click(WAIT);
+      await game.locator('[data-action="reveal-all"]:enabled').click(WAIT);
+      await eventually(async () => {
+        const rounds = await server.call('GET', `/v1/round?profileId=${profileId}`, { token: apiTokens });
+        return rounds.body.data[0]?.status === 'closed';
+      }, 60_000);
+    } finally {
+      await game.close();
+    }
+
+    await nav(en.nav.rounds).click();
+    await heading(en.rounds.title).waitFor(WAIT);
+    await page.getByLabel(en.common.profile).selectOption({ label: 'Casa Lotérica' });
+    await page.getByLabel(en.rounds.type).selectOption('bet');
+    await page.getByRole('button', { name: en.common.apply }).click();
+    // The filters live in the address once their page has arrived, so a reload keeps them.
+    await page.waitForURL((url) => url.searchParams.get('type') === 'bet', WAIT);
+    const round = page.getByRole('row', { name: /maria@example\.test/ });
+    await round.waitFor(WAIT);
+    expect(await round.textContent()).toContain('closed');
+    expect(await page.getByText(en.common.pageOf(1, 1, 1)).count()).toBe(1);
+    await shoot('panel-rounds');
+
+    await nav(en.nav.players).click();
+    await heading(en.players.title).waitFor(WAIT);
+    await page.getByLabel(en.players.search).fill('MARIA');
+    await page.getByRole('button', { name: en.common.search }).click();
+    await page.getByRole('link', { name: en.players.roundsOf('maria@example.test') }).click();
+    await heading(en.rounds.title).waitFor(WAIT);
+    await page.getByRole('row', { name: /maria@example\.test/ }).waitFor(WAIT);
+    expect(new URL(page.url()).searchParams.get('userId')).toBe(user.body.data.userId);
+
+    await nav(en.nav.transactions).click();
+    await heading(en.transactions.title).waitFor(WAIT);
+    await page
+      .getByRole('row', { name: /completed/ })
+      .first()
+      .waitFor(WAIT);
+  });
+
+  it('shows the webhook’s delivery log with its filters', async () => {
+    await nav(en.nav.webhooks).click();
+    await page.getByRole('button', { name: en.webhooks.logOf(operator.webhookUrl) }).click();
+    const log = page.getByRole('region', { name: en.webhooks.logOf(operator.webhookUrl) });
+    await eventually(async () => {
+      await page.getByRole('button', { name: en.common.apply }).click();
+      return (await log.getByRole('row', { name: /close-round/ }).count()) > 0;
+    }, 60_000);
+    await page.getByLabel(en.common.status).selectOption('failed');
+    await page.getByRole('button', { name: en.common.apply }).click();
+    await page.getByText(en.common.none).waitFor(WAIT);
+    await page.getByLabel(en.common.status).selectOption('success');
+    await page.getByRole('button', { name: en.common.apply }).click();
+    await log.getByRole('row', { name: /open-round/ }).waitFor(WAIT);
+    await shoot('panel-webhooks');
+  });
+
+  it('speaks Portuguese after the switch, and works on a phone', async () => {
+    await page.getByLabel(en.lang.label).selectOption('pt');
+    await page.getByRole('heading', { level: 1, name: pt.webhooks.title }).waitFor(WAIT);
+    await nav(pt.nav.profiles).click();
+    await page.getByRole('heading', { level: 1, name: pt.profiles.title }).waitFor(WAIT);
+    await page.setViewportSize({ width: 375, height: 740 });
+    // Nothing wider than the phone's screen but the tables, which scroll inside their own box.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shoot('panel-phone');
+    await page.setViewportSize(DESKTOP);
+    await page.getByLabel(pt.lang.label).selectOption('en');
+    await heading(en.profiles.title).waitFor(WAIT);
+  });
+
+  it('asks to sign in again when the session expires, and comes back to the same page', async () => {
+    await nav(en.nav.games).click();
+    await heading(en.games.title).waitFor(WAIT);
+    // Its requests answered (the list shows), the session ends while the user reads.
+    await page.getByRole('row', { name: /frevo-da-sorte/ }).waitFor(WAIT);
+    server.clock.advance(3 * 3600 * 1000); // past TOKEN_TTL (2 h)
+    await nav(en.nav.players).click();
+    await page.getByText(en.auth.expired).waitFor(WAIT);
+    await signIn(PASSWORD);
+    await heading(en.players.title).waitFor(WAIT);
+  });
+
+  it('changes the password, signs out everywhere, and signs in with the new one', async () => {
+    await nav(en.nav.account).click();
+    await heading(en.auth.changeTitle).waitFor(WAIT);
+    await page.getByLabel(en.auth.currentPassword).fill(PASSWORD);
+    await page.getByLabel(en.auth.newPassword).fill('a changed password');
+    await page.getByLabel(en.auth.again).fill('a changed passwort');
+    await page.getByRole('button', { name: en.auth.change }).click();
+    await page.getByRole('alert').filter({ hasText: en.auth.differ }).waitFor(WAIT);
+    await page.getByLabel(en.auth.again).fill('a changed password');
+    await page.getByRole('button', { name: en.auth.change }).click();
+    await page.getByText(en.auth.changed).waitFor(WAIT);
+    await signIn('a changed password');
+    await heading(en.profiles.title).waitFor(WAIT);
+  });
+
+  it('resets a forgotten password from the e-mailed link, which opens the panel', async () => {
+    await page.getByRole('button', { name: en.nav.signOut }).click();
+    await page.getByText(en.auth.signedOut).waitFor(WAIT);
+    await page.getByRole('link', { name: en.auth.forgotLink }).click();
+    await heading(en.auth.forgotTitle).waitFor(WAIT);
+    await page.getByLabel(en.auth.email).fill(email);
+    await solveCaptcha();
+    await page.getByRole('button', { name: en.auth.sendLink }).click();
+    await page.getByText('a link to reset the password has been sent').waitFor(WAIT);
+
+    const mail = await sink.waitFor((message) => message.to.includes(email), 30_000);
+    const link = /href="([^"]+)"/.exec(mail.html)?.[1]?.replaceAll('&amp;', '&') ?? '';
+    expect(link.startsWith(`${server.url}/panel/reset-password?token=`)).toBe(true);
+
+    await page.goto(link);
+    await heading(en.auth.resetTitle).waitFor(WAIT);
+    // The token leaves the address bar (and the history) as soon as the page has read it.
+    expect(page.url()).toBe(`${server.url}/panel/reset-password`);
+    await page.getByLabel(en.auth.newPassword).fill('reset from the mail');
+    await page.getByLabel(en.auth.again).fill('reset from the mail');
+    await page.getByRole('button', { name: en.auth.setPassword }).click();
+    await page.getByText(en.auth.resetDone).waitFor(WAIT);
+    await signIn('reset from the mail');
+    await heading(en.profiles.title).waitFor(WAIT);
+  });
+
+  it('threw no uncaught error in the panel along the way', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
