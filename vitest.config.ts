@@ -1,11 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
+/** The server test files that run on PostgreSQL too (project server-postgres). */
+const POSTGRES_SUITE = ['play-loop', 'wallet-http', 'lists', 'webhook-delivery', 'fuzz'];
+
 export default defineConfig({
   test: {
     projects: [
       'packages/*',
       'apps/*',
       'e2e',
+      // The server's integration tests again, each server on a fresh PostgreSQL database
+      // (test/harness.ts reads RASPA_TEST_STORE): both adapters pass the same suite (issue 13).
+      {
+        root: './apps/server',
+        test: {
+          name: 'server-postgres',
+          include: POSTGRES_SUITE.map((file) => `test/${file}.test.ts`),
+          env: { RASPA_TEST_STORE: 'postgres' },
+          globalSetup: ['test/postgres-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
       // Checks of the repository itself (the README's commands), beside the scripts they check.
       { test: { name: 'repo', include: ['scripts/**/*.test.ts'], testTimeout: 120_000 } },
     ],

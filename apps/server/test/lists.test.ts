@@ -21,38 +21,37 @@ beforeAll(async () => {
   const b = await server.newClient('Casa B');
   mine = a.tokens;
   theirs = b.tokens;
-  ana = fixtures.seat(a.clientId, {
+  ana = await fixtures.seat(a.clientId, {
     currency: 'BRL',
     betMinor: 1250,
     credential: 'ana@example.test',
     balanceMinor: 100_000,
   });
-  bia = fixtures.addPlayer(ana, 'bia@example.test', 50_000);
-  kenji = fixtures.seat(a.clientId, {
+  bia = await fixtures.addPlayer(ana, 'bia@example.test', 50_000);
+  kenji = await fixtures.seat(a.clientId, {
     currency: 'JPY',
     betMinor: 500,
     credential: 'kenji@example.test',
     balanceMinor: 10_000,
   });
-  fahad = fixtures.seat(a.clientId, {
+  fahad = await fixtures.seat(a.clientId, {
     currency: 'KWD',
     betMinor: 1005,
     credential: 'fahad@example.test',
     balanceMinor: 20_000,
   });
-  other = fixtures.seat(b.clientId, { credential: 'zoe@example.test' });
-  r.r1 = fixtures.round(ana, { at: '2026-02-27T23:59:59.999Z', prizeMinor: 2500 });
-  r.r2 = fixtures.round(ana, { at: '2026-02-28T00:00:00.000Z' });
-  r.r3 = fixtures.round(bia, { at: '2026-02-28T12:00:00.000Z', prizeMinor: 125 });
-  r.r4 = fixtures.round(ana, { at: '2026-02-28T23:59:59.999Z', prizeMinor: 1250 });
-  r.r5 = fixtures.round(kenji, { at: '2026-03-01T00:00:00.000Z', prizeMinor: 1500 });
-  r.r6 = fixtures.round(fahad, { at: '2026-03-01T08:00:00.000Z', prizeMinor: 2010 });
-  r.r7 = fixtures.round(bia, { at: '2026-03-01T09:00:00.000Z', outcome: 'voided' });
-  r.r8 = fixtures.round(ana, { at: '2026-03-01T10:00:00.000Z', outcome: 'open' });
-  otherRound = fixtures.round(other, { at: '2026-02-28T10:00:00.000Z', prizeMinor: 500 });
+  other = await fixtures.seat(b.clientId, { credential: 'zoe@example.test' });
+  r.r1 = await fixtures.round(ana, { at: '2026-02-27T23:59:59.999Z', prizeMinor: 2500 });
+  r.r2 = await fixtures.round(ana, { at: '2026-02-28T00:00:00.000Z' });
+  r.r3 = await fixtures.round(bia, { at: '2026-02-28T12:00:00.000Z', prizeMinor: 125 });
+  r.r4 = await fixtures.round(ana, { at: '2026-02-28T23:59:59.999Z', prizeMinor: 1250 });
+  r.r5 = await fixtures.round(kenji, { at: '2026-03-01T00:00:00.000Z', prizeMinor: 1500 });
+  r.r6 = await fixtures.round(fahad, { at: '2026-03-01T08:00:00.000Z', prizeMinor: 2010 });
+  r.r7 = await fixtures.round(bia, { at: '2026-03-01T09:00:00.000Z', outcome: 'voided' });
+  r.r8 = await fixtures.round(ana, { at: '2026-03-01T10:00:00.000Z', outcome: 'open' });
+  otherRound = await fixtures.round(other, { at: '2026-02-28T10:00:00.000Z', prizeMinor: 500 });
 });
 afterAll(async () => {
-  fixtures.close();
   await server.close();
 });
 

@@ -1,12 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RoundView, roundView } from '../src/schemas/round.ts';
+import { openConfiguredStore } from '../src/store/open-store.ts';
 import type { DeliveryRecord, WebhookEvent } from '../src/store/records.ts';
-import { openDatabase } from '../src/store/sqlite/database.ts';
-import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { createWebhookDelivery } from '../src/webhooks/webhook-delivery.ts';
 import {
   createWebhookDispatcher,
@@ -111,7 +109,6 @@ afterEach(async () => {
   for (const id of made.splice(0)) await server.deps.store.outbox.dropQueued(id);
 });
 afterAll(async () => {
-  fixtures.close();
   await receiver.close();
   await server.close();
 });
@@ -132,7 +129,7 @@ interface Hook {
 
 async function newOperator(): Promise<Operator> {
   const { clientId, apiKey, tokens } = await server.newClient();
-  return { clientId, apiKey, tokens, seat: fixtures.seat(clientId) };
+  return { clientId, apiKey, tokens, seat: await fixtures.seat(clientId) };
 }
 
 let hooks = 0;
@@ -158,7 +155,7 @@ const nowIso = () => server.clock().toISOString();
 
 /** A closed round written by the fixtures, and its payload as the events carry it. */
 async function newRound(operator: Operator): Promise<{ roundId: string; payload: RoundView }> {
-  const { roundId } = fixtures.round(operator.seat, { at: nowIso(), prizeMinor: 1000 });
+  const { roundId } = await fixtures.round(operator.seat, { at: nowIso(), prizeMinor: 1000 });
   const page = await server.deps.store.ledger.listRounds(
     {
       clientId: operator.clientId,
@@ -940,7 +937,7 @@ describe('running', () => {
     const hook = await newHook(op);
     const { ids } = await queueRound(op); // committed; nothing sent (no dispatcher running)
 
-    const reopened = createSqliteStore(openDatabase(join(server.dataDir, 'raspa.sqlite')));
+    const reopened = openConfiguredStore(server.config);
     try {
       const restarted = createWebhookDispatcher({ ...server.deps, store: reopened }, { timeoutMs: 2000 });
       restarted.start();
