@@ -8,6 +8,7 @@ import type { Deps, PlaySettings } from '../src/deps.ts';
 import { silentLogger } from '../src/logger.ts';
 import type { HostLookup } from '../src/outbound/host-resolution.ts';
 import { buildDeps, type RunningServer, startServer } from '../src/server.ts';
+import type { PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { createTestDatabase } from './postgres-database.ts';
 
 /** A port free on 127.0.0.1 right now, for a service started as its own process. */
@@ -170,6 +171,9 @@ export async function startTestServer(
   const clock = createTestClock();
   const deps = buildDeps(config, { clock, logger: silentLogger, resolveHost: testDns, ...options.deps });
   deps.settings.play = { ...deps.settings.play, ...options.play };
+  // PostgreSQL migrates after open (the service's /ready says 503 meanwhile); a test starts on a
+  // migrated database, as it does on SQLite.
+  await (deps.store as Partial<PostgresStore>).ready;
   const running = await startServer(deps, '127.0.0.1', 0);
   deps.settings.publicUrl = running.url;
   const call = apiCaller(running.url);
