@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DatabaseSnapshots, databaseSnapshots } from './database-snapshot.ts';
 import { signForTest, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 /**
@@ -12,35 +10,12 @@ import { signForTest, startTestServer, type TestServer, type TokenSet } from './
  */
 let server: TestServer;
 let tokens: TokenSet;
-let reader: Database.Database;
+let snapshots: DatabaseSnapshots;
 let profileId: string;
 
 // Captchas are issued by a GET, and the /auth rate limits count every request, by design;
 // everything else must stay put.
 const SNAPSHOT_SKIP = new Set(['captchas', 'rate_limit_counters', 'schema_migrations']);
-
-/**
- * Every table of the SQLite file, hashed: SQLite-specific on purpose, as "nothing changed" must
- * cover every table, and no repository reads them all.
- */
-function snapshot(): string {
-  const hash = createHash('sha256');
-  const tables = reader
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-    .all()
-    .map((row) => row.name)
-    .filter((name) => !SNAPSHOT_SKIP.has(name));
-  for (const table of tables) {
-    hash.update(table);
-    // Sorted as text: WITHOUT ROWID tables (the list counts) have no rowid to order by.
-    const rows = reader
-      .prepare(`SELECT * FROM "${table}"`)
-      .all()
-      .map((row) => JSON.stringify(row));
-    for (const row of rows.sort()) hash.update(row);
-  }
-  return hash.digest('hex');
-}
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -50,10 +25,10 @@ beforeAll(async () => {
     body: { name: 'Fuzz', type: 'demo' },
   });
   profileId = created.body.data.profileId;
-  reader = new Database(join(server.dataDir, 'raspa.sqlite'), { readonly: true, fileMustExist: true });
+  snapshots = await databaseSnapshots(server, SNAPSHOT_SKIP);
 });
 afterAll(async () => {
-  reader.close();
+  await snapshots.close();
   await server.close();
 });
 
@@ -158,7 +133,7 @@ describe('fuzz', () => {
           headers['x-signed-request'] = signForTest(signedBody, tokens.signatureToken);
         if (r.signature === 'random') headers['x-signed-request'] = 'ab'.repeat(64);
         if (r.signature === 'short') headers['x-signed-request'] = 'zz';
-        const before = snapshot();
+        const before = await snapshots.snapshot();
         const hasBody = payload !== undefined && r.method !== 'GET';
         const response = await fetch(`${server.url}${r.path}${r.query}`, {
           method: r.method,
@@ -178,7 +153,7 @@ describe('fuzz', () => {
           r.auth === 'valid' &&
           ((r.signature === 'valid' && (r.method === 'POST' || r.method === 'PUT') && r.raw === undefined) ||
             r.method === 'DELETE');
-        if (!mayWrite) expect(snapshot(), `${r.method} ${r.path} changed data`).toBe(before);
+        if (!mayWrite) expect(await snapshots.snapshot(), `${r.method} ${r.path} changed data`).toBe(before);
       }),
       // A fixed number of requests, not as many as fit in a minute: stopping at a time limit and then
       // asking for at least 500 requests failed on a loaded machine.

@@ -8,6 +8,8 @@ import type { Deps, PlaySettings } from '../src/deps.ts';
 import { silentLogger } from '../src/logger.ts';
 import type { HostLookup } from '../src/outbound/host-resolution.ts';
 import { buildDeps, type RunningServer, startServer } from '../src/server.ts';
+import type { PostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { createTestDatabase } from './postgres-database.ts';
 
 /** A port free on 127.0.0.1 right now, for a service started as its own process. */
 export async function freePort(): Promise<number> {
@@ -155,12 +157,23 @@ export async function startTestServer(
   options: { env?: Record<string, string>; deps?: Partial<Deps>; play?: PlaySettings } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'raspa-test-'));
-  const configured = readConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', ...options.env });
+  // RASPA_TEST_STORE=postgres (the server-postgres project): the same test on a fresh PostgreSQL database.
+  const database = process.env.RASPA_TEST_STORE === 'postgres' ? await createTestDatabase() : undefined;
+  const configured = readConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    ...(database && { DATABASE_URL: database.url }),
+    ...options.env,
+  });
   if (!configured.ok) throw new Error(configured.errors.join('\n'));
   const config = configured.config;
   const clock = createTestClock();
   const deps = buildDeps(config, { clock, logger: silentLogger, resolveHost: testDns, ...options.deps });
   deps.settings.play = { ...deps.settings.play, ...options.play };
+  // PostgreSQL migrates after open (the service's /ready says 503 meanwhile); a test starts on a
+  // migrated database, as it does on SQLite.
+  await (deps.store as Partial<PostgresStore>).ready;
   const running = await startServer(deps, '127.0.0.1', 0);
   deps.settings.publicUrl = running.url;
   const call = apiCaller(running.url);
@@ -186,6 +199,7 @@ export async function startTestServer(
     async close() {
       await running.close();
       await deps.store.close();
+      await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

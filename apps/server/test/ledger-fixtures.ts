@@ -1,12 +1,10 @@
 import { buildLadder, toMajor } from '@raspa/core';
-import type { LedgerTransaction, RoundStatus } from '../src/store/records.ts';
-import type { Transaction } from '../src/store/store.ts';
 import type { TestServer } from './harness.ts';
 
 /**
- * Test data for the round and transaction lists, with rounds of any date and outcome: written
- * through the server's own store (the repositories every adapter implements), each round in one
- * unit, so the running server sees it once it resolves.
+ * Test data for the round and transaction lists, written through the server's own store (either
+ * adapter) as records, without the play loop: each write is committed at once, so the running
+ * server sees it.
  *
  * Amounts are minor units, as stored: a bet is a negative transaction, a prize positive.
  */
@@ -45,7 +43,7 @@ export interface WrittenRound {
 const later = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
 
 export function ledgerFixtures(server: TestServer) {
-  const { store } = server.deps;
+  const store = server.deps.store;
   const newId = () => server.deps.newId();
   const now = () => server.clock().toISOString();
 
@@ -67,36 +65,34 @@ export function ledgerFixtures(server: TestServer) {
     if (!ladder.ok) throw new Error(`fixture ladder: ${JSON.stringify(ladder)}`);
     const profileId = newId();
     const gameId = newId();
-    await store.transaction(async (tx) => {
-      await tx.profiles.insert({
-        id: profileId,
-        clientId,
-        name: `Casa ${currency}`,
-        type: 'operator',
-        currency,
-        currencies: null,
-        walletUrl: 'https://wallet.example/raspa',
-        walletTokenSealed: null,
-        allowedOrigins: [],
-        createdAt: now(),
-        updatedAt: now(),
-      });
-      await tx.games.insert({
-        id: gameId,
-        clientId,
-        profileId,
-        gameModel: 'oxe-ganhei',
-        version: 1,
-        active: true,
-        lang: 'pt',
-        currency,
-        rtpPpm: 800_000,
-        sampling: 200_000,
-        prizedPpm: 250_000,
-        betMinor,
-        ladder: ladder.ladder,
-        createdAt: now(),
-      });
+    await store.profiles.insert({
+      id: profileId,
+      clientId,
+      name: `Casa ${currency}`,
+      type: 'operator',
+      currency,
+      currencies: null,
+      walletUrl: 'https://wallet.example/raspa',
+      walletTokenSealed: null,
+      allowedOrigins: [],
+      createdAt: now(),
+      updatedAt: now(),
+    });
+    await store.games.insert({
+      id: gameId,
+      clientId,
+      profileId,
+      gameModel: 'oxe-ganhei',
+      version: 1,
+      active: true,
+      lang: 'pt',
+      currency,
+      rtpPpm: 800_000,
+      sampling: 200_000,
+      prizedPpm: 250_000,
+      betMinor,
+      ladder: ladder.ladder,
+      createdAt: now(),
     });
     return addPlayer(
       { clientId, profileId, gameId, playerId: '', sessionId: '', currency, betMinor },
@@ -109,80 +105,74 @@ export function ledgerFixtures(server: TestServer) {
   async function addPlayer(at: Seat, credential: string, balanceMinor = 100 * at.betMinor): Promise<Seat> {
     const playerId = newId();
     const sessionId = newId();
-    await store.transaction(async (tx) => {
-      await tx.players.insert({
-        id: playerId,
-        clientId: at.clientId,
-        profileId: at.profileId,
-        credential,
-        credentialType: 'email',
-        balanceMinor,
-        betWins: 0,
-        totalBets: 0,
-        createdAt: now(),
-      });
-      await tx.sessions.insert({
-        id: sessionId,
-        clientId: at.clientId,
-        profileId: at.profileId,
-        playerId,
-        gameId: at.gameId,
-        tokenHash: `hash-${sessionId}`,
-        lang: 'pt',
-        returnUrl: null,
-        expireAt: later(now(), 7_200_000),
-        createdAt: now(),
-      });
+    await store.players.insert({
+      id: playerId,
+      clientId: at.clientId,
+      profileId: at.profileId,
+      credential,
+      credentialType: 'email',
+      balanceMinor,
+      betWins: 0,
+      totalBets: 0,
+      createdAt: now(),
+    });
+    await store.sessions.insert({
+      id: sessionId,
+      clientId: at.clientId,
+      profileId: at.profileId,
+      playerId,
+      gameId: at.gameId,
+      tokenHash: `hash-${sessionId}`,
+      lang: 'pt',
+      returnUrl: null,
+      expireAt: later(now(), 7_200_000),
+      createdAt: now(),
     });
     return { ...at, playerId, sessionId };
   }
 
   /** A round as the play loop writes it: the round, its bet and its prize (or rollback), the player's figures. */
-  async function round(at: Seat, options: RoundOptions): Promise<WrittenRound> {
+  function round(at: Seat, options: RoundOptions): Promise<WrittenRound> {
     const outcome = options.outcome ?? 'closed';
     const prizeMinor = outcome === 'closed' ? (options.prizeMinor ?? 0) : 0;
     const endAt = outcome === 'open' ? null : later(options.at, options.closeAfterMs ?? 2000);
     const roundId = newId();
     const betId = newId();
-    const common = {
+    const transaction = (
+      id: string,
+      type: 'bet' | 'prize' | 'rollback',
+      amountMinor: number,
+      before: number,
+    ) => ({
+      id,
       roundId,
       clientId: at.clientId,
       profileId: at.profileId,
       playerId: at.playerId,
+      type,
+      amountMinor,
       currency: at.currency,
-    };
-    /** A wallet call the wallet has confirmed. */
-    const completed = (
-      tx: Transaction,
-      id: string,
-      type: LedgerTransaction['type'],
-      amountMinor: number,
-      before: number,
-      createdAt: string,
-    ) =>
-      tx.rounds.insertTransaction({
-        id,
-        ...common,
-        type,
-        amountMinor,
-        balanceBeforeMinor: before,
-        balanceAfterMinor: before + amountMinor,
-        status: 'completed',
-        createdAt,
-        originalTransactionId: type === 'rollback' ? betId : null,
-        attempts: 1,
-        nextAttemptAt: null,
-        lastError: null,
-        completedAt: createdAt,
-      });
+      balanceBeforeMinor: before,
+      balanceAfterMinor: before + amountMinor,
+      status: 'completed' as const,
+      createdAt: type === 'bet' ? options.at : (endAt ?? options.at),
+      originalTransactionId: null,
+      attempts: 0,
+      nextAttemptAt: null,
+      lastError: null,
+      completedAt: null,
+    });
     return store.transaction(async (tx) => {
       const start = (await tx.players.findById(at.playerId))?.balanceMinor ?? 0;
       await tx.rounds.insertRound({
         id: roundId,
-        ...common,
+        clientId: at.clientId,
+        profileId: at.profileId,
         gameId: at.gameId,
+        playerId: at.playerId,
         sessionId: at.sessionId,
-        status: outcome satisfies RoundStatus,
+        status: outcome,
+        currency: at.currency,
         paidMinor: at.betMinor,
         prizeMinor,
         createdAt: options.at,
@@ -191,19 +181,21 @@ export function ledgerFixtures(server: TestServer) {
         drawIndex: null,
         level: null,
         cardJson: null,
-        // An open round was last acted on now: the server's idle time-out leaves it open.
-        lastActionAt: endAt ?? now(),
+        // No last action: the idle-round timer never closes a fixture's open round.
+        lastActionAt: null as unknown as string,
         reconciliation: false,
       });
       const afterBet = start - at.betMinor;
-      await completed(tx, betId, 'bet', -at.betMinor, start, options.at);
+      await tx.rounds.insertTransaction(transaction(betId, 'bet', -at.betMinor, start));
       let settleId: string | null = null;
       let end = afterBet;
       if (endAt !== null && (outcome === 'voided' || prizeMinor > 0)) {
         settleId = newId();
         const amount = outcome === 'voided' ? at.betMinor : prizeMinor;
         end = afterBet + amount;
-        await completed(tx, settleId, outcome === 'voided' ? 'rollback' : 'prize', amount, afterBet, endAt);
+        await tx.rounds.insertTransaction(
+          transaction(settleId, outcome === 'voided' ? 'rollback' : 'prize', amount, afterBet),
+        );
       }
       await tx.rounds.updatePlayer(at.playerId, at.currency, end, 1, prizeMinor > 0 ? 1 : 0);
       return { roundId, betId, settleId, createdAt: options.at, endAt };

@@ -95,21 +95,18 @@ const bet: WalletMovement = {
 /** Queues one close-round event for the webhook and runs one delivery pass; returns its log. */
 async function deliverOnce(server: TestServer, webhookId: string) {
   const fixtures = ledgerFixtures(server);
-  try {
-    const clientId = (await server.deps.store.webhooks.findById(webhookId))?.clientId ?? '';
-    const { roundId } = await fixtures.round(await fixtures.seat(clientId), {
-      at: server.clock().toISOString(),
-    });
-    await server.deps.store.transaction((tx) =>
-      createWebhookOutbox(server.deps).enqueue(tx, {
-        clientId,
-        roundId,
-        eventType: 'close-round',
-        payload: { _id: roundId },
-      }),
-    );
-  } finally {
-  }
+  const clientId = (await server.deps.store.webhooks.findById(webhookId))?.clientId ?? '';
+  const { roundId } = await fixtures.round(await fixtures.seat(clientId), {
+    at: server.clock().toISOString(),
+  });
+  await server.deps.store.transaction((tx) =>
+    createWebhookOutbox(server.deps).enqueue(tx, {
+      clientId,
+      roundId,
+      eventType: 'close-round',
+      payload: { _id: roundId },
+    }),
+  );
   const dispatcher = createWebhookDispatcher(server.deps, { timeoutMs: 2000 });
   expect(await dispatcher.runOnce()).toBe(1);
   await dispatcher.stop();

@@ -22,9 +22,11 @@ async function onAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A migrated, empty database; `unmigrated`: one without even the migrations. */
+export async function createTestDatabase(options: { unmigrated?: boolean } = {}): Promise<TestDatabase> {
   const name = `raspa_test_${randomBytes(6).toString('hex')}`;
-  await onAdmin((admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`));
+  const template = options.unmigrated ? 'template0' : inject('postgresTemplate');
+  await onAdmin((admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
   return {
     url: withDatabase(inject('postgresUrl'), name),
     drop: () =>

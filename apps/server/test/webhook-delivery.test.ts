@@ -1,12 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RoundView, roundView } from '../src/schemas/round.ts';
+import { openConfiguredStore } from '../src/store/open-store.ts';
 import type { DeliveryRecord, WebhookEvent } from '../src/store/records.ts';
-import { openDatabase } from '../src/store/sqlite/database.ts';
-import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { createWebhookDelivery } from '../src/webhooks/webhook-delivery.ts';
 import {
   createWebhookDispatcher,
@@ -939,7 +937,7 @@ describe('running', () => {
     const hook = await newHook(op);
     const { ids } = await queueRound(op); // committed; nothing sent (no dispatcher running)
 
-    const reopened = createSqliteStore(openDatabase(join(server.dataDir, 'raspa.sqlite')));
+    const reopened = openConfiguredStore(server.config);
     try {
       const restarted = createWebhookDispatcher({ ...server.deps, store: reopened }, { timeoutMs: 2000 });
       restarted.start();

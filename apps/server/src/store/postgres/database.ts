@@ -37,6 +37,9 @@ export function createPool(url: string, options: { max?: number; readonly?: bool
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
+    // A server that does not answer fails a call (and /ready) instead of hanging it. node-postgres
+    // counts the wait for a free connection in this too, so it is long enough for a burst.
+    connectionTimeoutMillis: 30_000,
     types,
     options: `-c synchronous_commit=on${options.readonly ? ' -c default_transaction_read_only=on' : ''}`,
   });

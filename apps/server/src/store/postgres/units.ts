@@ -28,8 +28,8 @@ export interface Units {
 /** Serialization failure and deadlock: the unit's work is run again from the start. */
 const RETRIED = new Set(['40001', '40P01']);
 /**
- * Enough for every unit of a burst on one hot row to get through: each round of conflicts lets at
- * least one commit, so n concurrent units need at most n attempts.
+ * A bound, so a unit that keeps colliding fails instead of spinning: retried units run one at a
+ * time (see `oneAtATime`), so a retry collides only with the first attempts still arriving.
  */
 export const MAX_ATTEMPTS = 30;
 
@@ -133,13 +133,24 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>): Units {
     }
   }
 
+  /**
+   * Units that collided run again one at a time in this process: on a hot row (a pool's draw
+   * counter) a burst of units would otherwise keep colliding with each other on every retry.
+   */
+  let retrying: Promise<unknown> = Promise.resolve();
+  function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
+    const turn = retrying.then(run);
+    retrying = turn.catch(() => {});
+    return turn;
+  }
+
   async function unit<T>(work: (sql: Sql, control: UnitControl) => Promise<T>): Promise<T> {
     const outer = current();
     if (outer) return nested(outer, work);
     await ready();
     for (let tries = 1; ; tries++) {
       try {
-        const { value, committed } = await attempt(work);
+        const { value, committed } = await (tries === 1 ? attempt(work) : oneAtATime(() => attempt(work)));
         runCallbacks(committed);
         return value;
       } catch (error) {
