@@ -1,4 +1,5 @@
-// The admin command (docs/contract.md §2): `pnpm admin create-client --name … --email … [--password …]`.
+// The admin command (docs/contract.md §2): `pnpm admin create-client --name … --email … [--password …]`,
+// `pnpm admin migrate-to-postgres --to postgres://… [--data-dir <dir>]` (docs/store.md).
 // It reads the same configuration as the server (environment and .env) and opens the same database.
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -6,9 +7,12 @@ import { loadDotEnv, readConfig } from './config.ts';
 import { emailAddress } from './http/routes/panel-auth-routes.ts';
 import { issueMessages } from './http/validation.ts';
 import { createLogger } from './logger.ts';
-import { buildDeps } from './server.ts';
+import {
+  type MigrateToPostgresArgs,
+  migrateToPostgres,
+  migrateToPostgresArgs,
+} from './migrate-to-postgres.ts';
 import { ApiError } from './services/api-error.ts';
-import { createServices } from './services/services.ts';
 
 const USAGE = `Usage: pnpm admin <command> [options]
 
@@ -16,6 +20,10 @@ Commands:
   create-client --name <name> --email <email> [--password <password>]
       Creates an API client and prints its apiKey (shown only this once) and its
       web-panel password (generated when --password is not given; at least 8 characters).
+  migrate-to-postgres --to <postgres://user:password@host:port/database> [--data-dir <dir>]
+      Copies the embedded SQLite database (DATA_DIR/raspa.sqlite) into an empty PostgreSQL
+      database, checks every table row for row and commits only if all agree. Stop the service
+      first; afterwards start it with DATABASE_URL and the same SECRET_KEY (or DATA_DIR/secret.key).
   help
       Shows this text.
 
@@ -39,6 +47,8 @@ const ARG_OPTIONS = {
   name: { type: 'string' },
   email: { type: 'string' },
   password: { type: 'string' },
+  to: { type: 'string' },
+  'data-dir': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -56,14 +66,30 @@ function parseCommand(argv: string[]) {
   const [command, ...extra] = parsed.positionals;
   if (parsed.values.help || command === 'help') return { command: 'help' as const };
   if (command === undefined) throw new UsageError('a command is required');
-  if (command !== 'create-client') throw new UsageError(`unknown command: ${command}`);
   if (extra.length > 0) throw new UsageError(`unexpected argument: ${extra[0]}`);
-  const options = createClientArgs.safeParse(parsed.values);
+  if (command === 'create-client')
+    return {
+      command: 'create-client' as const,
+      options: validated(createClientArgs, parsed.values, ['name', 'email', 'password']),
+    };
+  if (command === 'migrate-to-postgres')
+    return {
+      command: 'migrate-to-postgres' as const,
+      options: validated(migrateToPostgresArgs, parsed.values, ['to', 'data-dir']),
+    };
+  throw new UsageError(`unknown command: ${command}`);
+}
+
+/** The command's options, checked by its schema; an option another command takes is refused. */
+function validated<T>(schema: z.ZodType<T>, values: Record<string, unknown>, allowed: string[]): T {
+  const foreign = Object.keys(values).find((name) => name !== 'help' && !allowed.includes(name));
+  if (foreign) throw new UsageError(`--${foreign} is not an option of this command`);
+  const options = schema.safeParse(values);
   if (!options.success) {
-    const messages = issueMessages(options.error.issues, parsed.values, 'arguments');
+    const messages = issueMessages(options.error.issues, values, 'arguments');
     throw new UsageError(messages.map((message) => `--${message}`).join('\n'));
   }
-  return { command: 'create-client' as const, options: options.data };
+  return options.data;
 }
 
 async function createClient(options: z.infer<typeof createClientArgs>): Promise<number> {
@@ -74,6 +100,11 @@ async function createClient(options: z.infer<typeof createClientArgs>): Promise<
     return EXIT.failed;
   }
   const { config } = configured;
+  // Loaded here, not at the top: the whole service is only needed by this command.
+  const [{ buildDeps }, { createServices }] = await Promise.all([
+    import('./server.ts'),
+    import('./services/services.ts'),
+  ]);
   const deps = buildDeps(config, {
     logger: createLogger(config.LOG_LEVEL, (line) => process.stderr.write(`${line}\n`)),
   });
@@ -119,7 +150,21 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return EXIT.ok;
   }
-  return createClient(parsed.options);
+  if (parsed.command === 'create-client') return createClient(parsed.options);
+  return migrate(parsed.options);
+}
+
+async function migrate(options: MigrateToPostgresArgs): Promise<number> {
+  loadDotEnv();
+  const configured = readConfig();
+  if (!configured.ok) {
+    console.error(`The configuration has problems:\n  ${configured.errors.join('\n  ')}`);
+    return EXIT.failed;
+  }
+  return migrateToPostgres(options, configured.config, {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  });
 }
 
 // Exit explicitly: nothing the services might start should keep a one-shot command alive.
