@@ -240,9 +240,19 @@ async function tablesOnBothSides() {
         "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY 1",
       )
     ).rows.map((row) => row.name);
+    const inSqlite = new Set(
+      (sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+        (row) => row.name,
+      ),
+    );
     const sides = { sqlite: {} as Record<string, string[]>, postgres: {} as Record<string, string[]> };
     for (const table of tables) {
       const { rows, fields } = await client.query(`SELECT * FROM ${table}`);
+      // PostgreSQL's own (the Socket.IO adapter's attachments): nothing to copy, and empty.
+      if (!inSqlite.has(table)) {
+        expect(rows, table).toEqual([]);
+        continue;
+      }
       const columns = fields.map((field) => field.name);
       const lines = (list: Record<string, unknown>[]) =>
         list.map((row) => JSON.stringify(columns.map((column) => normalised(row[column])))).sort();
