@@ -97,6 +97,26 @@ async function supervise(): Promise<void> {
 
   if (!config.DATABASE_URL) setupPrimary(); // relays the cluster adapter's messages between the workers
   let stopping = false;
+  // From the start: a SIGTERM while the workers are still starting stops them too.
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    deps.logger.info('stopping the workers', { signal });
+    const running = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => !!worker);
+    await Promise.all(
+      running.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.isDead()) return resolve();
+            worker.once('exit', () => resolve());
+            worker.process.kill('SIGTERM');
+          }),
+      ),
+    );
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
   const fork = (): Worker => {
     const worker = cluster.fork();
     worker.on('exit', (code, signal) => {
@@ -118,26 +138,6 @@ async function supervise(): Promise<void> {
     demo,
     credentials,
   );
-
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    deps.logger.info('stopping the workers', { signal });
-    const running = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => !!worker);
-    await Promise.all(
-      running.map(
-        (worker) =>
-          new Promise<void>((resolve) => {
-            if (worker.isDead()) return resolve();
-            worker.once('exit', () => resolve());
-            worker.process.kill('SIGTERM');
-          }),
-      ),
-    );
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 /**
