@@ -1,5 +1,13 @@
 import type { PageRequest } from '../paging.ts';
-import type { LedgerFilter, OwnerRef, RoundDetail, RoundPlayer, TransactionRecord } from '../records.ts';
+import type {
+  LedgerFilter,
+  OwnerRef,
+  ReportGroup,
+  ReportRow,
+  RoundDetail,
+  RoundPlayer,
+  TransactionRecord,
+} from '../records.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
 import { statementCache } from './statement-cache.ts';
@@ -149,6 +157,14 @@ function detail(
   };
 }
 
+/** The report's group key of a transaction `t` (with its round `r` joined for the game). */
+const REPORT_KEYS: Record<ReportGroup, string> = {
+  day: 'substr(t.created_at, 1, 10)',
+  game: 'r.game_id',
+  currency: 't.currency',
+  player: 't.player_id',
+};
+
 export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
   const statement = statementCache(db);
   const roundRef = db.prepare<[string], OwnerRef>(
@@ -167,6 +183,15 @@ export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
   const transactionsOfRounds = db.prepare<[string], TransactionRecord>(
     `SELECT ${TRANSACTION_COLUMNS} FROM transactions t
      WHERE t.round_id IN (SELECT value FROM json_each(?)) ORDER BY t.created_at, t.id`,
+  );
+
+  const flaggedPage = db.prepare<[string, number, number], RoundRow>(
+    `SELECT ${ROUND_COLUMNS} FROM rounds r JOIN players p ON p.id = r.player_id
+     JOIN profiles pr ON pr.id = p.profile_id ${ROUND_BALANCE_JOIN}
+     WHERE r.client_id = ? AND r.reconciliation = 1 ${NEWEST_FIRST('r')} LIMIT ? OFFSET ?`,
+  );
+  const flaggedCount = db.prepare<[string], { n: number }>(
+    'SELECT count(*) AS n FROM rounds WHERE client_id = ? AND reconciliation = 1',
   );
 
   /** The transactions of a page of rounds, in one query (a page holds at most 100 rounds). */
@@ -225,6 +250,31 @@ export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
       return row && detail(row, transactionsOfRound.all(roundId));
     },
     findRoundRef: (roundId) => roundRef.get(roundId),
+    listFlaggedRounds: (clientId, page) => {
+      const rows = flaggedPage.all(clientId, page.pageSize, (page.pageIndex - 1) * page.pageSize);
+      const transactions = transactionsOf(rows.map((row) => row.id));
+      return {
+        items: rows.map((row) => detail(row, transactions.get(row.id) ?? [])),
+        totalCount: flaggedCount.get(clientId)?.n ?? 0,
+      };
+    },
+    report: (filter, groupBy) => {
+      if (filter.type !== null) throw new Error('the report sums every type: its filter has no type');
+      const where = ledgerWhere('t', filter);
+      const key = REPORT_KEYS[groupBy];
+      const join = groupBy === 'game' ? 'JOIN rounds r ON r.id = t.round_id' : '';
+      return statement<ReportRow>(
+        `SELECT ${key} AS key, t.currency AS currency,
+           count(DISTINCT CASE WHEN t.type = 'bet' THEN t.round_id END) AS rounds,
+           count(DISTINCT CASE WHEN t.type = 'bet' THEN t.player_id END) AS players,
+           coalesce(sum(CASE WHEN t.type = 'bet' THEN -t.amount_minor END), 0) AS betsMinor,
+           coalesce(sum(CASE WHEN t.type = 'prize' THEN t.amount_minor END), 0) AS prizesMinor,
+           coalesce(sum(CASE WHEN t.type = 'rollback' THEN t.amount_minor END), 0) AS rollbacksMinor
+         FROM transactions t ${join}
+         WHERE ${where.sql} AND t.status = 'completed' AND t.type IN ('bet', 'prize', 'rollback')
+         GROUP BY 1, 2 ORDER BY 1, 2`,
+      ).all(where.params);
+    },
     findPlayerRef: (playerId) => playerRef.get(playerId),
   };
 }
