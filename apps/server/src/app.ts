@@ -17,6 +17,7 @@ import { listRoutes } from './http/routes/list-routes.ts';
 import { panelAuthRoutes } from './http/routes/panel-auth-routes.ts';
 import { poolRoutes } from './http/routes/pool-routes.ts';
 import { profileRoutes } from './http/routes/profile-routes.ts';
+import { roundRoutes } from './http/routes/round-routes.ts';
 import { sessionRoutes } from './http/routes/session-routes.ts';
 import { userRoutes } from './http/routes/user-routes.ts';
 import { webhookRoutes } from './http/routes/webhook-routes.ts';
@@ -38,6 +39,7 @@ export function allRoutes(kit: RouteKit): RouteDefinition[] {
     ...userRoutes(kit),
     ...sessionRoutes(kit),
     ...listRoutes(kit),
+    ...roundRoutes(kit),
     ...webhookRoutes(kit),
     ...auditRoutes(kit),
   ];

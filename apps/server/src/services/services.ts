@@ -16,6 +16,7 @@ import { outboundPolicy } from './outbound-check.ts';
 import { createPanelAuthService } from './panel-auth-service.ts';
 import { createPlayerService } from './player-service.ts';
 import { createProfileService } from './profile-service.ts';
+import { createRoundService } from './round-service.ts';
 import { createSessionService } from './session-service.ts';
 import { createWebhookService } from './webhook-service.ts';
 
@@ -75,6 +76,7 @@ export function createServices(deps: Deps) {
     fairness: createFairnessService(deps.store),
     idempotency: createIdempotencyService(deps),
     audit: createAuditService(deps),
+    rounds: createRoundService(deps),
   };
 }
 

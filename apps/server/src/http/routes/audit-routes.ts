@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { isoTime, successStatus } from '../../schemas/common.ts';
+import { isoTime } from '../../schemas/common.ts';
 import type { AuditRecord } from '../../store/records.ts';
 import { okPage } from '../envelope.ts';
-import { pageQuery, paginationSchema } from '../paging-schema.ts';
+import { pageOf, pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 
@@ -48,14 +48,7 @@ export function auditRoutes({ services }: RouteKit): RouteDefinition[] {
         'Idempotency-Key answers are not entries (they changed nothing).',
       auth: 'bearer',
       query: pageQuery,
-      success: {
-        status: 200,
-        schema: z.object({
-          status: successStatus,
-          data: z.array(auditEntrySchema),
-          pagination: paginationSchema,
-        }),
-      },
+      success: { status: 200, schema: pageOf(auditEntrySchema) },
       errors: [400, 401, 500],
       handle: async ({ auth, query }) => {
         const page = await services.audit.list(auth, query);
