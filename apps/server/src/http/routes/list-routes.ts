@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { id, successStatus } from '../../schemas/common.ts';
+import { id } from '../../schemas/common.ts';
 import {
   roundListItem,
   roundListView,
@@ -9,7 +8,7 @@ import {
 } from '../../schemas/round.ts';
 import { checkDateOrder, dateRangeFields } from '../date-range.ts';
 import { okPage } from '../envelope.ts';
-import { checkPageReach, LIST_REACH, pageQuery, paginationSchema } from '../paging-schema.ts';
+import { checkPageReach, LIST_REACH, pageOf, pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 
@@ -33,9 +32,6 @@ const LIST_NOTES =
   'A profileId, userId or roundId of another API client is a 403, an unknown one a 404. ' +
   `Pages reach the newest ${LIST_REACH.toLocaleString('en')} records of a list: pageIndex may be at most ` +
   `ceil(${LIST_REACH} / pageSize); narrow the list (e.g. dateStart and dateEnd) to reach older ones.`;
-
-const pageOf = <S extends z.ZodType>(item: S) =>
-  z.object({ status: successStatus, data: z.array(item), pagination: paginationSchema });
 
 export function listRoutes({ services }: RouteKit): RouteDefinition[] {
   return [
