@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { buildLadder, toMajor } from '@raspa/core';
 import Database from 'better-sqlite3';
-import type { TestServer } from './harness.ts';
+import type { TestServer, TokenSet } from './harness.ts';
 
 /**
  * Test data for the round and transaction lists, written straight into the server's SQLite
@@ -187,3 +187,14 @@ export function ledgerFixtures(server: TestServer) {
 }
 
 export type LedgerFixtures = ReturnType<typeof ledgerFixtures>;
+
+/** Every item of a paged list (`path` has a query string already), all pages read. */
+export async function listAllPages(server: TestServer, tokens: TokenSet, path: string): Promise<any[]> {
+  const items: any[] = [];
+  for (let pageIndex = 1; ; pageIndex++) {
+    const answer = await server.call('GET', `${path}&pageSize=100&pageIndex=${pageIndex}`, { token: tokens });
+    if (answer.status !== 200) throw new Error(JSON.stringify(answer.body));
+    items.push(...answer.body.data);
+    if (items.length >= answer.body.pagination.totalCount) return items;
+  }
+}
