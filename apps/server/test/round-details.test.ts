@@ -214,6 +214,12 @@ describe('POST /v1/round/{roundId}/replay', () => {
     if (!bought.ok) throw new Error(JSON.stringify(bought));
     const roundId = bought.data.round.roundId;
     await player.ask('reveal', { roundId });
+    // The round's two events are delivered after the answer: both reads below must see them.
+    await eventually(
+      async () =>
+        (await server.call('GET', `/v1/round/${roundId}`, { token: game.tokens })).body.data?.deliveries
+          ?.length === 2,
+    );
     const issued = await server.call('POST', `/v1/round/${roundId}/replay`, { token: game.tokens, body: {} });
     expect(issued.status).toBe(201);
     const { url, expireAt } = issued.body.data;
