@@ -22,6 +22,9 @@ const POSTGRES_SUITE = [
   'play-acks',
   'demo-play',
   'multi-currency-play',
+  'audit-and-keys',
+  'round-details',
+  'report',
 ];
 
 export default defineConfig({

@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, Router } from 'express';
 import type { Deps } from './deps.ts';
+import { createAuditStep } from './http/audit-step.ts';
 import { docsRouter } from './http/docs-routes.ts';
 import { rejectNonFiniteNumbers } from './http/finite-body.ts';
 import { createGuards } from './http/guards.ts';
@@ -10,12 +11,14 @@ import { createRateLimits } from './http/rate-limits.ts';
 import { requestLogging } from './http/request-log.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
 import type { RouteKit } from './http/route-kit.ts';
+import { auditRoutes } from './http/routes/audit-routes.ts';
 import { authRoutes } from './http/routes/auth-routes.ts';
 import { gameRoutes } from './http/routes/game-routes.ts';
 import { listRoutes } from './http/routes/list-routes.ts';
 import { panelAuthRoutes } from './http/routes/panel-auth-routes.ts';
 import { poolRoutes } from './http/routes/pool-routes.ts';
 import { profileRoutes } from './http/routes/profile-routes.ts';
+import { roundRoutes } from './http/routes/round-routes.ts';
 import { sessionRoutes } from './http/routes/session-routes.ts';
 import { userRoutes } from './http/routes/user-routes.ts';
 import { webhookRoutes } from './http/routes/webhook-routes.ts';
@@ -37,7 +40,9 @@ export function allRoutes(kit: RouteKit): RouteDefinition[] {
     ...userRoutes(kit),
     ...sessionRoutes(kit),
     ...listRoutes(kit),
+    ...roundRoutes(kit),
     ...webhookRoutes(kit),
+    ...auditRoutes(kit),
   ];
 }
 
@@ -74,6 +79,7 @@ export function createApp(deps: Deps, options: { startingUntilToldReady?: boolea
   v1.use(rejectNonFiniteNumbers);
   mountRoutes(v1, routes, createGuards(services.auth), {
     idempotency: createIdempotencyStep(services.idempotency),
+    audit: createAuditStep(services.audit, deps.logger),
   });
   app.use('/v1', v1);
   app.use('/media', createMediaRouter());

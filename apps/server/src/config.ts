@@ -26,6 +26,8 @@ export const SETTING_DEFAULTS = {
   ROUND_IDLE_TIMEOUT: 300,
   WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,10h',
   WEBHOOK_IN_FLIGHT: 32,
+  /** Seconds a round's replay link (POST /v1/round/{roundId}/replay) stays readable. */
+  REPLAY_TTL: 900,
 } as const;
 
 /** The back office's page that password-reset links open by default (PANEL_URL overrides it). */
@@ -54,6 +56,8 @@ const envSchema = z.object({
     .optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   TOKEN_TTL: duration.default(7200),
+  /** How long a round's replay link for customer support stays readable (docs/contract.md §11). */
+  REPLAY_TTL: duration.default(SETTING_DEFAULTS.REPLAY_TTL),
   /** smtp://user:pass@host:port or smtps://…; unset: e-mails are written to DATA_DIR/outbox. */
   SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   MAIL_FROM: z.string().min(3).default('Raspa <no-reply@raspa.local>'),

@@ -11,6 +11,8 @@ import type { Store } from './store/store.ts';
 export interface Settings {
   publicUrl: string;
   tokenTtlSeconds: number;
+  /** How long a round's replay link stays readable; default SETTING_DEFAULTS.REPLAY_TTL (15 min). */
+  replayTtlSeconds?: number;
   /** Where password-reset links point (the panel's reset page). */
   panelUrl: string;
   /**

@@ -42,6 +42,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
     settings: overrides.settings ?? {
       publicUrl: config.PUBLIC_URL,
       tokenTtlSeconds: config.TOKEN_TTL,
+      replayTtlSeconds: config.REPLAY_TTL,
       panelUrl: config.PANEL_URL ?? `${config.PUBLIC_URL}${PANEL_RESET_PATH}`,
       allowPrivateOutbound: config.OUTBOUND_ALLOW_PRIVATE,
       play: {

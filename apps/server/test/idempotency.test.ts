@@ -352,7 +352,12 @@ describe('the idempotency step in mountRoutes', () => {
       router,
       routes,
       {
-        authenticate: async () => ({ clientId: 'client-1', tokenSetId: 't', signatureToken: 's' }),
+        authenticate: async () => ({
+          clientId: 'client-1',
+          tokenSetId: 't',
+          via: 'api-key' as const,
+          signatureToken: 's',
+        }),
         verifySignature: () => {},
       },
       { idempotency: createIdempotencyStep(createIdempotencyService({ store, clock })) },

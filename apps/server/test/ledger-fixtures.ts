@@ -1,5 +1,5 @@
 import { buildLadder, toMajor } from '@raspa/core';
-import type { TestServer } from './harness.ts';
+import type { TestServer, TokenSet } from './harness.ts';
 
 /**
  * Test data for the round and transaction lists, written through the server's own store (either
@@ -206,3 +206,14 @@ export function ledgerFixtures(server: TestServer) {
 }
 
 export type LedgerFixtures = ReturnType<typeof ledgerFixtures>;
+
+/** Every item of a paged list (`path` has a query string already), all pages read. */
+export async function listAllPages(server: TestServer, tokens: TokenSet, path: string): Promise<any[]> {
+  const items: any[] = [];
+  for (let pageIndex = 1; ; pageIndex++) {
+    const answer = await server.call('GET', `${path}&pageSize=100&pageIndex=${pageIndex}`, { token: tokens });
+    if (answer.status !== 200) throw new Error(JSON.stringify(answer.body));
+    items.push(...answer.body.data);
+    if (items.length >= answer.body.pagination.totalCount) return items;
+  }
+}

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { listAllPages } from './ledger-fixtures.ts';
 import {
   connectPlayer,
   type GameSetup,
@@ -65,15 +66,7 @@ async function retryOnce(): Promise<void> {
   await play().settleDue();
 }
 
-async function listAll(tokens: TokenSet, path: string): Promise<any[]> {
-  const items: any[] = [];
-  for (let pageIndex = 1; ; pageIndex++) {
-    const answer = await server.call('GET', `${path}&pageSize=100&pageIndex=${pageIndex}`, { token: tokens });
-    if (answer.status !== 200) throw new Error(JSON.stringify(answer.body));
-    items.push(...answer.body.data);
-    if (items.length >= answer.body.pagination.totalCount) return items;
-  }
-}
+const listAll = (tokens: TokenSet, path: string) => listAllPages(server, tokens, path);
 
 /** One player buys and reveals `rounds` cards; a refused buy is tried once more after a retry pass. */
 async function playRounds(player: Player, rounds: number): Promise<void> {

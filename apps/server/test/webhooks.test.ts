@@ -467,7 +467,7 @@ describe('POST /v1/webhook', () => {
   });
 
   it('resolves host names with the injected resolver and refuses one that answers a private address', async () => {
-    const auth = { clientId: mineId, tokenSetId: 'test', signatureToken: 'test' };
+    const auth = { clientId: mineId, tokenSetId: 'test', via: 'api-key' as const, signatureToken: 'test' };
     const lookup: HostLookup = async (host) => [
       { address: host === 'inside.example' ? '10.0.0.7' : '93.184.215.14', family: 4 },
     ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { successStatus } from '../schemas/common.ts';
 
 /** pageIndex from 1 (default 1), pageSize 1–100 (default 20: the spec leaves it "not shown"). */
 export const pageQuery = z.object({
@@ -37,6 +38,10 @@ export function checkPageReach(
 export const paginationSchema = z
   .object({ pageIndex: z.number().int(), pageSize: z.number().int(), totalCount: z.number().int() })
   .meta({ id: 'Pagination' });
+
+/** The success body of a paged list of `item`. */
+export const pageOf = <S extends z.ZodType>(item: S) =>
+  z.object({ status: successStatus, data: z.array(item), pagination: paginationSchema });
 
 /** YYYY-MM-DD, as the spec's webhook log filters; also used by the round and transaction lists. */
 export const dateOnly = z.iso.date('must be a date as YYYY-MM-DD');

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { ApiError, errorBody } from '../services/api-error.ts';
 import type { AuthContext } from '../services/auth-context.ts';
+import { type AuditStep, isAuditedWrite } from './audit-step.ts';
 import { type IdempotencyStep, isIdempotent, REPLAYED_HEADER } from './idempotency.ts';
 import { parseOrThrow } from './validation.ts';
 
@@ -69,17 +70,19 @@ export interface RouteGuards {
 
 /**
  * Registers routes on a router: guards, then validation, then the Idempotency-Key step, then the
- * handler, then the JSON answer. Failures before the key step (auth, signature, a malformed key or
- * body) are not stored against the key: the request never ran.
+ * handler, then the audit log (a write that succeeded), then the JSON answer. Failures before the
+ * key step (auth, signature, a malformed key or body) are not stored against the key: the request
+ * never ran. A replayed answer changed nothing, so it is not audited again.
  */
 export function mountRoutes(
   router: Router,
   routes: readonly RouteDefinition[],
   guards: RouteGuards,
-  steps: { idempotency?: IdempotencyStep } = {},
+  steps: { idempotency?: IdempotencyStep; audit?: AuditStep } = {},
 ): void {
   for (const route of routes) {
     const idempotent = isIdempotent(route) ? steps.idempotency : undefined;
+    const audit = isAuditedWrite(route) ? steps.audit : undefined;
     const handler: RequestHandler = async (request, response) => {
       const auth = route.auth === 'none' ? undefined : await guards.authenticate(request);
       if (route.auth === 'signed' && auth) guards.verifySignature(request, auth);
@@ -115,6 +118,7 @@ export function mountRoutes(
       const text = JSON.stringify(result);
       // The answer is stored before it is sent, so a retry after it can only replay it.
       if (claim.kind === 'claimed') await claim.complete(route.success.status, text);
+      if (audit && auth) await audit(route, request, auth, result);
       response.status(route.success.status).type('application/json').send(text);
     };
     router[route.method](route.path, ...(route.before ?? []), handler);

@@ -20,6 +20,7 @@ import {
 import { createPoolDrawer } from './pool-drawer.ts';
 import { inFlightUntil } from './retry-schedule.ts';
 import { newBet, newRound, playRoundOf, prizeOfLevel, type Ticket, walletMovement } from './round-records.ts';
+import { type SentCall, timedSend, walletAttemptRecord } from './wallet-attempt.ts';
 import { betOutcome } from './wallet-outcomes.ts';
 
 /** Who buys, with what: read from the session by the service. */
@@ -86,8 +87,13 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     if (!started.ok) return started;
     const { round, bet } = started.data;
     const result = await calls.sending(bet.id, async () => {
-      const answer = await track(wallet.bet(walletMovement(bet, round, player, game)));
-      return settleBet(round, bet.id, game, answer);
+      const { answer, sent } = await track(
+        timedSend(
+          () => isoNow(deps),
+          () => wallet.bet(walletMovement(bet, round, player, game)),
+        ),
+      );
+      return settleBet(round, bet.id, game, answer, sent);
     });
     // Only if another sender held a bet made a moment ago, which cannot be.
     if (!result) throw new Error(`bet ${bet.id} was already being sent`);
@@ -100,11 +106,13 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     betId: string,
     game: GameRecord,
     answer: WalletAnswer,
+    sent: SentCall,
   ): Promise<BuyResult> {
     let rollbackQueued = false;
     const result = await store.transaction(async (tx): Promise<BuyResult> => {
       const round = await mustRound(tx, roundId);
       const bet = await tx.rounds.findTransaction(betId);
+      if (bet) await tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), bet, answer, sent));
       const outcome = betOutcome(answer, round, bet, () => deps.newId(), isoNow(deps));
       switch (outcome.kind) {
         case 'opened': {

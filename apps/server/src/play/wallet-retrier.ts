@@ -4,6 +4,7 @@ import type { WalletAnswer } from '../wallet/wallet.ts';
 import { callContext, mustRound, type PlayRuntime, writeChanges } from './play-runtime.ts';
 import { inFlightUntil } from './retry-schedule.ts';
 import { playRoundOf, walletMovement } from './round-records.ts';
+import { type SentCall, timedSend, walletAttemptRecord } from './wallet-attempt.ts';
 import { claimPending, type LedgerChanges, prizeOutcome, rollbackOutcome } from './wallet-outcomes.ts';
 
 /**
@@ -43,19 +44,23 @@ export function createWalletRetrier(runtime: PlayRuntime) {
   async function sendAndRecord(call: LedgerTransaction, round: RoundRecord): Promise<void> {
     const { wallet, player, game } = await callContext(runtime, round);
     const movement = walletMovement(call, round, player, game);
-    const answer =
-      call.type === 'prize'
-        ? await wallet.prize(movement)
-        : await wallet.rollback({ ...movement, originalTransactionId: call.originalTransactionId ?? '' });
-    await record(call, answer);
+    const { answer, sent } = await timedSend(
+      () => isoNow(deps),
+      () =>
+        call.type === 'prize'
+          ? wallet.prize(movement)
+          : wallet.rollback({ ...movement, originalTransactionId: call.originalTransactionId ?? '' }),
+    );
+    await record(call, answer, sent);
   }
 
   /** Writes what the wallet's answer to a prize or rollback means, and tells the page on a yes. */
-  async function record(call: LedgerTransaction, answer: WalletAnswer): Promise<void> {
+  async function record(call: LedgerTransaction, answer: WalletAnswer, sent: SentCall): Promise<void> {
     const now = isoNow(deps);
     let balance: number | undefined;
     const round = await store.transaction(async (tx): Promise<RoundRecord> => {
       const round = await mustRound(tx, call.roundId);
+      await tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), call, answer, sent));
       let changes: LedgerChanges;
       if (call.type === 'prize') {
         const outcome = prizeOutcome(answer, call, retry, now);

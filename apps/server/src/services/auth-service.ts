@@ -1,6 +1,6 @@
 import { type Deps, isoIn, isoNow } from '../deps.ts';
 import { digest, newToken } from '../security/secrets.ts';
-import type { ApiClientRecord } from '../store/records.ts';
+import type { ApiClientRecord, TokenOrigin } from '../store/records.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 
@@ -16,7 +16,7 @@ const API_KEY_PREFIX = 'rsp_';
 export function createAuthService(deps: Deps) {
   const { store, secrets } = deps;
 
-  async function issueTokenSet(clientId: string): Promise<TokenSet> {
+  async function issueTokenSet(clientId: string, via: TokenOrigin = 'api-key'): Promise<TokenSet> {
     const accessToken = newToken(deps.random, 32);
     const expireAt = isoIn(deps, deps.settings.tokenTtlSeconds);
     await store.clients.insertTokenSet({
@@ -26,6 +26,7 @@ export function createAuthService(deps: Deps) {
       expireAt,
       revokedAt: null,
       createdAt: isoNow(deps),
+      via,
     });
     return { accessToken, signatureToken: secrets.signatureTokenFor(accessToken), expireAt };
   }
@@ -45,8 +46,22 @@ export function createAuthService(deps: Deps) {
       return {
         clientId: tokenSet.clientId,
         tokenSetId: tokenSet.id,
+        via: tokenSet.via,
         signatureToken: secrets.signatureTokenFor(accessToken),
       };
+    },
+
+    /**
+     * Replaces the client's apiKey with a new one, returned once (only its digest is kept). The old
+     * key logs in no more, and the token sets it gave are revoked (the panel's stay live).
+     */
+    async rotateKey(auth: AuthContext): Promise<{ apiKey: string }> {
+      const apiKey = newToken(deps.random, 32, API_KEY_PREFIX);
+      await store.transaction(async (tx) => {
+        await tx.clients.setApiKeyHash(auth.clientId, digest(apiKey));
+        await tx.clients.revokeTokenSets(auth.clientId, isoNow(deps), 'api-key');
+      });
+      return { apiKey };
     },
 
     /** Creates an API client; the apiKey is returned once and only its digest is kept. */

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { PageRequest } from '../store/paging.ts';
-import type { LedgerFilter, TransactionType } from '../store/records.ts';
+import type { LedgerFilter, ReportGroup, TransactionType } from '../store/records.ts';
 import type { AuthContext } from './auth-context.ts';
 import { dayBounds } from './day-bounds.ts';
 import { owned } from './ownership.ts';
@@ -47,6 +47,10 @@ export function createListService(deps: Deps) {
     },
     async transactions(auth: AuthContext, query: LedgerQuery, page: PageRequest) {
       return store.ledger.listTransactions(await filterFor(auth, query), page);
+    },
+    /** The GGR report over the same filter as the transaction list (no type: it sums every type). */
+    async report(auth: AuthContext, query: Omit<LedgerQuery, 'type'>, groupBy: ReportGroup) {
+      return store.ledger.report(await filterFor(auth, { ...query, type: undefined }), groupBy);
     },
   };
 }

@@ -127,7 +127,7 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
       const client = await store.clients.findClientByEmail(input.email);
       const matches = await passwordMatches(client?.passwordHash, input.password);
       if (!client || !matches) throw badCredentials();
-      return auth.issueTokenSet(client.id);
+      return auth.issueTokenSet(client.id, 'panel');
     },
 
     /** Checks the captcha, then queues the e-mail (if the account exists) and returns at once. */

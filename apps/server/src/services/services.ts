@@ -6,6 +6,7 @@ import { createPlayService, type PlayNotifier } from '../play/play-service.ts';
 import { DEFAULT_WALLET_RETRY } from '../play/retry-schedule.ts';
 import { createWalletDirectory } from '../wallet/wallet-directory.ts';
 import { createWebhookDelivery } from '../webhooks/webhook-delivery.ts';
+import { createAuditService } from './audit-service.ts';
 import { createAuthService } from './auth-service.ts';
 import { createFairnessService } from './fairness-service.ts';
 import { createGameService } from './game-service.ts';
@@ -15,6 +16,7 @@ import { outboundPolicy } from './outbound-check.ts';
 import { createPanelAuthService } from './panel-auth-service.ts';
 import { createPlayerService } from './player-service.ts';
 import { createProfileService } from './profile-service.ts';
+import { createRoundService } from './round-service.ts';
 import { createSessionService } from './session-service.ts';
 import { createWebhookService } from './webhook-service.ts';
 
@@ -73,6 +75,8 @@ export function createServices(deps: Deps) {
     webhooks: createWebhookService(deps),
     fairness: createFairnessService(deps.store),
     idempotency: createIdempotencyService(deps),
+    audit: createAuditService(deps),
+    rounds: createRoundService(deps),
   };
 }
 

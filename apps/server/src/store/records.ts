@@ -17,6 +17,9 @@ export interface ApiClientRecord {
   createdAt: string;
 }
 
+/** Which login a token set came from: the API key's, or the panel's e-mail and password. */
+export type TokenOrigin = 'api-key' | 'panel';
+
 export interface TokenSetRecord {
   id: string;
   clientId: string;
@@ -24,6 +27,7 @@ export interface TokenSetRecord {
   expireAt: string;
   revokedAt: string | null;
   createdAt: string;
+  via: TokenOrigin;
 }
 
 // ---- profiles
@@ -425,6 +429,73 @@ export interface IdempotencyRecord {
   createdAt: string;
   expiresAt: string;
   completedAt: string | null;
+}
+
+// ---- back office (docs/contract.md §11)
+
+/** One write through the API that changed something. */
+export interface AuditRecord {
+  id: string;
+  clientId: string;
+  /** Whose token set made it: the API key's or the panel user's. */
+  actor: TokenOrigin;
+  /** Method and route, e.g. `POST /v1/webhook/:webhookId/redeliver`. */
+  operation: string;
+  /** The record it changed, when one is named (a path id or the id it created). */
+  targetId: string | null;
+  ip: string;
+  at: string;
+}
+
+/** ok: a definite yes; declined: a definite no (a 4xx with a code); unknown: no definite answer. */
+export type WalletCallOutcome = 'ok' | 'declined' | 'unknown';
+
+/** One attempt of a wallet call (the transaction it carries), with what came back. */
+export interface WalletAttemptRecord {
+  id: string;
+  transactionId: string;
+  roundId: string;
+  /** 1 for the first attempt of the call. */
+  attempt: number;
+  sentAt: string;
+  durationMs: number;
+  outcome: WalletCallOutcome;
+  /** The HTTP status of a declined call; null otherwise (or unknown). */
+  httpStatus: number | null;
+  /** The balance a yes reported; null otherwise. */
+  balanceMinor: number | null;
+  /** The decline's code and message, or why no definite answer came; null for a yes. */
+  detail: string | null;
+}
+
+export type Resolution = 'paid' | 'written-off';
+
+/** How a person settled a round flagged for reconciliation. */
+export interface RoundResolutionRecord {
+  roundId: string;
+  resolution: Resolution;
+  note: string;
+  resolvedAt: string;
+}
+
+export const REPORT_GROUPS = ['day', 'game', 'currency', 'player'] as const;
+
+export type ReportGroup = (typeof REPORT_GROUPS)[number];
+
+/**
+ * One row of the GGR report: the `completed` bets, prizes and rollbacks of a group (a UTC day, a
+ * game id, a currency, a player id) in one currency, minor units, each a positive sum.
+ */
+export interface ReportRow {
+  key: string;
+  currency: string;
+  /** Rounds whose completed bet is in the row. */
+  rounds: number;
+  /** Players who placed those bets. */
+  players: number;
+  betsMinor: number;
+  prizesMinor: number;
+  rollbacksMinor: number;
 }
 
 // ---- ops

@@ -2,6 +2,7 @@ import type { GameModel } from '@raspa/core';
 import type { Page, PageRequest } from './paging.ts';
 import type {
   ApiClientRecord,
+  AuditRecord,
   CaptchaRecord,
   CredentialType,
   DeliveryAttempt,
@@ -23,13 +24,18 @@ import type {
   PoolDrawRecord,
   PoolRecord,
   ProfileRecord,
+  ReportGroup,
+  ReportRow,
   ResetTokenRecord,
   RoundDetail,
   RoundRecord,
+  RoundResolutionRecord,
   StoreHealth,
+  TokenOrigin,
   TokenSetRecord,
   TransactionRecord,
   UserTokenRecord,
+  WalletAttemptRecord,
   WebhookRecord,
   WebhookStatus,
 } from './records.ts';
@@ -48,10 +54,13 @@ export interface ClientsRepo {
   findClientByEmail(email: string): Promise<ApiClientRecord | undefined>;
   countClients(): Promise<number>;
   setPasswordHash(clientId: string, passwordHash: string): Promise<void>;
+  /** Replaces the client's api-key hash (rotate-key): the old key finds no client from then on. */
+  setApiKeyHash(clientId: string, apiKeyHash: string): Promise<void>;
   insertTokenSet(tokenSet: TokenSetRecord): Promise<void>;
   /** A token set that is neither revoked nor expired at `now`. */
   findLiveTokenSet(accessHash: string, now: string): Promise<TokenSetRecord | undefined>;
-  revokeTokenSets(clientId: string, now: string): Promise<number>;
+  /** Revokes the client's live token sets (only those of one login when `via` is given); returns how many. */
+  revokeTokenSets(clientId: string, now: string, via?: TokenOrigin): Promise<number>;
 }
 
 export interface ProfilesRepo {
@@ -110,6 +119,14 @@ export interface LedgerRepo {
   /** One round as the lists show it (a webhook event's payload): two reads, no count. */
   findRoundDetail(roundId: string): Promise<RoundDetail | undefined>;
   findRoundRef(roundId: string): Promise<OwnerRef | undefined>;
+  /** The client's rounds flagged for reconciliation (not yet resolved), newest first. */
+  listFlaggedRounds(clientId: string, page: PageRequest): Promise<Page<RoundDetail>>;
+  /**
+   * The GGR report: the `completed` bet, prize and rollback transactions matching `filter` (its
+   * `type` must be null), summed per (group key, currency), by key then currency. Keys: day = the
+   * transaction's UTC date (YYYY-MM-DD), game = its round's game id, currency, player = player id.
+   */
+  report(filter: LedgerFilter, groupBy: ReportGroup): Promise<ReportRow[]>;
   findPlayerRef(playerId: string): Promise<OwnerRef | undefined>;
 }
 
@@ -153,6 +170,16 @@ export interface RoundsRepo {
   poolDraws(poolId: string, afterDrawIndex: number, limit: number): Promise<PoolDrawRecord[]>;
   /** The round that drew `drawIndex` of a pool. */
   findPoolDraw(poolId: string, drawIndex: number): Promise<PoolDrawRecord | undefined>;
+  /** Logs one attempt of a wallet call, written with the answer it records. */
+  insertWalletAttempt(attempt: WalletAttemptRecord): Promise<void>;
+  /** Every wallet call attempt of a round, oldest first. */
+  walletAttemptsOfRound(roundId: string): Promise<WalletAttemptRecord[]>;
+  /**
+   * Settles a flagged round: clears its flag and keeps the resolution, in one unit. False (nothing
+   * written) when the round is not flagged (never was, or already resolved).
+   */
+  resolveFlagged(resolution: RoundResolutionRecord): Promise<boolean>;
+  findResolution(roundId: string): Promise<RoundResolutionRecord | undefined>;
 }
 
 /** A game version's ticket pools (docs/contract.md §5). */
@@ -186,6 +213,8 @@ export interface WebhooksRepo {
    */
   recordAttempt(attempt: DeliveryAttempt): Promise<DeliveryRecord>;
   listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): Promise<DeliveryPage>;
+  /** Every delivery attempt of a round's events, at any webhook (deleted ones too), oldest first. */
+  deliveriesOfRound(roundId: string): Promise<DeliveryRecord[]>;
   /** Time of its first failed attempt since its last success; null when its last attempt succeeded (or none). */
   failingSince(webhookId: string): Promise<string | null>;
 }
@@ -286,6 +315,13 @@ export interface RateLimitsRepo {
   /** Forgets every counter whose key starts with `prefix` (one limiter's). */
   resetPrefix(prefix: string): Promise<void>;
   deleteExpired(now: number): Promise<number>;
+}
+
+/** The audit log of the API's writes (docs/contract.md §11). */
+export interface AuditRepo {
+  insert(entry: AuditRecord): Promise<void>;
+  /** The client's entries, newest first. */
+  listByClient(clientId: string, page: PageRequest): Promise<Page<AuditRecord>>;
 }
 
 /** What operations ask of the store: readiness and the scrape-time metrics. Read-only. */

@@ -1,5 +1,6 @@
 import type { PoolDrawRecord } from './records.ts';
 import type {
+  AuditRepo,
   ClientsRepo,
   DemoWalletRepo,
   GamesRepo,
@@ -34,6 +35,7 @@ export interface Repositories {
   idempotency: IdempotencyRepo;
   rateLimits: RateLimitsRepo;
   ops: OpsRepo;
+  audit: AuditRepo;
 }
 
 /** The repositories of one open unit, and what runs once it commits. */

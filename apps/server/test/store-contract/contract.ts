@@ -5,6 +5,7 @@
  * function that opens a new, empty, migrated store each time (one per test).
  */
 import { describe } from 'vitest';
+import { describeBackOfficeContract } from './back-office.ts';
 import { describeClientsContract } from './clients.ts';
 import type { OpenStore } from './fixtures.ts';
 import { describeLedgerContract } from './ledger.ts';
@@ -25,5 +26,6 @@ export function describeStoreContract(adapterName: string, open: OpenStore): voi
     describeLedgerContract(open);
     describeWebhooksOutboxContract(open);
     describeResetsWalletOpsContract(open);
+    describeBackOfficeContract(open);
   });
 }

@@ -12,6 +12,7 @@ import type {
   DemoWalletCallRecord,
   GameRecord,
   GameSessionRecord,
+  LedgerFilter,
   LedgerTransaction,
   NewOutboxEvent,
   PlayerRecord,
@@ -110,6 +111,7 @@ export function tokenSetRecord(clientId: string, over: Partial<TokenSetRecord> =
     expireAt: at(3600),
     revokedAt: null,
     createdAt: at(0),
+    via: 'api-key',
     ...over,
   };
 }
@@ -261,6 +263,18 @@ export function transactionRecord(
     ...over,
   };
 }
+
+/** A ledger filter of one client, nothing else filtered unless `over` says so. */
+export const ledgerFilter = (clientId: string, over: Partial<LedgerFilter> = {}): LedgerFilter => ({
+  clientId,
+  profileId: null,
+  playerId: null,
+  roundId: null,
+  type: null,
+  from: null,
+  before: null,
+  ...over,
+});
 
 /** What the ledger lists show of a transaction (TransactionRecord, not the wallet-call fields). */
 export function listed(transaction: LedgerTransaction) {

@@ -9,6 +9,7 @@ import type {
 import type { Repositories } from '../../src/store/store.ts';
 import {
   at,
+  ledgerFilter,
   listed,
   MAX_MINOR,
   type OpenStore,
@@ -97,16 +98,7 @@ async function ledgerScene(repos: Repositories) {
   return { clientId: pa.client.id, pa, pb, pc, theirs, r1, r2, r3, r4, rb };
 }
 
-const filterOf = (clientId: string, over: Partial<LedgerFilter> = {}): LedgerFilter => ({
-  clientId,
-  profileId: null,
-  playerId: null,
-  roundId: null,
-  type: null,
-  from: null,
-  before: null,
-  ...over,
-});
+const filterOf = ledgerFilter;
 
 const ALL = { pageIndex: 1, pageSize: 100 };
 

@@ -28,5 +28,26 @@ export function authRoutes({ services, limits }: RouteKit): RouteDefinition[] {
       errors: [400, 401, 429, 500],
       handle: async ({ body }) => ok(await services.auth.login(body.apiKey)),
     }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/rotate-key',
+      tag: 'Authentication',
+      summary: 'Replace the API key',
+      description:
+        'Answers a new apiKey, shown this once (only its digest is kept). The old key stops working at ' +
+        'once: logging in with it is a 401, and the token sets it gave are revoked (panel sign-ins stay). ' +
+        'Signed like every POST; the body may be empty (`{}`).',
+      auth: 'signed',
+      body: z.object({}).meta({ id: 'RotateKey' }),
+      success: {
+        status: 200,
+        schema: z.object({
+          status: successStatus,
+          data: z.object({ apiKey: z.string().meta({ description: 'The new key, shown once' }) }),
+        }),
+      },
+      errors: [401, 500],
+      handle: async ({ auth }) => ok(await services.auth.rotateKey(auth)),
+    }),
   ];
 }

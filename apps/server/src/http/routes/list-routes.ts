@@ -1,3 +1,5 @@
+import { toMajor } from '@raspa/core';
+import type { Response } from 'express';
 import { z } from 'zod';
 import { id, successStatus } from '../../schemas/common.ts';
 import {
@@ -7,14 +9,22 @@ import {
   transactionListView,
   transactionType,
 } from '../../schemas/round.ts';
+import { REPORT_GROUPS, type ReportRow } from '../../store/records.ts';
+import { toCsv } from '../csv.ts';
 import { checkDateOrder, dateRangeFields } from '../date-range.ts';
-import { okPage } from '../envelope.ts';
-import { checkPageReach, LIST_REACH, pageQuery, paginationSchema } from '../paging-schema.ts';
+import { ok, okPage } from '../envelope.ts';
+import { checkPageReach, LIST_REACH, pageOf, pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 
+const format = z
+  .enum(['json', 'csv'], 'must be json or csv')
+  .default('json')
+  .meta({ description: 'csv: the same rows as text/csv (RFC 4180, a header line), nested fields left out' });
+
 const ledgerQuery = pageQuery
   .extend({
+    format,
     profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 403)' }),
     userId: id.optional().meta({ description: 'Only this player' }),
     roundId: id.optional().meta({ description: 'Only this round' }),
@@ -34,8 +44,75 @@ const LIST_NOTES =
   `Pages reach the newest ${LIST_REACH.toLocaleString('en')} records of a list: pageIndex may be at most ` +
   `ceil(${LIST_REACH} / pageSize); narrow the list (e.g. dateStart and dateEnd) to reach older ones.`;
 
-const pageOf = <S extends z.ZodType>(item: S) =>
-  z.object({ status: successStatus, data: z.array(item), pagination: paginationSchema });
+const reportQuery = z
+  .object({
+    profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 403)' }),
+    groupBy: z.enum(REPORT_GROUPS, 'must be day, game, currency or player').default('day'),
+    format,
+    ...dateRangeFields,
+  })
+  .superRefine(checkDateOrder);
+
+export const reportRowSchema = z
+  .object({
+    key: z.string().meta({ description: 'The UTC day (YYYY-MM-DD), game id, currency or player id' }),
+    currency: z.string(),
+    rounds: z.number().int().meta({ description: 'Rounds whose completed bet is in the row' }),
+    players: z.number().int().meta({ description: 'Players who placed those bets' }),
+    bets: z.number().meta({ description: 'Completed bets, in major units (positive)' }),
+    prizes: z.number().meta({ description: 'Completed prizes, in major units' }),
+    rollbacks: z.number().meta({ description: 'Completed rollbacks (bets given back), in major units' }),
+    ggr: z.number().meta({ description: 'bets − prizes − rollbacks, in major units' }),
+    rtp: z.number().nullable().meta({ description: 'prizes / bets; null when there are no bets' }),
+  })
+  .meta({ id: 'ReportRow' });
+
+type ReportRowView = z.infer<typeof reportRowSchema>;
+const REPORT_COLUMNS = Object.keys(reportRowSchema.shape);
+
+function reportRowView(row: ReportRow): ReportRowView {
+  const major = (minor: number) => toMajor(minor, row.currency);
+  return {
+    key: row.key,
+    currency: row.currency,
+    rounds: row.rounds,
+    players: row.players,
+    bets: major(row.betsMinor),
+    prizes: major(row.prizesMinor),
+    rollbacks: major(row.rollbacksMinor),
+    ggr: major(row.betsMinor - row.prizesMinor - row.rollbacksMinor),
+    rtp: row.betsMinor === 0 ? null : row.prizesMinor / row.betsMinor,
+  };
+}
+
+const TRANSACTION_COLUMNS = Object.keys(transactionListItem.shape);
+const ROUND_COLUMNS = [
+  '_id',
+  'profileId',
+  'gameId',
+  'userId',
+  'credential',
+  'status',
+  'paidPrice',
+  'prize',
+  'createdAt',
+  'endAt',
+];
+
+/** Answers rows as text/csv; the handler then returns nothing (route.ts sends no JSON after it). */
+function sendCsv(
+  response: Response,
+  name: string,
+  columns: readonly string[],
+  rows: Record<string, unknown>[],
+) {
+  response
+    .status(200)
+    .type('text/csv; charset=utf-8')
+    .set('Content-Disposition', `attachment; filename="${name}.csv"`)
+    .send(toCsv(columns, rows));
+  return undefined as never;
+}
 
 export function listRoutes({ services }: RouteKit): RouteDefinition[] {
   return [
@@ -49,9 +126,11 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       query: ledgerQuery,
       success: { status: 200, schema: pageOf(transactionListItem) },
       errors: [400, 401, 403, 404, 500],
-      handle: async ({ auth, query }) => {
-        const { pageIndex, pageSize, ...filters } = query;
+      handle: async ({ auth, query, response }) => {
+        const { pageIndex, pageSize, format: as, ...filters } = query;
         const page = await services.lists.transactions(auth, filters, { pageIndex, pageSize });
+        if (as === 'csv')
+          return sendCsv(response, 'transactions', TRANSACTION_COLUMNS, page.items.map(transactionListView));
         return okPage(page.items.map(transactionListView), {
           pageIndex,
           pageSize,
@@ -69,10 +148,38 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       query: ledgerQuery,
       success: { status: 200, schema: pageOf(roundListItem) },
       errors: [400, 401, 403, 404, 500],
-      handle: async ({ auth, query }) => {
-        const { pageIndex, pageSize, ...filters } = query;
+      handle: async ({ auth, query, response }) => {
+        const { pageIndex, pageSize, format: as, ...filters } = query;
         const page = await services.lists.rounds(auth, filters, { pageIndex, pageSize });
+        if (as === 'csv') {
+          const rows = page.items.map((round) => {
+            const view = roundListView(round);
+            return { ...view, userId: view.user._id, credential: view.user.credential };
+          });
+          return sendCsv(response, 'rounds', ROUND_COLUMNS, rows);
+        }
         return okPage(page.items.map(roundListView), { pageIndex, pageSize, totalCount: page.totalCount });
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/report',
+      tag: 'Back office',
+      summary: 'GGR report by day, game, currency or player',
+      description:
+        'Sums the `completed` bet, prize and rollback transactions of GET /v1/transaction over the same ' +
+        'filter (docs/reconciliation.md), one row per (key, currency), by key then currency: each row equals ' +
+        'the sums of that list. A day is the transaction’s UTC day; dateStart and dateEnd are whole UTC days, ' +
+        'both included. format=csv answers the rows as text/csv.',
+      auth: 'bearer',
+      query: reportQuery,
+      success: { status: 200, schema: z.object({ status: successStatus, data: z.array(reportRowSchema) }) },
+      errors: [400, 401, 403, 404, 500],
+      handle: async ({ auth, query, response }) => {
+        const { groupBy, format: as, ...filters } = query;
+        const rows = (await services.lists.report(auth, filters, groupBy)).map(reportRowView);
+        if (as === 'csv') return sendCsv(response, `report-${groupBy}`, REPORT_COLUMNS, rows);
+        return ok(rows);
       },
     }),
   ];

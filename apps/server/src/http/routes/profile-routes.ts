@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { currencyCode, httpUrl, id, isoTime, origin, successStatus } from '../../schemas/common.ts';
 import type { ProfileRecord } from '../../store/records.ts';
 import { ok, okPage } from '../envelope.ts';
-import { pageQuery, paginationSchema } from '../paging-schema.ts';
+import { pageOf, pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 
@@ -120,14 +120,7 @@ export function profileRoutes({ services }: RouteKit): RouteDefinition[] {
       summary: 'List the profiles of the API client',
       auth: 'bearer',
       query: pageQuery,
-      success: {
-        status: 200,
-        schema: z.object({
-          status: successStatus,
-          data: z.array(profileSchema),
-          pagination: paginationSchema,
-        }),
-      },
+      success: { status: 200, schema: pageOf(profileSchema) },
       errors: [400, 401, 500],
       handle: async ({ auth, query }) => {
         const page = await services.profiles.list(auth, query);

@@ -103,7 +103,7 @@ function webhookView(webhook: WebhookWithToken): z.infer<typeof webhookSchema> {
   };
 }
 
-function deliveryView(delivery: DeliveryRecord): z.input<typeof deliveryLogSchema> {
+export function deliveryView(delivery: DeliveryRecord): z.input<typeof deliveryLogSchema> {
   return {
     id: delivery.id,
     webhookId: delivery.webhookId,

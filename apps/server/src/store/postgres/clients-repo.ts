@@ -5,7 +5,7 @@ import { changes, first, type Sql } from './sql.ts';
 const CLIENT_COLUMNS =
   'id, name, email, api_key_hash AS "apiKeyHash", password_hash AS "passwordHash", lang, created_at AS "createdAt"';
 const TOKEN_COLUMNS =
-  'id, client_id AS "clientId", access_hash AS "accessHash", expire_at AS "expireAt", revoked_at AS "revokedAt", created_at AS "createdAt"';
+  'id, client_id AS "clientId", access_hash AS "accessHash", expire_at AS "expireAt", revoked_at AS "revokedAt", created_at AS "createdAt", via';
 
 export function createClientsRepo(sql: Sql): ClientsRepo {
   return {
@@ -34,10 +34,15 @@ export function createClientsRepo(sql: Sql): ClientsRepo {
         passwordHash,
         clientId,
       ])),
+    setApiKeyHash: async (clientId, apiKeyHash) =>
+      void (await sql.query('UPDATE api_clients SET api_key_hash = $1 WHERE id = $2', [
+        apiKeyHash,
+        clientId,
+      ])),
     insertTokenSet: async (t) =>
       void (await sql.query(
-        'INSERT INTO token_sets (id, client_id, access_hash, expire_at, revoked_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-        [t.id, t.clientId, t.accessHash, t.expireAt, t.revokedAt, t.createdAt],
+        'INSERT INTO token_sets (id, client_id, access_hash, expire_at, revoked_at, created_at, via) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [t.id, t.clientId, t.accessHash, t.expireAt, t.revokedAt, t.createdAt, t.via],
       )),
     findLiveTokenSet: (accessHash, now) =>
       first<TokenSetRecord>(
@@ -45,10 +50,16 @@ export function createClientsRepo(sql: Sql): ClientsRepo {
         `SELECT ${TOKEN_COLUMNS} FROM token_sets WHERE access_hash = $1 AND revoked_at IS NULL AND expire_at > $2`,
         [accessHash, now],
       ),
-    revokeTokenSets: (clientId, now) =>
-      changes(sql, 'UPDATE token_sets SET revoked_at = $1 WHERE client_id = $2 AND revoked_at IS NULL', [
-        now,
-        clientId,
-      ]),
+    revokeTokenSets: (clientId, now, via) =>
+      via === undefined
+        ? changes(sql, 'UPDATE token_sets SET revoked_at = $1 WHERE client_id = $2 AND revoked_at IS NULL', [
+            now,
+            clientId,
+          ])
+        : changes(
+            sql,
+            'UPDATE token_sets SET revoked_at = $1 WHERE client_id = $2 AND via = $3 AND revoked_at IS NULL',
+            [now, clientId, via],
+          ),
   };
 }

@@ -1,5 +1,6 @@
 import type { PageRequest } from '../paging.ts';
-import type { LedgerFilter, OwnerRef, TransactionRecord } from '../records.ts';
+import type { LedgerFilter, OwnerRef, ReportRow, TransactionRecord } from '../records.ts';
+import { assertNoType, reportQuery } from '../report-query.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
 import { all, first, parameters, type Sql } from './sql.ts';
@@ -61,6 +62,12 @@ export function createLedgerRepo(sql: Sql): LedgerRepo {
     return byRound;
   }
 
+  /** A page of rounds as the lists show them, each with its transactions. */
+  async function withTransactions(rows: RoundDetailRow[]) {
+    const transactions = await transactionsOf(rows.map((row) => row.id));
+    return rows.map((row) => roundDetail(row, transactions.get(row.id) ?? []));
+  }
+
   async function total(list: 'round' | 'transaction', filter: LedgerFilter): Promise<number> {
     const params = parameters();
     const alias = list === 'round' ? 'r' : 't';
@@ -83,11 +90,7 @@ export function createLedgerRepo(sql: Sql): LedgerRepo {
          LIMIT ${limit} OFFSET ${offset}`,
         params.values,
       );
-      const transactions = await transactionsOf(rows.map((row) => row.id));
-      return {
-        items: rows.map((row) => roundDetail(row, transactions.get(row.id) ?? [])),
-        totalCount: await total('round', filter),
-      };
+      return { items: await withTransactions(rows), totalCount: await total('round', filter) };
     },
     listTransactions: async (filter, page) => {
       const params = parameters();
@@ -117,6 +120,25 @@ export function createLedgerRepo(sql: Sql): LedgerRepo {
     },
     findRoundRef: (roundId) =>
       first<OwnerRef>(sql, 'SELECT id, client_id AS "clientId" FROM rounds WHERE id = $1', [roundId]),
+    listFlaggedRounds: async (clientId, page) => {
+      const rows = await all<RoundDetailRow>(
+        sql,
+        `SELECT ${ROUND_COLUMNS} FROM rounds r ${ROUND_JOINS} WHERE r.client_id = $1 AND r.reconciliation
+         ${NEWEST_FIRST('r')} LIMIT $2 OFFSET $3`,
+        [clientId, ...pageParams(page)],
+      );
+      const count = await first<{ n: number }>(
+        sql,
+        'SELECT count(*) AS n FROM rounds WHERE client_id = $1 AND reconciliation',
+        [clientId],
+      );
+      return { items: await withTransactions(rows), totalCount: count?.n ?? 0 };
+    },
+    report: (filter, groupBy) => {
+      assertNoType(filter);
+      const params = parameters();
+      return all<ReportRow>(sql, reportQuery(ledgerWhere('t', filter, params.add), groupBy), params.values);
+    },
     findPlayerRef: (playerId) =>
       first<OwnerRef>(sql, 'SELECT id, client_id AS "clientId" FROM players WHERE id = $1', [playerId]),
   };

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Repositories, Store } from '../store.ts';
+import { createAuditRepo } from './audit-repo.ts';
 import { createClientsRepo } from './clients-repo.ts';
 import { createPool, migrate, shippedMigrations } from './database.ts';
 import { createDemoWalletRepo } from './demo-wallet-repo.ts';
@@ -37,6 +38,7 @@ function createRepos(sql: Sql, migrations: () => MigrationState): Repositories {
     idempotency: createIdempotencyRepo(sql),
     rateLimits: createRateLimitsRepo(sql),
     ops: createOpsRepo(sql, shippedMigrations(), migrations),
+    audit: createAuditRepo(sql),
   };
 }
 

@@ -1,5 +1,11 @@
 import { ROUND_FIELDS, TRANSACTION_FIELDS } from '../ledger-columns.ts';
-import type { LedgerTransaction, PoolDrawRecord, RoundRecord } from '../records.ts';
+import type {
+  LedgerTransaction,
+  PoolDrawRecord,
+  RoundRecord,
+  RoundResolutionRecord,
+  WalletAttemptRecord,
+} from '../records.ts';
 import type { RoundsRepo } from '../repositories.ts';
 import { all, changes, first, parameters, type Sql, selectList } from './sql.ts';
 
@@ -16,6 +22,9 @@ function insertAll(table: string, fields: Record<string, string>) {
     .join(', ')})`;
   return { text, values: (record: object) => keys.map((key) => (record as Record<string, unknown>)[key]) };
 }
+
+const ATTEMPT_COLUMNS = `id, transaction_id AS "transactionId", round_id AS "roundId", attempt, sent_at AS "sentAt",
+  duration_ms AS "durationMs", outcome, http_status AS "httpStatus", balance_minor AS "balanceMinor", detail`;
 
 const INSERT_ROUND = insertAll('rounds', ROUND_FIELDS);
 const INSERT_TRANSACTION = insertAll('transactions', TRANSACTION_FIELDS);
@@ -103,6 +112,51 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
         sql,
         `SELECT ${DRAW_COLUMNS} FROM rounds WHERE pool_id = $1 AND draw_index = $2`,
         [poolId, drawIndex],
+      ),
+    insertWalletAttempt: async (a) =>
+      void (await sql.query(
+        `INSERT INTO wallet_call_attempts (id, transaction_id, round_id, attempt, sent_at, duration_ms, outcome,
+           http_status, balance_minor, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [
+          a.id,
+          a.transactionId,
+          a.roundId,
+          a.attempt,
+          a.sentAt,
+          a.durationMs,
+          a.outcome,
+          a.httpStatus,
+          a.balanceMinor,
+          a.detail,
+        ],
+      )),
+    walletAttemptsOfRound: (roundId) =>
+      all<WalletAttemptRecord>(
+        sql,
+        `SELECT ${ATTEMPT_COLUMNS} FROM wallet_call_attempts WHERE round_id = $1 ORDER BY sent_at, id`,
+        [roundId],
+      ),
+    // One unit: of two people resolving the same round, one clears the flag and the other finds it cleared.
+    resolveFlagged: (r) =>
+      sql.atomic(async (unit) => {
+        const unflagged = await changes(
+          unit,
+          'UPDATE rounds SET reconciliation = false WHERE id = $1 AND reconciliation',
+          [r.roundId],
+        );
+        if (unflagged !== 1) return false;
+        await unit.query(
+          'INSERT INTO round_resolutions (round_id, resolution, note, resolved_at) VALUES ($1, $2, $3, $4)',
+          [r.roundId, r.resolution, r.note, r.resolvedAt],
+        );
+        return true;
+      }),
+    findResolution: (roundId) =>
+      first<RoundResolutionRecord>(
+        sql,
+        `SELECT round_id AS "roundId", resolution, note, resolved_at AS "resolvedAt" FROM round_resolutions
+         WHERE round_id = $1`,
+        [roundId],
       ),
   };
 }

@@ -155,6 +155,15 @@ export function createWebhooksRepo(sql: Sql): WebhooksRepo {
         failureCount: counts?.failed ?? 0,
       };
     },
+    deliveriesOfRound: async (roundId) =>
+      (
+        await all<DeliveryRow>(
+          sql,
+          `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+           WHERE event_id IN (SELECT e.id FROM webhook_events e WHERE e.round_id = $1) ORDER BY timestamp, id`,
+          [roundId],
+        )
+      ).map(deliveryFromRow),
     failingSince: async (webhookId) =>
       (
         await first<{ since: string | null }>(

@@ -6,7 +6,7 @@ import type { Sync } from './sync.ts';
 const CLIENT_COLUMNS =
   'id, name, email, api_key_hash AS apiKeyHash, password_hash AS passwordHash, lang, created_at AS createdAt';
 const TOKEN_COLUMNS =
-  'id, client_id AS clientId, access_hash AS accessHash, expire_at AS expireAt, revoked_at AS revokedAt, created_at AS createdAt';
+  'id, client_id AS clientId, access_hash AS accessHash, expire_at AS expireAt, revoked_at AS revokedAt, created_at AS createdAt, via';
 
 export function createClientsRepo(db: Db): Sync<ClientsRepo> {
   const insertClient = db.prepare(
@@ -23,14 +23,18 @@ export function createClientsRepo(db: Db): Sync<ClientsRepo> {
   );
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM api_clients');
   const setPassword = db.prepare('UPDATE api_clients SET password_hash = ? WHERE id = ?');
+  const setApiKey = db.prepare('UPDATE api_clients SET api_key_hash = ? WHERE id = ?');
   const insertToken = db.prepare(
-    'INSERT INTO token_sets (id, client_id, access_hash, expire_at, revoked_at, created_at) VALUES (@id, @clientId, @accessHash, @expireAt, @revokedAt, @createdAt)',
+    'INSERT INTO token_sets (id, client_id, access_hash, expire_at, revoked_at, created_at, via) VALUES (@id, @clientId, @accessHash, @expireAt, @revokedAt, @createdAt, @via)',
   );
   const liveToken = db.prepare<[string, string], TokenSetRecord>(
     `SELECT ${TOKEN_COLUMNS} FROM token_sets WHERE access_hash = ? AND revoked_at IS NULL AND expire_at > ?`,
   );
   const revoke = db.prepare(
     'UPDATE token_sets SET revoked_at = ? WHERE client_id = ? AND revoked_at IS NULL',
+  );
+  const revokeVia = db.prepare(
+    'UPDATE token_sets SET revoked_at = ? WHERE client_id = ? AND via = ? AND revoked_at IS NULL',
   );
   return {
     insertClient: (client) => void insertClient.run(client),
@@ -41,6 +45,8 @@ export function createClientsRepo(db: Db): Sync<ClientsRepo> {
     setPasswordHash: (clientId, passwordHash) => void setPassword.run(passwordHash, clientId),
     insertTokenSet: (tokenSet) => void insertToken.run(tokenSet),
     findLiveTokenSet: (accessHash, now) => liveToken.get(accessHash, now),
-    revokeTokenSets: (clientId, now) => revoke.run(now, clientId).changes,
+    setApiKeyHash: (clientId, apiKeyHash) => void setApiKey.run(apiKeyHash, clientId),
+    revokeTokenSets: (clientId, now, via) =>
+      (via === undefined ? revoke.run(now, clientId) : revokeVia.run(now, clientId, via)).changes,
   };
 }

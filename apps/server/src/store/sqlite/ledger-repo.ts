@@ -1,5 +1,6 @@
 import type { PageRequest } from '../paging.ts';
-import type { LedgerFilter, OwnerRef, TransactionRecord } from '../records.ts';
+import type { LedgerFilter, OwnerRef, ReportRow, TransactionRecord } from '../records.ts';
+import { assertNoType, reportQuery } from '../report-query.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
 import type { Db } from './database.ts';
@@ -147,6 +148,15 @@ export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
      WHERE t.round_id IN (SELECT value FROM json_each(?)) ORDER BY t.created_at, t.id`,
   );
 
+  const flaggedPage = db.prepare<[string, number, number], RoundDetailRow>(
+    `SELECT ${ROUND_COLUMNS} FROM rounds r JOIN players p ON p.id = r.player_id
+     JOIN profiles pr ON pr.id = p.profile_id ${ROUND_BALANCE_JOIN}
+     WHERE r.client_id = ? AND r.reconciliation = 1 ${NEWEST_FIRST('r')} LIMIT ? OFFSET ?`,
+  );
+  const flaggedCount = db.prepare<[string], { n: number }>(
+    'SELECT count(*) AS n FROM rounds WHERE client_id = ? AND reconciliation = 1',
+  );
+
   /** The transactions of a page of rounds, in one query (a page holds at most 100 rounds). */
   function transactionsOf(roundIds: readonly string[]): Map<string, TransactionRecord[]> {
     const byRound = new Map<string, TransactionRecord[]>(roundIds.map((id) => [id, []]));
@@ -203,6 +213,19 @@ export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
       return row && roundDetail(row, transactionsOfRound.all(roundId));
     },
     findRoundRef: (roundId) => roundRef.get(roundId),
+    listFlaggedRounds: (clientId, page) => {
+      const rows = flaggedPage.all(clientId, page.pageSize, (page.pageIndex - 1) * page.pageSize);
+      const transactions = transactionsOf(rows.map((row) => row.id));
+      return {
+        items: rows.map((row) => roundDetail(row, transactions.get(row.id) ?? [])),
+        totalCount: flaggedCount.get(clientId)?.n ?? 0,
+      };
+    },
+    report: (filter, groupBy) => {
+      assertNoType(filter);
+      const where = ledgerWhere('t', filter);
+      return statement<ReportRow>(reportQuery(where.sql, groupBy)).all(where.params);
+    },
     findPlayerRef: (playerId) => playerRef.get(playerId),
   };
 }

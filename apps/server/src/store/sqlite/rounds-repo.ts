@@ -1,7 +1,13 @@
 import { ROUND_FIELDS, TRANSACTION_FIELDS } from '../ledger-columns.ts';
-import type { LedgerTransaction, PoolDrawRecord, RoundRecord } from '../records.ts';
+import type {
+  LedgerTransaction,
+  PoolDrawRecord,
+  RoundRecord,
+  RoundResolutionRecord,
+  WalletAttemptRecord,
+} from '../records.ts';
 import type { RoundsRepo } from '../repositories.ts';
-import type { Db } from './database.ts';
+import { type Db, immediate } from './database.ts';
 import type { Sync } from './sync.ts';
 
 const select = (fields: Record<string, string>) =>
@@ -70,6 +76,23 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
     `UPDATE transactions SET next_attempt_at = @until, lease_owner = @owner
      WHERE id = @id AND status = 'pending' AND next_attempt_at <= @now RETURNING ${transactionColumns}`,
   );
+  const insertAttempt = db.prepare(`INSERT INTO wallet_call_attempts (id, transaction_id, round_id, attempt,
+    sent_at, duration_ms, outcome, http_status, balance_minor, detail) VALUES (@id, @transactionId, @roundId,
+    @attempt, @sentAt, @durationMs, @outcome, @httpStatus, @balanceMinor, @detail)`);
+  const attemptsOfRound = db.prepare<[string], WalletAttemptRecord>(
+    `SELECT id, transaction_id AS transactionId, round_id AS roundId, attempt, sent_at AS sentAt,
+       duration_ms AS durationMs, outcome, http_status AS httpStatus, balance_minor AS balanceMinor, detail
+     FROM wallet_call_attempts WHERE round_id = ? ORDER BY sent_at, id`,
+  );
+  const unflag = db.prepare<[string]>(
+    'UPDATE rounds SET reconciliation = 0 WHERE id = ? AND reconciliation = 1',
+  );
+  const insertResolution = db.prepare(`INSERT INTO round_resolutions (round_id, resolution, note, resolved_at)
+    VALUES (@roundId, @resolution, @note, @resolvedAt)`);
+  const resolution = db.prepare<[string], RoundResolutionRecord>(
+    `SELECT round_id AS roundId, resolution, note, resolved_at AS resolvedAt FROM round_resolutions
+     WHERE round_id = ?`,
+  );
   const updates = new Map<string, ReturnType<Db['prepare']>>();
   const update = (
     table: string,
@@ -113,5 +136,14 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
     },
     poolDraws: (poolId, afterDrawIndex, limit) => poolDraws.all(poolId, afterDrawIndex, limit),
     findPoolDraw: (poolId, drawIndex) => poolDraw.get(poolId, drawIndex),
+    insertWalletAttempt: (attempt) => void insertAttempt.run(attempt),
+    walletAttemptsOfRound: (roundId) => attemptsOfRound.all(roundId),
+    resolveFlagged: (record) =>
+      immediate(db, () => {
+        if (unflag.run(record.roundId).changes !== 1) return false;
+        insertResolution.run(record);
+        return true;
+      }),
+    findResolution: (roundId) => resolution.get(roundId),
   };
 }

@@ -1,4 +1,5 @@
 import type { Repositories, Store } from '../store.ts';
+import { createAuditRepo } from './audit-repo.ts';
 import { createClientsRepo } from './clients-repo.ts';
 import { type Db, openDatabase, shippedMigrations } from './database.ts';
 import { createDemoWalletRepo } from './demo-wallet-repo.ts';
@@ -44,6 +45,7 @@ export function createSqliteStore(db: Db): Store {
     idempotency: createIdempotencyRepo(db),
     rateLimits: createRateLimitsRepo(db),
     ops: createOpsRepo(db, shippedMigrations()),
+    audit: createAuditRepo(db),
   };
   const commits = createGroupCommit(db);
   const tx = liftAll(repos, commits.inside);

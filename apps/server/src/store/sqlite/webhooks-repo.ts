@@ -85,6 +85,11 @@ export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
       WHERE id = @id`,
   );
 
+  const ofRound = db.prepare<[string], DeliveryRow>(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+     WHERE event_id IN (SELECT e.id FROM webhook_events e WHERE e.round_id = ?) ORDER BY timestamp, id`,
+  );
+
   const failingSince = db.prepare<[string, string], { since: string | null }>(
     `SELECT min(timestamp) AS since FROM webhook_deliveries WHERE webhook_id = ? AND success = 0
       AND timestamp > coalesce((SELECT max(timestamp) FROM webhook_deliveries WHERE webhook_id = ? AND success = 1), '')`,
@@ -148,6 +153,7 @@ export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
         failureCount: counts?.failed ?? 0,
       };
     },
+    deliveriesOfRound: (roundId) => ofRound.all(roundId).map(deliveryFromRow),
     failingSince: (webhookId) => failingSince.get(webhookId, webhookId)?.since ?? null,
   };
 }

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './harness.ts';
+
+/**
+ * docs/contract.md §11: POST /v1/auth/rotate-key replaces the apiKey (the old one logs in no more),
+ * and GET /v1/audit lists every write through the API that changed something: who, what, when,
+ * from where.
+ */
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('POST /v1/auth/rotate-key', () => {
+  it('answers a new key once; the old key logs in no more (401) and its token sets stop working', async () => {
+    const client = await server.newClient();
+    const rotated = await server.call('POST', '/v1/auth/rotate-key', { token: client.tokens, body: {} });
+    expect(rotated.status).toBe(200);
+    const { apiKey } = rotated.body.data;
+    expect(typeof apiKey).toBe('string');
+    expect(apiKey).not.toBe(client.apiKey);
+
+    const old = await server.call('POST', '/v1/auth/login', { body: { apiKey: client.apiKey } });
+    expect(old.status).toBe(401);
+    expect(old.body.code).toBe('UNAUTHORIZED');
+    const oldSession = await server.call('GET', '/v1/profile', { token: client.tokens });
+    expect(oldSession.status).toBe(401);
+
+    const fresh = await server.call('POST', '/v1/auth/login', { body: { apiKey } });
+    expect(fresh.status).toBe(200);
+    const works = await server.call('GET', '/v1/profile', { token: fresh.body.data });
+    expect(works.status).toBe(200);
+  });
+
+  it('is signed like every POST: without the signature it is a 401 and the key is unchanged', async () => {
+    const client = await server.newClient();
+    const unsigned = await server.call('POST', '/v1/auth/rotate-key', {
+      token: client.tokens,
+      body: {},
+      sign: false,
+    });
+    expect(unsigned.status).toBe(401);
+    expect(unsigned.body.code).toBe('INVALID_SIGNATURE');
+    const login = await server.call('POST', '/v1/auth/login', { body: { apiKey: client.apiKey } });
+    expect(login.status).toBe(200);
+  });
+});
+
+describe('GET /v1/audit', () => {
+  it('lists every write that changed something, newest first, with who, what, target, when and IP', async () => {
+    const client = await server.newClient();
+    const token = client.tokens;
+    const t0 = server.clock().getTime();
+    const iso = (seconds: number) => new Date(t0 + seconds * 1000).toISOString();
+    const profile = await server.call('POST', '/v1/profile', {
+      token,
+      body: { name: 'Audited', type: 'demo' },
+    });
+    expect(profile.status).toBe(201);
+    const profileId = profile.body.data.profileId;
+    server.clock.advance(1000);
+    const updated = await server.call('PUT', `/v1/profile/${profileId}`, {
+      token,
+      body: { name: 'Audited 2', type: 'demo' },
+    });
+    expect(updated.status).toBe(200);
+    server.clock.advance(1000);
+    const webhook = await server.call('POST', '/v1/webhook', {
+      token,
+      body: {
+        url: 'https://hooks.example/raspa',
+        eventTriggers: ['close-round'],
+        signatureToken: randomUUID(),
+      },
+    });
+    expect(webhook.status).toBe(201);
+    const webhookId = webhook.body.data.webhookId;
+    server.clock.advance(1000);
+    expect((await server.call('DELETE', `/v1/webhook/${webhookId}`, { token })).status).toBe(200);
+    server.clock.advance(1000);
+
+    // Reads, refused writes and bad input are not entries: they changed nothing.
+    await server.call('GET', '/v1/profile', { token });
+    const invalid = await server.call('POST', '/v1/profile', { token, body: { name: '', type: 'casino' } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.code).toBe('VALIDATION_ERROR');
+    const unsigned = await server.call('POST', '/v1/profile', {
+      token,
+      body: { name: 'x', type: 'demo' },
+      sign: 'ab',
+    });
+    expect(unsigned.status).toBe(401);
+    const gone = await server.call('DELETE', `/v1/webhook/${webhookId}`, { token });
+    expect(gone.status).toBe(404);
+
+    const rotated = await server.call('POST', '/v1/auth/rotate-key', { token, body: {} });
+    expect(rotated.status).toBe(200);
+    const fresh = await server.call('POST', '/v1/auth/login', { body: { apiKey: rotated.body.data.apiKey } });
+
+    const audit = await server.call('GET', '/v1/audit?pageSize=100', { token: fresh.body.data });
+    expect(audit.status).toBe(200);
+    expect(audit.body.pagination).toEqual({ pageIndex: 1, pageSize: 100, totalCount: 5 });
+    const rows = audit.body.data.map(({ id, at, ...rest }: any) => rest);
+    expect(rows).toEqual([
+      {
+        actor: 'apiKey',
+        operation: 'POST /v1/auth/rotate-key',
+        targetId: null,
+        ip: expect.stringMatching(/127\.0\.0\.1/),
+      },
+      {
+        actor: 'apiKey',
+        operation: 'DELETE /v1/webhook/:webhookId',
+        targetId: webhookId,
+        ip: expect.any(String),
+      },
+      { actor: 'apiKey', operation: 'POST /v1/webhook', targetId: webhookId, ip: expect.any(String) },
+      {
+        actor: 'apiKey',
+        operation: 'PUT /v1/profile/:profileId',
+        targetId: profileId,
+        ip: expect.any(String),
+      },
+      { actor: 'apiKey', operation: 'POST /v1/profile', targetId: profileId, ip: expect.any(String) },
+    ]);
+    expect(audit.body.data.map((entry: any) => entry.at)).toEqual([iso(4), iso(3), iso(2), iso(1), iso(0)]);
+  });
+
+  it('tells a panel user from the API key, and shows a client only its own entries', async () => {
+    const client = await server.newClient();
+    const other = await server.newClient();
+    // A panel sign-in's token set, issued as panel-login does (the captcha is tested in panel-auth.test.ts).
+    const panel = await server.running.app.services.auth.issueTokenSet(client.clientId, 'panel');
+    const created = await server.call('POST', '/v1/profile', {
+      token: panel,
+      body: { name: 'From the panel', type: 'demo' },
+    });
+    expect(created.status).toBe(201);
+    await server.call('POST', '/v1/profile', { token: other.tokens, body: { name: 'Theirs', type: 'demo' } });
+
+    const mine = await server.call('GET', '/v1/audit', { token: client.tokens });
+    expect(mine.body.data).toEqual([
+      expect.objectContaining({
+        actor: 'panel',
+        operation: 'POST /v1/profile',
+        targetId: created.body.data.profileId,
+      }),
+    ]);
+    const bad = await server.call('GET', '/v1/audit?pageSize=1000', { token: client.tokens });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('VALIDATION_ERROR');
+  });
+});

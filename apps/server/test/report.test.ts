@@ -1,0 +1,187 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCsvRecords } from './csv-reader.ts';
+import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { type LedgerFixtures, ledgerFixtures, listAllPages } from './ledger-fixtures.ts';
+
+/**
+ * docs/contract.md §11: GET /v1/report equals the sums of GET /v1/transaction over the same filter
+ * (completed transactions: docs/reconciliation.md), for random ledgers; its CSV, and the lists',
+ * read back as the same rows.
+ */
+
+let server: TestServer;
+let fixtures: LedgerFixtures;
+beforeAll(async () => {
+  server = await startTestServer();
+  fixtures = ledgerFixtures(server);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+let clients = 0;
+/** A new API client with a token set, without the rate-limited login (a property makes many). */
+async function newClient() {
+  const { auth } = server.running.app.services;
+  const { client } = await auth.createClient({ name: 'Report', email: `report-${++clients}@example.test` });
+  return { clientId: client.id, tokens: await auth.issueTokenSet(client.id) };
+}
+
+const listAll = (tokens: TokenSet, path: string) => listAllPages(server, tokens, path);
+
+/** The CSV's rows as objects keyed by its header. */
+function readCsv(text: string): Record<string, string>[] {
+  const [header = [], ...rows] = readCsvRecords(text);
+  return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i] ?? ''])));
+}
+
+const cents = (amount: number) => Math.round(amount * 100);
+const DAY = 86_400_000;
+const START = Date.parse('2026-02-01T00:00:00.000Z');
+
+const roundArb = fc.record({
+  seat: fc.nat(2),
+  day: fc.nat(4),
+  second: fc.nat(86_399),
+  outcome: fc.constantFrom('closed', 'closed', 'voided'),
+  prize: fc.constantFrom(0, 0, 500, 2_000),
+});
+
+describe('GET /v1/report', () => {
+  it('equals the sums of the completed transactions of the list, for every groupBy and filter', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(roundArb, { minLength: 1, maxLength: 25 }),
+        fc.nat(4),
+        fc.nat(4),
+        async (plan, a, b) => {
+          const client = await newClient();
+          const brl = await fixtures.seat(client.clientId, { currency: 'BRL' });
+          const seats = [
+            brl,
+            await fixtures.addPlayer(brl, `other-${client.clientId}`),
+            await fixtures.seat(client.clientId, { currency: 'USD', betMinor: 300 }),
+          ];
+          for (const round of plan) {
+            const seat = seats[round.seat] ?? brl;
+            await fixtures.round(seat, {
+              at: new Date(START + round.day * DAY + round.second * 1000).toISOString(),
+              outcome: round.outcome as 'closed' | 'voided',
+              prizeMinor: round.prize,
+            });
+          }
+          const day = (n: number) => new Date(START + n * DAY).toISOString().slice(0, 10);
+          const range = `&dateStart=${day(Math.min(a, b))}&dateEnd=${day(Math.max(a, b))}`;
+          for (const filter of ['', range, `&profileId=${brl.profileId}`]) {
+            const transactions = (await listAll(client.tokens, `/v1/transaction?${filter}`)).filter(
+              (t) => t.status === 'completed',
+            );
+            const rounds = await listAll(client.tokens, `/v1/round?${filter}`);
+            const gameOf = new Map(rounds.map((round) => [round._id, round.gameId]));
+            for (const groupBy of ['day', 'game', 'currency', 'player'] as const) {
+              const keyOf = (t: any) =>
+                groupBy === 'day'
+                  ? t.createdAt.slice(0, 10)
+                  : groupBy === 'game'
+                    ? gameOf.get(t.roundId)
+                    : groupBy === 'currency'
+                      ? t.currency
+                      : t.userId;
+              const sums = new Map<string, any>();
+              for (const t of transactions) {
+                const id = `${keyOf(t)}|${t.currency}`;
+                const row = sums.get(id) ?? {
+                  key: keyOf(t),
+                  currency: t.currency,
+                  rounds: new Set(),
+                  players: new Set(),
+                  bets: 0,
+                  prizes: 0,
+                  rollbacks: 0,
+                };
+                if (t.type === 'bet') {
+                  row.bets -= cents(t.amount);
+                  row.rounds.add(t.roundId);
+                  row.players.add(t.userId);
+                } else if (t.type === 'prize') row.prizes += cents(t.amount);
+                else if (t.type === 'rollback') row.rollbacks += cents(t.amount);
+                sums.set(id, row);
+              }
+              const expected = [...sums.entries()]
+                .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+                .map(([, row]) => ({
+                  key: row.key,
+                  currency: row.currency,
+                  rounds: row.rounds.size,
+                  players: row.players.size,
+                  bets: row.bets / 100,
+                  prizes: row.prizes / 100,
+                  rollbacks: row.rollbacks / 100,
+                  ggr: (row.bets - row.prizes - row.rollbacks) / 100,
+                  rtp: row.bets === 0 ? null : row.prizes / row.bets,
+                }));
+              const report = await server.call('GET', `/v1/report?groupBy=${groupBy}${filter}`, {
+                token: client.tokens,
+              });
+              expect(report.status).toBe(200);
+              expect(report.body.data).toEqual(expected);
+            }
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
+  });
+
+  it('answers CSV that reads back as the same rows, on the report and on both lists', async () => {
+    const client = await newClient();
+    const seat = await fixtures.seat(client.clientId, { credential: 'ana, "the boss"\nsilva@example.test' });
+    await fixtures.round(seat, { at: '2026-02-02T10:00:00.000Z', prizeMinor: 2_000 });
+    await fixtures.round(seat, { at: '2026-02-03T10:00:00.000Z', outcome: 'voided' });
+    const asText = (value: unknown) => (value === null ? '' : String(value));
+
+    for (const [path, flatten] of [
+      ['/v1/report?groupBy=player', (row: any) => row],
+      ['/v1/transaction?pageSize=100', (row: any) => row],
+      [
+        '/v1/round?pageSize=100',
+        (row: any) => {
+          const { user, transactions, ...rest } = row;
+          return { ...rest, userId: user._id, credential: user.credential };
+        },
+      ],
+    ] as const) {
+      const json = await server.call('GET', path, { token: client.tokens });
+      const csv = await server.call('GET', `${path}&format=csv`, { token: client.tokens });
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+      const read = readCsv(csv.body as string);
+      const expected = json.body.data.map((row: any) =>
+        Object.fromEntries(Object.entries(flatten(row)).map(([key, value]) => [key, asText(value)])),
+      );
+      expect(read).toEqual(expected);
+      expect(read.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses bad input with VALIDATION_ERROR, and another client’s profile with a 403', async () => {
+    const client = await newClient();
+    const other = await newClient();
+    const theirs = await fixtures.seat(other.clientId);
+    for (const query of [
+      'groupBy=week',
+      'format=xml',
+      'dateStart=2026-02-05&dateEnd=2026-02-01',
+      'dateStart=yesterday',
+    ]) {
+      const answer = await server.call('GET', `/v1/report?${query}`, { token: client.tokens });
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe('VALIDATION_ERROR');
+    }
+    const forbidden = await server.call('GET', `/v1/report?profileId=${theirs.profileId}`, {
+      token: client.tokens,
+    });
+    expect(forbidden.status).toBe(403);
+  });
+});
