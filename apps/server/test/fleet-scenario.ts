@@ -128,17 +128,21 @@ export async function playThroughAKill(
   }
 
   const betsOf = (credential: string) =>
-    operator.calls.filter((c) => c.kind === 'bet' && c.body.credential === credential).length;
-  /** Bet calls sent during each burst of one player's tabs: one round opens at most. */
-  const betsPerBurst: number[] = [];
+    operator.calls.filter((c) => c.kind === 'bet' && c.body.credential === credential);
+  /** The rounds whose bets were sent during each burst of one player's tabs: one opens at most. */
+  const roundsPerBurst: string[][] = [];
   const refusals: string[] = [];
   const bursts = players.map(async (player) => {
     for (let i = 0; i < options.roundsEach; i++) {
       const live = player.tabs.filter((tab) => !tab.gone);
       if (live.length === 0) return; // its process died: it reconnects below
-      const betsBefore = betsOf(player.credential);
+      const betsBefore = betsOf(player.credential).length;
       const answers = await Promise.all(live.map((tab) => answerOf(tab, tab.ask('buy'))));
-      betsPerBurst.push(betsOf(player.credential) - betsBefore);
+      roundsPerBurst.push(
+        betsOf(player.credential)
+          .slice(betsBefore)
+          .map((c) => c.body.roundId as string),
+      );
       const opened = answers.findIndex((answer) => answer !== 'lost' && answer.ok);
       for (const answer of answers)
         if (answer !== 'lost' && !answer.ok) refusals.push(answer.error.code as string);
@@ -164,8 +168,7 @@ export async function playThroughAKill(
     .slice(0, options.twoTabPlayers)
     .filter((player) => player.tabs.some((tab) => tab.gone) && player.tabs.some((tab) => !tab.gone));
   expect(split.length).toBeGreaterThan(0);
-  expect(Math.max(...betsPerBurst)).toBeLessThanOrEqual(1);
-  expect(betsPerBurst.filter((bets) => bets === 1).length).toBeGreaterThan(options.players);
+  expect(roundsPerBurst.filter((ids) => ids.length === 1).length).toBeGreaterThan(options.players);
   expect(new Set(refusals).has('ROUND_IN_PROGRESS')).toBe(true);
   // A bet's new balance reaches every tab of its player, whichever process each tab is on (the
   // Socket.IO adapter): a two-tab player whose tabs both lived got pushes on both. (With two
@@ -202,6 +205,12 @@ export async function playThroughAKill(
     return list.every((round) => ['closed', 'declined', 'voided'].includes(round.status)) && list;
   }, 150_000);
   expect(rounds.length).toBeGreaterThanOrEqual(options.players);
+  // One round at a time per player: a burst's second bet only follows a first one that ended
+  // without opening (voided after a wallet time-out, or declined) while the other tab's buy was
+  // still on its way (a unit retried on PostgreSQL); never two rounds opened in one burst.
+  const statusOf = new Map(rounds.map((round) => [round._id as string, round.status as string]));
+  for (const ids of roundsPerBurst.filter((each) => each.length > 1))
+    expect(ids.filter((id) => statusOf.get(id) === 'closed').length, ids.join(' ')).toBeLessThanOrEqual(1);
   const transactions = await eventually(async () => {
     const list = await listAll(fleet, tokens, `/v1/transaction?profileId=${profileId}`);
     return list.every((t) => t.status !== 'pending') && list;
