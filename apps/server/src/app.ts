@@ -5,6 +5,7 @@ import { docsRouter } from './http/docs-routes.ts';
 import { rejectNonFiniteNumbers } from './http/finite-body.ts';
 import { createGuards } from './http/guards.ts';
 import { createIdempotencyStep } from './http/idempotency.ts';
+import { rejectNonJsonBody } from './http/json-only-body.ts';
 import { createPanelRouter } from './http/panel-page.ts';
 import { createPlayPageRouter } from './http/play-page.ts';
 import { createRateLimits } from './http/rate-limits.ts';
@@ -76,6 +77,7 @@ export function createApp(deps: Deps, options: { startingUntilToldReady?: boolea
 
   const v1 = Router();
   v1.use(express.json({ limit: '100kb', strict: true }));
+  v1.use(rejectNonJsonBody);
   v1.use(rejectNonFiniteNumbers);
   mountRoutes(v1, routes, createGuards(services.auth), {
     idempotency: createIdempotencyStep(services.idempotency),
