@@ -4,8 +4,9 @@ import { ALLOW_HINT } from '../src/outbound/address-policy.ts';
 import type { HostLookup } from '../src/outbound/host-resolution.ts';
 import { ApiError } from '../src/services/api-error.ts';
 import { createWebhookService } from '../src/services/webhook-service.ts';
-import type { DeliveryAttempt, WebhookRecord } from '../src/store/records.ts';
+import type { DeliveryAttempt, WebhookEvent, WebhookRecord } from '../src/store/records.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { outboxEvent, seedRound, seedSeat } from './store-contract/fixtures.ts';
 
 let server: TestServer;
 let mine: TokenSet;
@@ -86,7 +87,7 @@ function attempt(
     id: server.deps.newId(),
     webhookId,
     eventType: 'close-round',
-    payload: ROUND_PAYLOAD,
+    retryCount: 0,
     responseCode: 200,
     responseBody: 'ok',
     success: true,
@@ -95,6 +96,17 @@ function attempt(
     willRetry: false,
     ...fields,
   };
+}
+
+/** Queues a real outbox event (on a round of `mine`): a log row shows its event's payload. */
+async function queued(webhookId: string, eventId: string, eventType: WebhookEvent): Promise<void> {
+  const store = server.deps.store;
+  const client = await store.clients.findClientById(mineId);
+  if (!client) throw new Error('the test client is missing');
+  const round = await seedRound(store, await seedSeat(store, { client }));
+  await store.outbox.insert(
+    outboxEvent(webhookId, round.id, { id: eventId, eventType, payload: ROUND_PAYLOAD }),
+  );
 }
 
 describe('webhooks repository: the delivery log and the counters agree', () => {
@@ -123,7 +135,7 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
       { pageIndex: 1, pageSize: 100 },
     );
 
-  it('records retries: pending until the next attempt, retryCount counting the earlier ones', async () => {
+  it('records retries: pending until the next attempt, each retry closing the pending row', async () => {
     const { id } = await newWebhook();
     const first = await repo().recordAttempt(
       attempt(id, {
@@ -144,11 +156,12 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
         success: false,
         responseCode: 503,
         willRetry: true,
+        retryCount: 1,
       }),
     );
     expect(second).toMatchObject({ status: 'pending', retryCount: 1 });
     const third = await repo().recordAttempt(
-      attempt(id, { eventId: 'e1', timestamp: '2026-03-01T10:05:05.000Z' }),
+      attempt(id, { eventId: 'e1', timestamp: '2026-03-01T10:05:05.000Z', retryCount: 2 }),
     );
     expect(third).toMatchObject({ status: 'success', retryCount: 2, success: true });
     const other = await repo().recordAttempt(
@@ -172,7 +185,6 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
       responseCode: null,
       responseBody: '',
       errorMessage: 'timed out after 15 s',
-      payload: ROUND_PAYLOAD,
     });
     expect(await repo().findById(id)).toMatchObject({
       successCount: 1,
@@ -194,7 +206,12 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
     const pending = await repo().recordAttempt(
       attempt(id, { eventId: 'e', timestamp: '2026-03-01T10:00:00.000Z', success: false, willRetry: true }),
     );
-    const clash = attempt(id, { id: pending.id, eventId: 'e', timestamp: '2026-03-01T10:00:05.000Z' });
+    const clash = attempt(id, {
+      id: pending.id,
+      eventId: 'e',
+      timestamp: '2026-03-01T10:00:05.000Z',
+      retryCount: 1,
+    });
     await expect(repo().recordAttempt(clash)).rejects.toThrow();
     expect(await repo().findById(id)).toMatchObject({
       successCount: 0,
@@ -218,7 +235,8 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
     };
     const { willRetry: _, ...delivery } = row;
     await repo().insertDelivery(delivery);
-    expect((await allLog(id)).items).toEqual([delivery]);
+    // No outbox event 'x': the row has no payload to show.
+    expect((await allLog(id)).items).toEqual([{ ...delivery, payload: null }]);
     expect(await repo().findById(id)).toMatchObject({
       successCount: 0,
       failureCount: 0,
@@ -236,10 +254,14 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
         const { id } = await newWebhook();
+        const attempts = new Map<string, number>();
         for (const s of steps) {
+          const retryCount = attempts.get(s.event) ?? 0;
+          attempts.set(s.event, retryCount + 1);
           await repo().recordAttempt(
             attempt(id, {
               eventId: s.event,
+              retryCount,
               success: s.success,
               willRetry: s.willRetry,
               timestamp: new Date(Date.UTC(2026, 2, 1) + s.seconds * 1000).toISOString(),
@@ -529,10 +551,15 @@ describe('GET /v1/webhook/{webhookId}: the delivery log', () => {
 
   beforeAll(async () => {
     webhookId = await registered();
+    const events = new Set<string>();
     const record = async (
       name: string,
       fields: Partial<DeliveryAttempt> & Pick<DeliveryAttempt, 'eventId' | 'timestamp'>,
     ) => {
+      if (!events.has(fields.eventId)) {
+        await queued(webhookId, fields.eventId, fields.eventType ?? 'close-round');
+        events.add(fields.eventId);
+      }
       at[name] = (await server.deps.store.webhooks.recordAttempt(attempt(webhookId, fields))).id;
     };
     await record('e1', {
@@ -548,6 +575,7 @@ describe('GET /v1/webhook/{webhookId}: the delivery log', () => {
     });
     await record('e1retry', {
       eventId: 'ev-1',
+      retryCount: 1,
       eventType: 'open-round',
       timestamp: '2026-02-28T00:00:00.000Z',
     });

@@ -293,6 +293,7 @@ export interface DeliveryRecord {
   /** The event's id: the same on every retry (the `webhook-id` header receivers deduplicate on). */
   eventId: string;
   eventType: WebhookEvent;
+  /** The event's body, read from the outbox (stored once, not per attempt). */
   payload: unknown;
   /** null when no answer came back (time-out, refused connection, DNS failure). */
   responseCode: number | null;
@@ -307,13 +308,17 @@ export interface DeliveryRecord {
   errorMessage: string | null;
 }
 
-/** What the dispatcher knows after one attempt; the repo works out status and retryCount. */
+/** A delivery-log row as written: its payload is its event's. */
+export type LoggedDelivery = Omit<DeliveryRecord, 'payload'>;
+
+/** What the dispatcher knows after one attempt; the repo works out the status. */
 export interface DeliveryAttempt {
   id: string;
   webhookId: string;
   eventId: string;
   eventType: WebhookEvent;
-  payload: unknown;
+  /** The event's earlier attempts (its `attempts`): 0 for the first, which has no row to close. */
+  retryCount: number;
   responseCode: number | null;
   responseBody: string;
   success: boolean;

@@ -16,6 +16,7 @@ import type {
   IdempotencyRecord,
   LedgerFilter,
   LedgerTransaction,
+  LoggedDelivery,
   NewOutboxEvent,
   OutboxEvent,
   OutboxHead,
@@ -205,13 +206,13 @@ export interface WebhooksRepo {
   softDelete(id: string, at: string): Promise<boolean>;
   setStatus(id: string, status: WebhookStatus): Promise<void>;
   /** Writes a log row as given, counters untouched: attempts go through recordAttempt. */
-  insertDelivery(delivery: DeliveryRecord): Promise<void>;
+  insertDelivery(delivery: LoggedDelivery): Promise<void>;
   /**
-   * Logs one attempt and, in the same transaction, closes the event's earlier pending row,
-   * bumps the webhook's success or failure counter and its lastTriggered, so they always agree
-   * with the log (docs/contract.md §7).
+   * Logs one attempt and, in the same transaction, closes the event's earlier pending row (when
+   * it had one: retryCount > 0), bumps the webhook's success or failure counter and its
+   * lastTriggered, so they always agree with the log (docs/contract.md §7).
    */
-  recordAttempt(attempt: DeliveryAttempt): Promise<DeliveryRecord>;
+  recordAttempt(attempt: DeliveryAttempt): Promise<LoggedDelivery>;
   listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): Promise<DeliveryPage>;
   /** Every delivery attempt of a round's events, at any webhook (deleted ones too), oldest first. */
   deliveriesOfRound(roundId: string): Promise<DeliveryRecord[]>;

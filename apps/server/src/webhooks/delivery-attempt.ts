@@ -75,7 +75,7 @@ export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
       webhookId: webhook.id,
       eventId: event.id,
       eventType: event.eventType,
-      payload: event.payload,
+      retryCount: event.attempts,
       responseCode: result.responseCode,
       responseBody: result.responseBody,
       success: answer.success,

@@ -250,7 +250,7 @@ export function describeBackOfficeContract(open: OpenStore): void {
         deliveryAttempt(second.id, { eventId: openElsewhere.id, timestamp: at(2) }),
       );
       const c = await store().webhooks.recordAttempt(
-        deliveryAttempt(first.id, { eventId: open.id, timestamp: at(3) }),
+        deliveryAttempt(first.id, { eventId: open.id, timestamp: at(3), retryCount: 1 }),
       );
       await store().webhooks.recordAttempt(
         deliveryAttempt(first.id, { eventId: unrelated.id, timestamp: at(4) }),
@@ -258,8 +258,8 @@ export function describeBackOfficeContract(open: OpenStore): void {
       const found = await store().webhooks.deliveriesOfRound(round.id);
       expect(found.map((d) => d.id)).toEqual([a.id, b.id, c.id]);
       // The first attempt's row was closed by the next one (docs/contract.md §7).
-      expect(found[0]).toEqual({ ...a, status: 'failed' });
-      expect(found[2]).toEqual(c);
+      expect(found[0]).toEqual({ ...a, status: 'failed', payload: open.payload });
+      expect(found[2]).toEqual({ ...c, payload: open.payload });
     });
   });
 }

@@ -8,12 +8,12 @@ import type {
   ApiClientRecord,
   CaptchaRecord,
   DeliveryAttempt,
-  DeliveryRecord,
   DemoWalletCallRecord,
   GameRecord,
   GameSessionRecord,
   LedgerFilter,
   LedgerTransaction,
+  LoggedDelivery,
   NewOutboxEvent,
   PlayerRecord,
   PoolRecord,
@@ -317,13 +317,12 @@ export function webhookRecord(clientId: string, over: Partial<WebhookRecord> = {
   };
 }
 
-export function deliveryRecord(webhookId: string, over: Partial<DeliveryRecord> = {}): DeliveryRecord {
+export function deliveryRecord(webhookId: string, over: Partial<LoggedDelivery> = {}): LoggedDelivery {
   return {
     id: newId('delivery'),
     webhookId,
     eventId: newId('event'),
     eventType: 'close-round',
-    payload: { roundId: 'round-x', prize: 1250, tags: ['a', 'b'], nested: { ok: true, none: null } },
     responseCode: 200,
     responseBody: 'ok',
     success: true,
@@ -342,7 +341,7 @@ export function deliveryAttempt(webhookId: string, over: Partial<DeliveryAttempt
     webhookId,
     eventId: newId('event'),
     eventType: 'close-round',
-    payload: { roundId: 'round-x', prize: 1250 },
+    retryCount: 0,
     responseCode: 200,
     responseBody: 'ok',
     success: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryFilter, DeliveryRecord, OutboxEvent } from '../../src/store/records.ts';
+import type { DeliveryFilter, LoggedDelivery, OutboxEvent } from '../../src/store/records.ts';
 import {
   at,
   deliveryAttempt,
@@ -92,8 +92,11 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
   describe('webhook deliveries', () => {
     const store = useStore(open);
     const webhook = async () => seedWebhook(store(), (await seedClient(store())).id);
-    const log = (webhookId: string, filter: Partial<DeliveryFilter> = {}, page = ALL) =>
-      store().webhooks.listDeliveries(webhookId, { ...NO_FILTER, ...filter }, page);
+    /** The log without payloads (these rows have no outbox event; the payload has its own test). */
+    const log = async (webhookId: string, filter: Partial<DeliveryFilter> = {}, page = ALL) => {
+      const found = await store().webhooks.listDeliveries(webhookId, { ...NO_FILTER, ...filter }, page);
+      return { ...found, items: found.items.map(({ payload: _, ...row }) => row) };
+    };
 
     it('writes a log row as given, the webhook’s counters untouched', async () => {
       const hook = await webhook();
@@ -112,7 +115,7 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       const hook = await webhook();
       const attempt = deliveryAttempt(hook.id, { timestamp: at(10) });
       const { willRetry, ...fields } = attempt;
-      const expected: DeliveryRecord = { ...fields, status: 'success', retryCount: 0 };
+      const expected: LoggedDelivery = { ...fields, status: 'success' };
       expect(await store().webhooks.recordAttempt(attempt)).toEqual(expected);
       expect(await log(hook.id)).toEqual({
         items: [expected],
@@ -141,7 +144,27 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       expect(await store().webhooks.findById(hook.id)).toMatchObject({ successCount: 0, failureCount: 2 });
     });
 
-    it('counts an event’s earlier attempts and closes its pending row on each retry', async () => {
+    it('shows each row with its event’s payload, stored once in the outbox', async () => {
+      const seat = await seedSeat(store());
+      const round = await seedRound(store(), seat);
+      const hook = await seedWebhook(store(), seat.client.id);
+      const event = outboxEvent(hook.id, round.id, {
+        payload: { nested: { ok: true, none: null }, n: [1, 2] },
+      });
+      await store().outbox.insert(event);
+      const first = await store().webhooks.recordAttempt(failedAttempt(hook.id, { eventId: event.id }));
+      const second = await store().webhooks.recordAttempt(
+        deliveryAttempt(hook.id, { eventId: event.id, retryCount: 1, timestamp: at(1) }),
+      );
+      const listed = await store().webhooks.listDeliveries(hook.id, NO_FILTER, ALL);
+      expect(listed.items).toEqual([
+        { ...second, payload: event.payload },
+        { ...first, status: 'failed', payload: event.payload },
+      ]);
+      expect(await store().webhooks.deliveriesOfRound(round.id)).toEqual(listed.items.toReversed());
+    });
+
+    it('closes an event’s pending row on each retry, logging the retryCount it is given', async () => {
       const hook = await webhook();
       const eventId = 'event-retried';
       const other = await store().webhooks.recordAttempt(
@@ -151,10 +174,10 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
         failedAttempt(hook.id, { eventId, timestamp: at(1) }),
       );
       const second = await store().webhooks.recordAttempt(
-        failedAttempt(hook.id, { eventId, timestamp: at(2) }),
+        failedAttempt(hook.id, { eventId, timestamp: at(2), retryCount: 1 }),
       );
       const third = await store().webhooks.recordAttempt(
-        deliveryAttempt(hook.id, { eventId, timestamp: at(3) }),
+        deliveryAttempt(hook.id, { eventId, timestamp: at(3), retryCount: 2 }),
       );
       expect([first, second, third].map((d) => [d.retryCount, d.status])).toEqual([
         [0, 'pending'],

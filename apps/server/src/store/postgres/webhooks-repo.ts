@@ -1,4 +1,4 @@
-import type { DeliveryFilter, DeliveryRecord, WebhookRecord } from '../records.ts';
+import type { DeliveryFilter, DeliveryRecord, LoggedDelivery, WebhookRecord } from '../records.ts';
 import type { WebhooksRepo } from '../repositories.ts';
 import { all, changes, first, parameters, type Sql } from './sql.ts';
 
@@ -7,43 +7,47 @@ interface WebhookRow extends Omit<WebhookRecord, 'eventTriggers'> {
 }
 
 interface DeliveryRow extends Omit<DeliveryRecord, 'payload'> {
-  payload: string;
+  payload: string | null;
 }
 
 const WEBHOOK_COLUMNS = `id, client_id AS "clientId", url, event_triggers AS "eventTriggers", token_enc AS "tokenSealed",
   status, created_at AS "createdAt", last_triggered AS "lastTriggered", success_count AS "successCount",
   failure_count AS "failureCount", deleted_at AS "deletedAt"`;
 
-const DELIVERY_COLUMNS = `id, webhook_id AS "webhookId", event_id AS "eventId", event_type AS "eventType", payload,
-  response_code AS "responseCode", response_body AS "responseBody", success, status, duration_ms AS "durationMs",
-  timestamp, retry_count AS "retryCount", error_message AS "errorMessage"`;
+/** A log row with its event's payload (stored once, in the outbox); `d` is webhook_deliveries. */
+const DELIVERY_COLUMNS = `d.id, d.webhook_id AS "webhookId", d.event_id AS "eventId", d.event_type AS "eventType",
+  e.payload, d.response_code AS "responseCode", d.response_body AS "responseBody", d.success, d.status,
+  d.duration_ms AS "durationMs", d.timestamp, d.retry_count AS "retryCount", d.error_message AS "errorMessage"`;
+const DELIVERIES = 'webhook_deliveries d LEFT JOIN webhook_events e ON e.id = d.event_id';
 
 const webhookFromRow = (row: WebhookRow): WebhookRecord => ({
   ...row,
   eventTriggers: JSON.parse(row.eventTriggers),
 });
-const deliveryFromRow = (row: DeliveryRow): DeliveryRecord => ({ ...row, payload: JSON.parse(row.payload) });
+const deliveryFromRow = (row: DeliveryRow): DeliveryRecord => ({
+  ...row,
+  payload: row.payload === null ? null : JSON.parse(row.payload),
+});
 
 /** The log list's WHERE: fixed SQL text per combination of filters, the values as parameters. */
 function deliveryWhere(webhookId: string, filter: DeliveryFilter, add: (value: unknown) => string): string {
-  const clauses = [`webhook_id = ${add(webhookId)}`];
-  if (filter.status !== null) clauses.push(`status = ${add(filter.status)}`);
-  if (filter.from !== null) clauses.push(`timestamp >= ${add(filter.from)}`);
-  if (filter.before !== null) clauses.push(`timestamp < ${add(filter.before)}`);
+  const clauses = [`d.webhook_id = ${add(webhookId)}`];
+  if (filter.status !== null) clauses.push(`d.status = ${add(filter.status)}`);
+  if (filter.from !== null) clauses.push(`d.timestamp >= ${add(filter.from)}`);
+  if (filter.before !== null) clauses.push(`d.timestamp < ${add(filter.before)}`);
   return clauses.join(' AND ');
 }
 
-async function writeDelivery(sql: Sql, d: DeliveryRecord): Promise<void> {
+async function writeDelivery(sql: Sql, d: LoggedDelivery): Promise<void> {
   await sql.query(
-    `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload, response_code, response_body,
+    `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, response_code, response_body,
       success, status, duration_ms, timestamp, retry_count, error_message)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       d.id,
       d.webhookId,
       d.eventId,
       d.eventType,
-      JSON.stringify(d.payload),
       d.responseCode,
       d.responseBody,
       d.success,
@@ -105,20 +109,16 @@ export function createWebhooksRepo(sql: Sql): WebhooksRepo {
     recordAttempt: (attempt) =>
       sql.atomic(async (unit) => {
         const { willRetry, ...fields } = attempt;
-        const earlier = await first<{ n: number }>(
-          unit,
-          'SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = $1 AND event_id = $2',
-          [attempt.webhookId, attempt.eventId],
-        );
-        const delivery: DeliveryRecord = {
+        const delivery: LoggedDelivery = {
           ...fields,
           status: attempt.success ? 'success' : willRetry ? 'pending' : 'failed',
-          retryCount: earlier?.n ?? 0,
         };
-        await unit.query(
-          `UPDATE webhook_deliveries SET status = 'failed' WHERE webhook_id = $1 AND event_id = $2 AND status = 'pending'`,
-          [attempt.webhookId, attempt.eventId],
-        );
+        if (attempt.retryCount > 0) {
+          await unit.query(
+            `UPDATE webhook_deliveries SET status = 'failed' WHERE webhook_id = $1 AND event_id = $2 AND status = 'pending'`,
+            [attempt.webhookId, attempt.eventId],
+          );
+        }
         await writeDelivery(unit, delivery);
         const counted = await changes(
           unit,
@@ -135,15 +135,15 @@ export function createWebhooksRepo(sql: Sql): WebhooksRepo {
       const where = deliveryWhere(webhookId, filter, params.add);
       const counts = await first<{ total: number; succeeded: number | null; failed: number | null }>(
         sql,
-        `SELECT count(*) AS total, count(*) FILTER (WHERE success) AS succeeded,
-           count(*) FILTER (WHERE NOT success) AS failed
-         FROM webhook_deliveries WHERE ${where}`,
+        `SELECT count(*) AS total, count(*) FILTER (WHERE d.success) AS succeeded,
+           count(*) FILTER (WHERE NOT d.success) AS failed
+         FROM webhook_deliveries d WHERE ${where}`,
         params.values,
       );
       const rows = await all<DeliveryRow>(
         sql,
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where}
-         ORDER BY timestamp DESC, id DESC LIMIT ${params.add(page.pageSize)} OFFSET ${params.add(
+        `SELECT ${DELIVERY_COLUMNS} FROM ${DELIVERIES} WHERE ${where}
+         ORDER BY d.timestamp DESC, d.id DESC LIMIT ${params.add(page.pageSize)} OFFSET ${params.add(
            (page.pageIndex - 1) * page.pageSize,
          )}`,
         params.values,
@@ -159,8 +159,7 @@ export function createWebhooksRepo(sql: Sql): WebhooksRepo {
       (
         await all<DeliveryRow>(
           sql,
-          `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-           WHERE event_id IN (SELECT e.id FROM webhook_events e WHERE e.round_id = $1) ORDER BY timestamp, id`,
+          `SELECT ${DELIVERY_COLUMNS} FROM ${DELIVERIES} WHERE e.round_id = $1 ORDER BY d.timestamp, d.id`,
           [roundId],
         )
       ).map(deliveryFromRow),

@@ -1,4 +1,4 @@
-import type { DeliveryFilter, DeliveryRecord, WebhookRecord } from '../records.ts';
+import type { DeliveryFilter, DeliveryRecord, LoggedDelivery, WebhookRecord } from '../records.ts';
 import type { WebhooksRepo } from '../repositories.ts';
 import { type Db, immediate } from './database.ts';
 import { statementCache } from './statement-cache.ts';
@@ -9,7 +9,7 @@ interface WebhookRow extends Omit<WebhookRecord, 'eventTriggers'> {
 }
 
 interface DeliveryRow extends Omit<DeliveryRecord, 'payload' | 'success'> {
-  payload: string;
+  payload: string | null;
   success: 0 | 1;
 }
 
@@ -17,9 +17,11 @@ const WEBHOOK_COLUMNS = `id, client_id AS clientId, url, event_triggers AS event
   status, created_at AS createdAt, last_triggered AS lastTriggered, success_count AS successCount,
   failure_count AS failureCount, deleted_at AS deletedAt`;
 
-const DELIVERY_COLUMNS = `id, webhook_id AS webhookId, event_id AS eventId, event_type AS eventType, payload,
-  response_code AS responseCode, response_body AS responseBody, success, status, duration_ms AS durationMs,
-  timestamp, retry_count AS retryCount, error_message AS errorMessage`;
+/** A log row with its event's payload (stored once, in the outbox); `d` is webhook_deliveries. */
+const DELIVERY_COLUMNS = `d.id, d.webhook_id AS webhookId, d.event_id AS eventId, d.event_type AS eventType,
+  e.payload, d.response_code AS responseCode, d.response_body AS responseBody, d.success, d.status,
+  d.duration_ms AS durationMs, d.timestamp, d.retry_count AS retryCount, d.error_message AS errorMessage`;
+const DELIVERIES = 'webhook_deliveries d LEFT JOIN webhook_events e ON e.id = d.event_id';
 
 const webhookFromRow = (row: WebhookRow): WebhookRecord => ({
   ...row,
@@ -28,24 +30,24 @@ const webhookFromRow = (row: WebhookRow): WebhookRecord => ({
 
 const deliveryFromRow = (row: DeliveryRow): DeliveryRecord => ({
   ...row,
-  payload: JSON.parse(row.payload),
+  payload: row.payload === null ? null : JSON.parse(row.payload),
   success: row.success === 1,
 });
 
 /** The log list's WHERE: fixed SQL text per combination of filters, the values as parameters. */
 function deliveryWhere(webhookId: string, filter: DeliveryFilter) {
-  const clauses = ['webhook_id = @webhookId'];
+  const clauses = ['d.webhook_id = @webhookId'];
   const params: Record<string, string> = { webhookId };
   if (filter.status !== null) {
-    clauses.push('status = @status');
+    clauses.push('d.status = @status');
     params.status = filter.status;
   }
   if (filter.from !== null) {
-    clauses.push('timestamp >= @from');
+    clauses.push('d.timestamp >= @from');
     params.from = filter.from;
   }
   if (filter.before !== null) {
-    clauses.push('timestamp < @before');
+    clauses.push('d.timestamp < @before');
     params.before = filter.before;
   }
   return { sql: clauses.join(' AND '), params };
@@ -67,14 +69,10 @@ export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
     'UPDATE webhooks SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL',
   );
   const setStatus = db.prepare<[string, string]>('UPDATE webhooks SET status = ? WHERE id = ?');
-  const insertDelivery =
-    db.prepare(`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, payload,
+  const insertDelivery = db.prepare(`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type,
     response_code, response_body, success, status, duration_ms, timestamp, retry_count, error_message) VALUES
-    (@id, @webhookId, @eventId, @eventType, @payload, @responseCode, @responseBody, @success, @status, @durationMs,
+    (@id, @webhookId, @eventId, @eventType, @responseCode, @responseBody, @success, @status, @durationMs,
     @timestamp, @retryCount, @errorMessage)`);
-  const earlierAttempts = db.prepare<[string, string], { n: number }>(
-    'SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ? AND event_id = ?',
-  );
   const closePending = db.prepare<[string, string]>(
     `UPDATE webhook_deliveries SET status = 'failed' WHERE webhook_id = ? AND event_id = ? AND status = 'pending'`,
   );
@@ -86,8 +84,7 @@ export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
   );
 
   const ofRound = db.prepare<[string], DeliveryRow>(
-    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-     WHERE event_id IN (SELECT e.id FROM webhook_events e WHERE e.round_id = ?) ORDER BY timestamp, id`,
+    `SELECT ${DELIVERY_COLUMNS} FROM ${DELIVERIES} WHERE e.round_id = ? ORDER BY d.timestamp, d.id`,
   );
 
   const failingSince = db.prepare<[string, string], { since: string | null }>(
@@ -95,12 +92,8 @@ export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
       AND timestamp > coalesce((SELECT max(timestamp) FROM webhook_deliveries WHERE webhook_id = ? AND success = 1), '')`,
   );
 
-  const writeDelivery = (delivery: DeliveryRecord) =>
-    void insertDelivery.run({
-      ...delivery,
-      payload: JSON.stringify(delivery.payload),
-      success: delivery.success ? 1 : 0,
-    });
+  const writeDelivery = (delivery: LoggedDelivery) =>
+    void insertDelivery.run({ ...delivery, success: delivery.success ? 1 : 0 });
 
   return {
     insert: (webhook) =>
@@ -120,12 +113,11 @@ export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
     recordAttempt: (attempt) =>
       immediate(db, () => {
         const { willRetry, ...fields } = attempt;
-        const delivery: DeliveryRecord = {
+        const delivery: LoggedDelivery = {
           ...fields,
           status: attempt.success ? 'success' : willRetry ? 'pending' : 'failed',
-          retryCount: earlierAttempts.get(attempt.webhookId, attempt.eventId)?.n ?? 0,
         };
-        closePending.run(attempt.webhookId, attempt.eventId);
+        if (attempt.retryCount > 0) closePending.run(attempt.webhookId, attempt.eventId);
         writeDelivery(delivery);
         const counted = countAttempt.run({
           id: attempt.webhookId,
@@ -139,12 +131,12 @@ export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
     listDeliveries: (webhookId, filter, page) => {
       const where = deliveryWhere(webhookId, filter);
       const rows = statement<DeliveryRow>(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where.sql}
-         ORDER BY timestamp DESC, id DESC LIMIT @limit OFFSET @offset`,
+        `SELECT ${DELIVERY_COLUMNS} FROM ${DELIVERIES} WHERE ${where.sql}
+         ORDER BY d.timestamp DESC, d.id DESC LIMIT @limit OFFSET @offset`,
       ).all({ ...where.params, limit: page.pageSize, offset: (page.pageIndex - 1) * page.pageSize });
       const counts = statement<{ total: number; succeeded: number | null; failed: number | null }>(
-        `SELECT count(*) AS total, sum(success) AS succeeded, sum(1 - success) AS failed
-         FROM webhook_deliveries WHERE ${where.sql}`,
+        `SELECT count(*) AS total, sum(d.success) AS succeeded, sum(1 - d.success) AS failed
+         FROM webhook_deliveries d WHERE ${where.sql}`,
       ).get(where.params);
       return {
         items: rows.map(deliveryFromRow),
