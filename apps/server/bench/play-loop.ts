@@ -9,6 +9,7 @@ import { cpuSeconds, perProcessCpu, processTree, treeCpu, treeCpuSeconds } from 
 import { loadAverage, rssMb } from './kit/machine.ts';
 import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { report } from './kit/report.ts';
+import { snapshotStatements, statementsPerRound } from './kit/statements.ts';
 import { type Latency, perSecond, triple } from './kit/stats.ts';
 import { type OperatorAddress, setUpPlayers } from './play/set-up.ts';
 
@@ -32,6 +33,8 @@ const { values } = parseArgs({
     'think-ms': { type: 'string', default: '0' },
     // Service processes (the WORKERS setting); default: WORKERS from the environment, else 1.
     workers: { type: 'string', default: process.env.WORKERS ?? '1' },
+    // SQL statements per round, counted in the service (the STATEMENT_STATS setting; SQLite).
+    statements: { type: 'boolean', default: false },
   },
 });
 const players = Number(values.players);
@@ -46,7 +49,7 @@ if (
   workers < 1
 ) {
   console.error(
-    'usage: [WORKERS=N] pnpm bench:play [--players N] [--seconds D] [--workers N] [--think-ms T] [--no-webhooks] [--cpu-prof DIR]',
+    'usage: [WORKERS=N] pnpm bench:play [--players N] [--seconds D] [--workers N] [--think-ms T] [--no-webhooks] [--cpu-prof DIR] [--statements]',
   );
   process.exit(2);
 }
@@ -75,6 +78,7 @@ const treeRssMb = (pid: number | undefined) =>
   processTree(pid).reduce((sum, each) => sum + (rssMb(each) ?? 0), 0);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'raspa-bench-'));
+const statementsFile = values.statements ? join(dataDir, 'statements') : undefined;
 let service: ChildProcess | undefined;
 let operator: BenchChild | undefined;
 let load: BenchChild | undefined;
@@ -86,7 +90,11 @@ try {
     dataDir,
     apiKey: API_KEY,
     // The bench operator's wallet and receiver are on 127.0.0.1.
-    env: { OUTBOUND_ALLOW_PRIVATE: 'true', WORKERS: String(workers) },
+    env: {
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      WORKERS: String(workers),
+      ...(statementsFile && { STATEMENT_STATS: statementsFile }),
+    },
     nodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
   });
   service = started.child;
@@ -136,9 +144,19 @@ try {
         name === 'service' ? treeCpuSeconds(pid) : cpuSeconds(pid),
       ]),
     );
+  const servicePids = () => processTree(service?.pid);
+  const statementsBefore = statementsFile && (await snapshotStatements(statementsFile, servicePids()));
   const cpuBefore = cpu();
   const run = await load.ask<RunResult>('run', { seconds, thinkMs });
   const cpuAfter = cpu();
+  const statements =
+    statementsFile && statementsBefore
+      ? statementsPerRound(
+          statementsBefore,
+          await snapshotStatements(statementsFile, servicePids()),
+          run.rounds,
+        )
+      : undefined;
   const perProcess = perProcessCpu(
     service.pid as number,
     serviceTreeBefore,
@@ -176,7 +194,7 @@ try {
       successCount: hookAfter.successCount - hookBefore.successCount,
       failureCount: hookAfter.failureCount - hookBefore.failureCount,
     };
-  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}`;
+  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${statementsFile ? ' --statements' : ''}`;
 
   const result = {
     players,
@@ -207,6 +225,7 @@ try {
     /** The same, for each process of the service: the primary and each worker apart. */
     serviceProcessCpu: perProcess,
     loadAverage1m: load1m,
+    statementsPerRound: statements,
     errors: run.errors,
     errorSamples: run.errorSamples,
   };
@@ -232,8 +251,15 @@ try {
     'service RSS MB': rssAfter,
     'cores used: service / operator / players': `${coresUsed.service} / ${coresUsed.operator} / ${coresUsed.players}`,
     'load average (1 min)': load1m,
+    ...(statements && {
+      'SQL statements / ms per round': `${statements.statements} / ${statements.ms}`,
+    }),
     errors: run.errors,
   });
+  if (statements) {
+    console.log('costliest statements (calls and ms per round):');
+    console.table(statements.top);
+  }
   for (const sample of run.errorSamples) console.log('error:', JSON.stringify(sample));
   process.exitCode = run.errors === 0 && result.webhooks.drainMs !== null ? 0 : 1;
 } finally {

@@ -103,6 +103,11 @@ const envSchema = z.object({
   /** When set, GET /metrics wants `Authorization: Bearer <it>`; unset, /metrics is open (bind to 127.0.0.1 or firewall it). */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /**
+   * Diagnostics (SQLite): counts every SQL statement and writes the counts to this path plus the
+   * process id at exit and on SIGUSR2 (store/sqlite/statement-stats.ts; `bench:play --statements`).
+   */
+  STATEMENT_STATS: z.string().min(1).optional(),
 });
 
 export type Config = Omit<

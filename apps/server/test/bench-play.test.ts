@@ -28,6 +28,7 @@ describe('the play-loop bench', () => {
         '1',
         '--workers',
         '1',
+        '--statements',
       ],
       { cwd: root, env: { ...process.env, BENCH_RESULTS_DIR: results }, encoding: 'utf8', timeout: 90_000 },
     );
@@ -36,6 +37,12 @@ describe('the play-loop bench', () => {
     const { result } = JSON.parse(readFileSync(join(results, file ?? ''), 'utf8'));
     expect(result).toMatchObject({ players: 4, errors: 0, webhooks: { attemptsFailed: 0 } });
     expect(result.rounds).toBeGreaterThan(0);
+    // --statements: the service counted its SQL (a round writes at least its round and its bet).
+    expect(result.statementsPerRound.statements).toBeGreaterThan(2);
+    expect(result.statementsPerRound.top[0]).toMatchObject({
+      sql: expect.any(String),
+      calls: expect.any(Number),
+    });
     // One CPU reading per service process (one here: WORKERS=1).
     expect(result.serviceProcessCpu).toHaveLength(result.serviceProcesses);
     expect(result.webhooks.drainMs).not.toBeNull();

@@ -122,11 +122,9 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   ): Promise<PlayResult<{ round: PlayRound; balance: number | null }>> {
     const found = await context(sessionId);
     if (!found.ok) return found;
-    const round = await store.rounds.findRound(roundId);
-    if (!round || round.playerId !== found.data.player.id || !round.cardJson) return fail('ROUND_NOT_FOUND');
-    const closed = await track(prizes.closeRound(roundId));
-    const view = playRoundOf(closed);
-    if (!view) return fail('ROUND_NOT_FOUND');
+    const closed = await track(prizes.closeRound(roundId, found.data.player.id));
+    const view = closed && playRoundOf(closed);
+    if (!closed || !view) return fail('ROUND_NOT_FOUND');
     const balance = await store.players.balanceIn(closed.playerId, closed.currency);
     return { ok: true, data: { round: view, balance: balance ?? null } };
   }

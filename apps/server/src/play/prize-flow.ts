@@ -15,9 +15,16 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
   const { deps, events, notifier, retry } = runtime;
   const { store } = deps;
 
-  async function closeRound(roundId: string): Promise<RoundRecord> {
+  /**
+   * Closes the round; with `playerId` (a reveal), only that player's round with a card. Otherwise
+   * (or unknown) undefined and nothing changes. Checked on the closing transaction: no read before it.
+   */
+  async function closeRound(roundId: string, playerId?: string): Promise<RoundRecord | undefined> {
     const step = await store.transaction(async (tx) => {
-      const round = await mustRound(tx, roundId);
+      const round = await tx.rounds.findRound(roundId);
+      if (!round || (playerId !== undefined && (round.playerId !== playerId || !round.cardJson))) {
+        return undefined;
+      }
       const outcome = closeOutcome(round, () => deps.newId(), retry, isoNow(deps));
       if (outcome.kind === 'not-open') return { round, prize: undefined };
       const changed = await writeChanges(tx, events, round, outcome.changes);
@@ -25,11 +32,11 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
         ? { round: changed, prize: undefined }
         : { round: changed, prize: outcome.prize };
     });
+    if (!step) return undefined;
     let round = step.round;
     if (step.prize) {
-      // The reveal's own attempt; the round is read again for what the answer made of it.
-      await retrier.send(step.prize, round);
-      round = await mustRound(store, roundId);
+      // The reveal's own attempt: the round as its answer left it.
+      round = (await retrier.send(step.prize, round)) ?? (await mustRound(store, roundId));
     }
     const view = playRoundOf(round);
     if (view) notifier.round(round.playerId, view);

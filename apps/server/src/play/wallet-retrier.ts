@@ -36,12 +36,15 @@ export function createWalletRetrier(runtime: PlayRuntime) {
     });
   }
 
-  /** The first attempt of a call its creator holds (a reveal's prize): sent at once, no lease to take. */
-  async function send(call: LedgerTransaction, round: RoundRecord): Promise<void> {
-    await calls.sending(call.id, () => sendAndRecord(call, round));
+  /**
+   * The first attempt of a call its creator holds (a reveal's prize): sent at once, no lease to
+   * take. Resolves with the round as the answer left it (undefined if the call was being sent).
+   */
+  function send(call: LedgerTransaction, round: RoundRecord): Promise<RoundRecord | undefined> {
+    return calls.sending(call.id, () => sendAndRecord(call, round));
   }
 
-  async function sendAndRecord(call: LedgerTransaction, round: RoundRecord): Promise<void> {
+  async function sendAndRecord(call: LedgerTransaction, round: RoundRecord): Promise<RoundRecord> {
     const { wallet, player, game } = await callContext(runtime, round);
     const movement = walletMovement(call, round, player, game);
     const { answer, sent } = await timedSend(
@@ -51,11 +54,11 @@ export function createWalletRetrier(runtime: PlayRuntime) {
           ? wallet.prize(movement)
           : wallet.rollback({ ...movement, originalTransactionId: call.originalTransactionId ?? '' }),
     );
-    await record(call, answer, sent);
+    return record(call, answer, sent);
   }
 
   /** Writes what the wallet's answer to a prize or rollback means, and tells the page on a yes. */
-  async function record(call: LedgerTransaction, answer: WalletAnswer, sent: SentCall): Promise<void> {
+  async function record(call: LedgerTransaction, answer: WalletAnswer, sent: SentCall): Promise<RoundRecord> {
     const now = isoNow(deps);
     let balance: number | undefined;
     const round = await store.transaction(async (tx): Promise<RoundRecord> => {
@@ -87,6 +90,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
       const view = playRoundOf(round);
       if (view) notifier.round(call.playerId, view);
     }
+    return round;
   }
 
   async function settleAllDue(): Promise<number> {

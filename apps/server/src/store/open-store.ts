@@ -8,9 +8,12 @@ import type { Store } from './store.ts';
  * SQLite file in DATA_DIR. `readonly` opens it for a report that changes nothing (verify-pool).
  */
 export function openConfiguredStore(
-  settings: { DATABASE_URL?: string | undefined; DATA_DIR: string },
+  settings: { DATABASE_URL?: string | undefined; DATA_DIR: string; STATEMENT_STATS?: string | undefined },
   options: { readonly?: boolean } = {},
 ): Store {
   if (settings.DATABASE_URL) return openPostgresStore(settings.DATABASE_URL, options);
-  return openSqliteStore(join(settings.DATA_DIR, 'raspa.sqlite'), options);
+  return openSqliteStore(join(settings.DATA_DIR, 'raspa.sqlite'), {
+    ...options,
+    statementStats: settings.STATEMENT_STATS,
+  });
 }

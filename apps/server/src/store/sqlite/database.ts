@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { countStatements } from './statement-stats.ts';
 
 export type Db = Database.Database;
 
@@ -12,7 +13,10 @@ const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations
  * round survives power loss (docs/contract.md §6), foreign keys on, and a busy timeout for the rare
  * second process (the admin command).
  */
-export function openDatabase(file: string, options: { readonly?: boolean } = {}): Db {
+export function openDatabase(
+  file: string,
+  options: { readonly?: boolean; statementStats?: string | undefined } = {},
+): Db {
   if (options.readonly) {
     // A reader beside the live service (verify-pool): no migration, no pragma that writes.
     const reader = new Database(file, { readonly: true, fileMustExist: true });
@@ -21,6 +25,7 @@ export function openDatabase(file: string, options: { readonly?: boolean } = {})
   }
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
+  if (options.statementStats) countStatements(db, options.statementStats);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');

@@ -62,5 +62,7 @@ export function createSqliteStore(db: Db): Store {
  * Opens (creating and migrating) the SQLite file, `:memory:` for a throwaway one, as a Store.
  * `readonly` opens an existing file without migrating it; every write then fails.
  */
-export const openSqliteStore = (file: string, options: { readonly?: boolean } = {}): Store =>
-  createSqliteStore(openDatabase(file, options));
+export const openSqliteStore = (
+  file: string,
+  options: { readonly?: boolean; statementStats?: string | undefined } = {},
+): Store => createSqliteStore(openDatabase(file, options));

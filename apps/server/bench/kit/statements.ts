@@ -1,0 +1,55 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import type { StatementCounts } from '../../src/store/sqlite/statement-stats.ts';
+import { sleep } from './processes.ts';
+
+/**
+ * Snapshots of the service's SQL statement counts (the STATEMENT_STATS setting): each process
+ * writes its own `${prefix}.${pid}` when sent SIGUSR2, and the difference of two snapshots says
+ * what a measured run cost.
+ */
+
+/** Every process's counts, summed, once each has written them (within 10 s). */
+export async function snapshotStatements(prefix: string, pids: readonly number[]): Promise<StatementCounts> {
+  const files = pids.map((pid) => `${prefix}.${pid}`);
+  for (const file of files) rmSync(file, { force: true });
+  for (const pid of pids) process.kill(pid, 'SIGUSR2');
+  const deadline = Date.now() + 10_000;
+  while (!files.every((file) => existsSync(file)) && Date.now() < deadline) await sleep(20);
+  const sum: StatementCounts = {};
+  for (const file of files.filter((each) => existsSync(each))) {
+    const counts = JSON.parse(readFileSync(file, 'utf8')) as StatementCounts;
+    for (const [sql, count] of Object.entries(counts)) {
+      const into = sum[sql] ?? { calls: 0, ms: 0 };
+      sum[sql] = { calls: into.calls + count.calls, ms: into.ms + count.ms };
+    }
+  }
+  return sum;
+}
+
+export interface StatementsPerRound {
+  statements: number;
+  ms: number;
+  /** The costliest statements by time, each with its calls and milliseconds per round. */
+  top: { sql: string; calls: number; ms: number }[];
+}
+
+/** What the run between two snapshots cost per round. */
+export function statementsPerRound(
+  before: StatementCounts,
+  after: StatementCounts,
+  rounds: number,
+  top = 12,
+): StatementsPerRound {
+  const per = (value: number) => Math.round((value / rounds) * 1000) / 1000;
+  const rows = Object.entries(after).map(([sql, count]) => ({
+    sql: sql.length > 110 ? `${sql.slice(0, 107)}…` : sql,
+    calls: count.calls - (before[sql]?.calls ?? 0),
+    ms: count.ms - (before[sql]?.ms ?? 0),
+  }));
+  const ran = rows.filter((row) => row.calls > 0).sort((a, b) => b.ms - a.ms);
+  return {
+    statements: per(ran.reduce((sum, row) => sum + row.calls, 0)),
+    ms: per(ran.reduce((sum, row) => sum + row.ms, 0)),
+    top: ran.slice(0, top).map((row) => ({ sql: row.sql, calls: per(row.calls), ms: per(row.ms) })),
+  };
+}

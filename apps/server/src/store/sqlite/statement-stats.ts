@@ -1,0 +1,60 @@
+import { writeFileSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+
+// The connection's type from the driver: database.ts imports this module.
+type Db = Database.Database;
+
+/**
+ * A diagnostic (STATEMENT_STATS, `pnpm bench:play --statements`): counts every SQL statement this
+ * connection runs and the time spent in it, so a benchmark can say how many statements a round
+ * costs and which. The counts are written as JSON to `${file}.${pid}` at exit and on SIGUSR2 (the
+ * bench takes one before and one after its measured run). Off unless configured: it wraps each
+ * prepared statement's calls.
+ */
+export interface StatementCount {
+  calls: number;
+  /** Wall-clock milliseconds inside the call: for SQLite on this thread, its CPU but for fsyncs. */
+  ms: number;
+}
+
+export type StatementCounts = Record<string, StatementCount>;
+
+type Method = (...args: unknown[]) => unknown;
+
+export function countStatements(db: Db, file: string): void {
+  const counts = new Map<string, { calls: number; ns: bigint }>();
+  const timed = <F extends Method>(sql: string, call: F): F => {
+    const key = sql.replace(/\s+/g, ' ').trim();
+    return ((...args: unknown[]) => {
+      const start = process.hrtime.bigint();
+      try {
+        return call(...args);
+      } finally {
+        const count = counts.get(key) ?? { calls: 0, ns: 0n };
+        count.calls++;
+        count.ns += process.hrtime.bigint() - start;
+        counts.set(key, count);
+      }
+    }) as F;
+  };
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => {
+    const statement = prepare(sql) as unknown as Record<string, Method>;
+    for (const name of ['run', 'get', 'all', 'iterate'] as const) {
+      const method = statement[name];
+      if (method) statement[name] = timed(sql, method.bind(statement));
+    }
+    return statement;
+  }) as unknown as Db['prepare'];
+  // exec (the group commit's SAVEPOINT, RELEASE and COMMIT) is keyed by its argument.
+  const exec = db.exec.bind(db) as Method;
+  db.exec = ((sql: string) => timed(sql, exec)(sql)) as Db['exec'];
+
+  const write = () => {
+    const out: StatementCounts = {};
+    for (const [sql, count] of counts) out[sql] = { calls: count.calls, ms: Number(count.ns) / 1e6 };
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify(out));
+  };
+  process.on('SIGUSR2', write);
+  process.on('exit', write);
+}
