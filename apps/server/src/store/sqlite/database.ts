@@ -6,6 +6,9 @@ import { countStatements } from './statement-stats.ts';
 
 export type Db = Database.Database;
 
+/** How long a write waits for another process's write lock before SQLITE_BUSY. */
+export const BUSY_TIMEOUT_MS = 5000;
+
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**
@@ -29,7 +32,7 @@ export function openDatabase(
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // Statement journals (every ledger INSERT has them: the list counts' triggers write other tables)
   // and sorts stay in memory instead of temp files: half the triggers' cost per round.
   db.pragma('temp_store = MEMORY');

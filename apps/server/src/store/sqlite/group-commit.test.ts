@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createGroupCommit } from './group-commit.ts';
@@ -51,6 +54,29 @@ describe('createGroupCommit', () => {
     expect(rows()).toEqual([1]);
     await commits.unit(async () => insert.run(2));
     expect(rows()).toEqual([1, 2]);
+  });
+
+  it('waits for another connection’s write lock on timers, so this process keeps running meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'raspa-group-commit-'));
+    const file = join(dir, 'db.sqlite');
+    const other = new Database(file);
+    other.pragma('journal_mode = WAL');
+    other.exec('CREATE TABLE t (x INTEGER PRIMARY KEY)');
+    const db = new Database(file);
+    db.pragma('busy_timeout = 5000');
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      // Only this process's own timer releases the lock: SQLite's busy sleep would block it, and
+      // the unit would fail with SQLITE_BUSY after 5 s instead.
+      setTimeout(() => other.exec('COMMIT'), 20);
+      await createGroupCommit(db).unit(async () => db.prepare('INSERT INTO t VALUES (7)').run());
+      expect(other.prepare('SELECT x FROM t').pluck().all()).toEqual([7]);
+      expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    } finally {
+      db.close();
+      other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects every unit when the transaction cannot start', async () => {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { performance } from 'node:perf_hooks';
 import { runCallbacks } from '../run-callbacks.ts';
-import type { Db } from './database.ts';
+import { BUSY_TIMEOUT_MS, type Db } from './database.ts';
 import type { CallRunner } from './sync.ts';
 
 /** What a unit's work may ask of the unit itself. */
@@ -32,6 +33,35 @@ export interface GroupCommit {
   outside: CallRunner;
 }
 
+const isBusy = (error: unknown) => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+
+/**
+ * Opens the batch's transaction. BEGIN IMMEDIATE takes the write lock; when another process holds
+ * it (another worker on the same file, the admin command), SQLite's busy handler would sleep on
+ * this thread, stalling every socket of this process. So it is tried without waiting and retried
+ * after short timers, the event loop free meanwhile, up to BUSY_TIMEOUT_MS; then SQLITE_BUSY is
+ * thrown as before. A read-only connection cannot take the lock; its BEGIN still reads one snapshot.
+ */
+async function begin(db: Db): Promise<void> {
+  if (db.readonly) {
+    db.exec('BEGIN');
+    return;
+  }
+  const deadline = performance.now() + BUSY_TIMEOUT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 16)) {
+    db.pragma('busy_timeout = 0');
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if (!isBusy(error) || performance.now() > deadline) throw error;
+    } finally {
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
 const controlOf = (scope: UnitScope): UnitControl => ({
   afterCommit: (callback) => void scope.committed.push(callback),
 });
@@ -59,9 +89,20 @@ export function createGroupCommit(db: Db): GroupCommit {
   };
 
   async function flush(): Promise<void> {
+    let began: unknown;
+    try {
+      await begin(db);
+    } catch (error) {
+      began = error;
+    }
+    // Units queued while the lock was awaited join this batch.
     scheduled = false;
     const units = queue;
     queue = [];
+    if (began !== undefined) {
+      for (const unit of units) unit.reject(began);
+      return;
+    }
     const batch = {};
     let free = () => {};
     running = { batch, done: new Promise((resolve) => (free = resolve)) };
@@ -69,8 +110,6 @@ export function createGroupCommit(db: Db): GroupCommit {
       { ok: true; value: unknown; committed: Array<() => void> } | { ok: false; error: unknown }
     > = [];
     try {
-      // A read-only connection cannot take the write lock; its plain BEGIN still reads one snapshot.
-      db.exec(db.readonly ? 'BEGIN' : 'BEGIN IMMEDIATE');
       for (const unit of units) {
         const scope: UnitScope = { batch, committed: [] };
         db.exec('SAVEPOINT unit');
@@ -86,7 +125,7 @@ export function createGroupCommit(db: Db): GroupCommit {
       }
       db.exec('COMMIT');
     } catch (error) {
-      // The transaction could not start or commit: nothing of the batch is on disk.
+      // The transaction could not commit: nothing of the batch is on disk.
       if (db.open && db.inTransaction) db.exec('ROLLBACK');
       for (const unit of units) unit.reject(error);
       return;
