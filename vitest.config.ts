@@ -25,6 +25,9 @@ const POSTGRES_SUITE = [
   'audit-and-keys',
   'round-details',
   'report',
+  'webhook-redeliver',
+  'audit-scope',
+  'panel-auth',
 ];
 
 export default defineConfig({

@@ -9,6 +9,7 @@ import { rejectNonJsonBody } from './http/json-only-body.ts';
 import { createPanelRouter } from './http/panel-page.ts';
 import { createPlayPageRouter } from './http/play-page.ts';
 import { createRateLimits } from './http/rate-limits.ts';
+import { createReplayPageRouter } from './http/replay-page.ts';
 import { requestLogging } from './http/request-log.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
 import type { RouteKit } from './http/route-kit.ts';
@@ -81,11 +82,12 @@ export function createApp(deps: Deps, options: { startingUntilToldReady?: boolea
   v1.use(rejectNonFiniteNumbers);
   mountRoutes(v1, routes, createGuards(services.auth), {
     idempotency: createIdempotencyStep(services.idempotency),
-    audit: createAuditStep(services.audit, deps.logger),
+    audit: createAuditStep(services.audit, services.auditScope, deps.logger),
   });
   app.use('/v1', v1);
   app.use('/media', createMediaRouter());
   app.use(createPlayPageRouter({ sessions: services.sessions }));
+  app.use(createReplayPageRouter({ rounds: services.rounds }));
   app.use(createPanelRouter());
 
   app.use((request, _response, next) => {

@@ -182,6 +182,12 @@ export interface LedgerFilter {
   before: string | null;
 }
 
+/** Where a batch of a list export stopped: its last record's createdAt and id. */
+export interface ListCursor {
+  createdAt: string;
+  id: string;
+}
+
 /** Who owns a record a filter names. */
 export interface OwnerRef {
   id: string;
@@ -317,8 +323,11 @@ export interface DeliveryAttempt {
   webhookId: string;
   eventId: string;
   eventType: WebhookEvent;
-  /** The event's earlier attempts (its `attempts`): 0 for the first, which has no row to close. */
-  retryCount: number;
+  /**
+   * The event's earlier attempts (its `attempts`): 0 for the first, which has no row to close.
+   * Omitted (a manual re-send, outside the queue's count), the repo counts the earlier rows.
+   */
+  retryCount?: number;
   responseCode: number | null;
   responseBody: string;
   success: boolean;

@@ -115,7 +115,7 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       const hook = await webhook();
       const attempt = deliveryAttempt(hook.id, { timestamp: at(10) });
       const { willRetry, ...fields } = attempt;
-      const expected: LoggedDelivery = { ...fields, status: 'success' };
+      const expected: LoggedDelivery = { ...fields, status: 'success', retryCount: 0 };
       expect(await store().webhooks.recordAttempt(attempt)).toEqual(expected);
       expect(await log(hook.id)).toEqual({
         items: [expected],
@@ -195,6 +195,19 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
         failureCount: 3,
         lastTriggered: at(3),
       });
+    });
+
+    it('counts the event’s earlier rows itself when no retryCount is given (a manual re-send)', async () => {
+      const hook = await webhook();
+      const eventId = 'event-re-sent';
+      await store().webhooks.recordAttempt(deliveryAttempt(hook.id, { eventId, timestamp: at(1) }));
+      const { retryCount: _, ...resend } = deliveryAttempt(hook.id, { eventId, timestamp: at(2) });
+      expect(await store().webhooks.recordAttempt(resend)).toMatchObject({
+        retryCount: 1,
+        status: 'success',
+      });
+      const { retryCount: __, ...again } = failedAttempt(hook.id, { eventId, timestamp: at(3) });
+      expect(await store().webhooks.recordAttempt(again)).toMatchObject({ retryCount: 2, status: 'pending' });
     });
 
     it('never moves lastTriggered back for an attempt that finished earlier', async () => {

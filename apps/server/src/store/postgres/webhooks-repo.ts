@@ -109,11 +109,22 @@ export function createWebhooksRepo(sql: Sql): WebhooksRepo {
     recordAttempt: (attempt) =>
       sql.atomic(async (unit) => {
         const { willRetry, ...fields } = attempt;
+        const retryCount =
+          attempt.retryCount ??
+          (
+            await first<{ n: number }>(
+              unit,
+              'SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = $1 AND event_id = $2',
+              [attempt.webhookId, attempt.eventId],
+            )
+          )?.n ??
+          0;
         const delivery: LoggedDelivery = {
           ...fields,
           status: attempt.success ? 'success' : willRetry ? 'pending' : 'failed',
+          retryCount,
         };
-        if (attempt.retryCount > 0) {
+        if (delivery.retryCount > 0) {
           await unit.query(
             `UPDATE webhook_deliveries SET status = 'failed' WHERE webhook_id = $1 AND event_id = $2 AND status = 'pending'`,
             [attempt.webhookId, attempt.eventId],

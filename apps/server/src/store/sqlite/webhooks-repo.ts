@@ -73,6 +73,9 @@ export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
     response_code, response_body, success, status, duration_ms, timestamp, retry_count, error_message) VALUES
     (@id, @webhookId, @eventId, @eventType, @responseCode, @responseBody, @success, @status, @durationMs,
     @timestamp, @retryCount, @errorMessage)`);
+  const earlierAttempts = db.prepare<[string, string], { n: number }>(
+    'SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ? AND event_id = ?',
+  );
   const closePending = db.prepare<[string, string]>(
     `UPDATE webhook_deliveries SET status = 'failed' WHERE webhook_id = ? AND event_id = ? AND status = 'pending'`,
   );
@@ -116,8 +119,9 @@ export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
         const delivery: LoggedDelivery = {
           ...fields,
           status: attempt.success ? 'success' : willRetry ? 'pending' : 'failed',
+          retryCount: attempt.retryCount ?? earlierAttempts.get(attempt.webhookId, attempt.eventId)?.n ?? 0,
         };
-        if (attempt.retryCount > 0) closePending.run(attempt.webhookId, attempt.eventId);
+        if (delivery.retryCount > 0) closePending.run(attempt.webhookId, attempt.eventId);
         writeDelivery(delivery);
         const counted = countAttempt.run({
           id: attempt.webhookId,
