@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../apps/panel/src/i18n/en.ts';
 import { pt } from '../../apps/panel/src/i18n/pt.ts';
+import { readCsvRecords } from '../../apps/server/test/csv-reader.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from '../../apps/server/test/harness.ts';
 import { type SmtpSink, startSmtpSink } from '../../apps/server/test/smtp-sink.ts';
 import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
@@ -35,6 +36,9 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let email: string;
+let apiKey: string;
+/** The round played through a gameUrl, and its player's credential. */
+let roundId = '';
 let apiTokens: Awaited<ReturnType<TestServer['newClient']>>['tokens'];
 /** The answers of the captchas the browser was given, newest last. */
 const answers: string[] = [];
@@ -50,7 +54,7 @@ beforeAll(async () => {
   server = await startTestServer({ env: { ...LOCAL_INTEGRATION, SMTP_URL: sink.url } });
   // The e-mailed link opens the panel of this server (its port is known only once it listens).
   server.deps.settings.panelUrl = `${server.url}/panel/reset-password`;
-  ({ email, tokens: apiTokens } = await server.newClient('Casa Lotérica'));
+  ({ email, apiKey, tokens: apiTokens } = await server.newClient('Casa Lotérica'));
   context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
   await context.route(`${server.url}/v1/auth/captcha`, async (route) => {
     const { captchaId, image, answer } = await server.running.app.services.panel.issueCaptcha();
@@ -114,13 +118,16 @@ describe('the back office, in a real browser against a real service', () => {
 
     await solveCaptcha();
     await page.getByRole('button', { name: en.auth.signIn, exact: true }).click();
-    await heading(en.profiles.title).waitFor(WAIT);
+    await heading(en.overview.title).waitFor(WAIT);
+    await page.getByText(en.overview.nothingPlayed).first().waitFor(WAIT);
     // The token set stays out of the address and of localStorage.
     expect(page.url()).not.toContain('accessToken');
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain('accessToken');
   });
 
   it('creates a profile, then edits it', async () => {
+    await nav(en.nav.profiles).click();
+    await heading(en.profiles.title).waitFor(WAIT);
     await page.getByLabel(en.profiles.name).fill('Casa Lotérica');
     await page.getByLabel(en.profiles.type).selectOption('operator');
     await page.getByLabel(en.profiles.currency).fill('BRL');
@@ -223,6 +230,7 @@ describe('the back office, in a real browser against a real service', () => {
       await game.locator('[data-action="reveal-all"]:enabled').click(WAIT);
       await eventually(async () => {
         const rounds = await server.call('GET', `/v1/round?profileId=${profileId}`, { token: apiTokens });
+        roundId = rounds.body.data[0]?._id ?? '';
         return rounds.body.data[0]?.status === 'closed';
       }, 60_000);
     } finally {
@@ -259,6 +267,94 @@ describe('the back office, in a real browser against a real service', () => {
       .waitFor(WAIT);
   });
 
+  it('exports the rounds as the service’s CSV, with the filters on show', async () => {
+    await nav(en.nav.rounds).click();
+    await page.getByRole('row', { name: /maria@example\.test/ }).waitFor(WAIT);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', WAIT),
+      page.getByRole('button', { name: en.common.exportCsv }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('rounds.csv');
+    const records = readCsvRecords(readFileSync(await download.path(), 'utf8'));
+    expect(records[0]?.slice(0, 2)).toEqual(['_id', 'profileId']);
+    const row = records.find((record) => record[0] === roundId);
+    expect(row?.[4]).toBe('maria@example.test');
+    expect(row?.[5]).toBe('closed');
+    await page
+      .getByRole('status')
+      .filter({ hasText: en.common.exported('rounds.csv') })
+      .waitFor(WAIT);
+  });
+
+  it('opens the round’s details: the card drawn by the game’s renderer, wallet calls, deliveries, a replay link', async () => {
+    await page.getByRole('link', { name: en.round.open(roundId) }).click();
+    await heading(en.round.title(roundId.slice(0, 8))).waitFor(WAIT);
+    expect(await nav(en.nav.rounds).getAttribute('aria-current')).toBe('true');
+    const card = page.getByRole('region', { name: en.round.cardTitle });
+    await card.locator('canvas').waitFor(WAIT);
+    expect(await card.getByRole('alert').isHidden()).toBe(true);
+    const wallet = page.getByRole('region', { name: en.round.walletTitle });
+    await wallet.getByRole('row', { name: /bet/ }).first().waitFor(WAIT);
+    const deliveries = page.getByRole('region', { name: en.round.deliveriesTitle });
+    await eventually(async () => {
+      if ((await deliveries.getByRole('row', { name: /close-round/ }).count()) > 0) return true;
+      await page.reload();
+      return false;
+    }, 60_000);
+    await shoot('panel-round');
+
+    await page.getByRole('button', { name: en.round.replayCreate }).click();
+    const url = await page.getByLabel(en.round.replayUrl).inputValue();
+    expect(url.startsWith(`${server.url}/`)).toBe(true);
+    const replay = await context.newPage();
+    try {
+      const answer = await replay.goto(url);
+      expect(answer?.status()).toBe(200);
+      expect(await replay.content()).toContain(roundId);
+    } finally {
+      await replay.close();
+    }
+  });
+
+  it('re-sends the round’s close-round event from its details, under the same webhook-id', async () => {
+    const deliveries = page.getByRole('region', { name: en.round.deliveriesTitle });
+    const before = operator.events.filter((event) => event.event === 'close-round');
+    expect(before).toHaveLength(1);
+    await deliveries
+      .getByRole('button', { name: en.webhooks.resendLabel('close-round', roundId) })
+      .first()
+      .click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: en.webhooks.resent('close-round', '200') })
+      .waitFor(WAIT);
+    const after = operator.events.filter((event) => event.event === 'close-round');
+    expect(after).toHaveLength(2);
+    expect(after[1]?.id).toBe(after[0]?.id);
+    expect(await deliveries.getByRole('row', { name: /close-round/ }).count()).toBe(2);
+  });
+
+  it('shows the day on the overview, and the game’s pool with its commitment', async () => {
+    await nav(en.nav.overview).click();
+    await heading(en.overview.title).waitFor(WAIT);
+    const totals = page.getByRole('region', { name: en.overview.totalsOf('BRL') });
+    const today = totals.getByRole('row', { name: new RegExp(en.overview.periods.today) });
+    await today.waitFor(WAIT);
+    expect(await today.getByRole('cell').nth(1).textContent()).toBe('1');
+    await page.getByRole('img', { name: new RegExp(en.overview.chartTitle('BRL')) }).waitFor(WAIT);
+    const games = page.getByRole('region', { name: en.overview.gamesOf(en.overview.periods.week) });
+    await games.getByRole('row', { name: /frevo-da-sorte v1/ }).waitFor(WAIT);
+    await page.getByText(en.overview.flaggedCount(0)).waitFor(WAIT);
+    await shoot('panel-overview');
+
+    await nav(en.nav.games).click();
+    await page.getByRole('button', { name: en.pools.of('frevo-da-sorte', 1) }).click();
+    const pools = page.getByRole('region', { name: en.pools.of('frevo-da-sorte', 1) });
+    const pool = pools.getByRole('row', { name: /running/ });
+    await pool.waitFor(WAIT);
+    expect(await pool.textContent()).toContain(en.pools.drawnOf('1', '100,001'));
+  });
+
   it('shows the webhook’s delivery log with its filters', async () => {
     await nav(en.nav.webhooks).click();
     await page.getByRole('button', { name: en.webhooks.logOf(operator.webhookUrl) }).click();
@@ -274,6 +370,27 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByRole('button', { name: en.common.apply }).click();
     await log.getByRole('row', { name: /open-round/ }).waitFor(WAIT);
     await shoot('panel-webhooks');
+  });
+
+  it('rotates the apiKey, shown once: the old key no longer logs in, and the audit log has it', async () => {
+    await nav(en.nav.access).click();
+    await heading(en.access.title).waitFor(WAIT);
+    await page.getByRole('button', { name: en.access.rotate }).click();
+    // The box that says what happens must be ticked first: nothing was sent.
+    expect(await page.getByLabel(en.access.newKey).count()).toBe(0);
+    await page.getByLabel(en.access.understood).check();
+    await page.getByRole('button', { name: en.access.rotate }).click();
+    const fresh = await page.getByLabel(en.access.newKey).inputValue();
+    expect(fresh).not.toBe(apiKey);
+    const login = (key: string) => server.call('POST', '/v1/auth/login', { body: { apiKey: key } });
+    expect((await login(apiKey)).status).toBe(401);
+    expect((await login(fresh)).status).toBe(200);
+    const audit = page.getByRole('region', { name: en.access.auditTitle });
+    await audit.getByRole('row', { name: /POST \/v1\/auth\/rotate-key/ }).waitFor(WAIT);
+    expect(await audit.getByRole('row', { name: /POST \/v1\/webhook\/:webhookId\/redeliver/ }).count()).toBe(
+      1,
+    );
+    await shoot('panel-access');
   });
 
   it('speaks Portuguese after the switch, and works on a phone', async () => {
@@ -315,7 +432,7 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByRole('button', { name: en.auth.change }).click();
     await page.getByText(en.auth.changed).waitFor(WAIT);
     await signIn('a changed password');
-    await heading(en.profiles.title).waitFor(WAIT);
+    await heading(en.overview.title).waitFor(WAIT);
   });
 
   it('resets a forgotten password from the e-mailed link, which opens the panel', async () => {
@@ -341,7 +458,7 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByRole('button', { name: en.auth.setPassword }).click();
     await page.getByText(en.auth.resetDone).waitFor(WAIT);
     await signIn('reset from the mail');
-    await heading(en.profiles.title).waitFor(WAIT);
+    await heading(en.overview.title).waitFor(WAIT);
   });
 
   it('threw no uncaught error in the panel along the way', () => {
