@@ -25,6 +25,7 @@ const POSTGRES_SUITE = [
   'audit-and-keys',
   'round-details',
   'report',
+  'webhook-redeliver',
 ];
 
 export default defineConfig({

@@ -596,6 +596,7 @@ describe('GET /v1/webhook/{webhookId}: the delivery log', () => {
     expect(answer.body.data[4]).toEqual({
       id: at.e1,
       webhookId,
+      eventId: 'ev-1',
       eventType: 'open-round',
       payload: ROUND_PAYLOAD,
       responseCode: null,

@@ -72,7 +72,7 @@ export function createServices(deps: Deps) {
     players: createPlayerService(deps),
     sessions: createSessionService(deps),
     lists: createListService(deps),
-    webhooks: createWebhookService(deps),
+    webhooks: createWebhookService(deps, { resend: webhooks.dispatcher.resend }),
     fairness: createFairnessService(deps.store),
     idempotency: createIdempotencyService(deps),
     audit: createAuditService(deps),

@@ -1,7 +1,9 @@
 import { type Deps, isoNow } from '../deps.ts';
 import type { PageRequest } from '../store/paging.ts';
-import type { DeliveryStatus, WebhookEvent, WebhookRecord } from '../store/records.ts';
+import type { DeliveryRecord, DeliveryStatus, WebhookEvent, WebhookRecord } from '../store/records.ts';
 import type { Repositories } from '../store/store.ts';
+import { openTarget } from '../webhooks/delivery-attempt.ts';
+import type { ResendEvent } from '../webhooks/manual-resend.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { dayBounds } from './day-bounds.ts';
@@ -27,9 +29,10 @@ export interface WebhookWithToken extends WebhookRecord {
 
 /**
  * The webhook registry (docs/contract.md §7). Sending is the dispatcher's job; this registers, lists,
- * reads the delivery log and removes.
+ * reads the delivery log, removes, and has an event sent again at a person's request (`resend`, the
+ * dispatcher's; absent, redeliver answers 500).
  */
-export function createWebhookService(deps: Deps) {
+export function createWebhookService(deps: Deps, sending: { resend?: ResendEvent } = {}) {
   const { store } = deps;
   const policy = outboundPolicy(deps);
 
@@ -88,6 +91,33 @@ export function createWebhookService(deps: Deps) {
         { status: query.status ?? null, ...dayBounds(query) },
         page,
       );
+    },
+
+    /**
+     * Sends one of the webhook's events again now (docs/contract.md §11): a new attempt in its log,
+     * with the event's own webhook-id. An event still in the queue (not yet sent, or waiting for a
+     * retry) is the queue's to send, in its order: a 409, as is a disabled webhook.
+     */
+    async redeliver(auth: AuthContext, webhookId: string, eventId: string): Promise<DeliveryRecord> {
+      const webhook = await liveOwned(store, auth, webhookId);
+      const event = await store.outbox.findById(eventId);
+      if (!event || event.webhookId !== webhookId) {
+        throw new ApiError('NOT_FOUND', `event ${eventId} is not an event of webhook ${webhookId}`);
+      }
+      if (webhook.status !== 'active') {
+        throw new ApiError(
+          'CONFLICT',
+          `webhook ${webhookId} is disabled (after a 410 Gone or days of failures): register its url again to receive events`,
+        );
+      }
+      if (event.status === 'queued') {
+        throw new ApiError(
+          'CONFLICT',
+          `event ${eventId} is still queued for delivery (next attempt at ${event.nextAttemptAt}): it is sent in its turn`,
+        );
+      }
+      if (!sending.resend) throw new Error('the webhook service was built without a sender');
+      return sending.resend(openTarget(deps.secrets, webhook), event);
     },
 
     /** Soft delete: it stops receiving events and leaves the list; its delivery log is kept for audit. */

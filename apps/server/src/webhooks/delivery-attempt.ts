@@ -19,6 +19,17 @@ export interface Target {
   token: { ok: true; value: string } | { ok: false; failure: string };
 }
 
+/** A webhook with its token opened, or why it cannot be (another server key than it was sealed with). */
+export function openTarget(secrets: Pick<Deps['secrets'], 'open'>, webhook: WebhookRecord): Target {
+  try {
+    return { webhook, token: { ok: true, value: secrets.open(webhook.tokenSealed) } };
+  } catch {
+    // Retried and given up like any failure.
+    const failure = 'the webhook’s signatureToken cannot be read (was the server key changed?)';
+    return { webhook, token: { ok: false, failure } };
+  }
+}
+
 /** How an attempt ended, for the metrics. */
 export type AttemptResult = 'delivered' | 'failed' | 'given_up';
 
@@ -33,7 +44,7 @@ export interface AttemptDeps extends Pick<Deps, 'store' | 'clock' | 'newId' | 'l
 export type DeliverAttempt = (to: Target, event: OutboxEvent) => Promise<boolean>;
 
 /** What came back from one attempt, before it is judged. */
-interface Exchange {
+export interface Exchange {
   /** When the request was sent (the log's timestamp, the webhook-timestamp header). */
   at: Date;
   responseCode: number | null;
@@ -43,46 +54,55 @@ interface Exchange {
   failure: string | null;
 }
 
+/** Sends one attempt of an event (the dispatcher's and a manual re-send alike). */
+export async function sendEvent(
+  deps: Pick<AttemptDeps, 'clock' | 'sender'>,
+  { webhook, token }: Target,
+  event: Pick<OutboxEvent, 'id' | 'eventType' | 'payload'>,
+): Promise<Exchange> {
+  if (!token.ok) {
+    return { at: deps.clock(), responseCode: null, responseBody: '', durationMs: 0, failure: token.failure };
+  }
+  const at = deps.clock();
+  const { headers, body } = deliveryRequest(event, token.value, at);
+  const startedAt = performance.now();
+  const sent = await deps.sender.post(webhook.id, webhook.url, headers, body);
+  const durationMs = Math.round(performance.now() - startedAt);
+  return { at, responseCode: sent.status, responseBody: sent.body, durationMs, failure: sent.failure };
+}
+
+/** The delivery-log row of one attempt, as the repo's recordAttempt takes it (less willRetry). */
+export function attemptLog(
+  id: string,
+  webhookId: string,
+  event: Pick<OutboxEvent, 'id' | 'eventType' | 'payload'>,
+  result: Exchange,
+): Omit<DeliveryAttempt, 'willRetry'> {
+  const answer = readAnswer(result.responseCode, result.failure);
+  return {
+    id,
+    webhookId,
+    eventId: event.id,
+    eventType: event.eventType,
+    payload: event.payload,
+    responseCode: result.responseCode,
+    responseBody: result.responseBody,
+    success: answer.success,
+    durationMs: result.durationMs,
+    timestamp: result.at.toISOString(),
+    errorMessage: answer.errorMessage,
+  };
+}
+
 export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
   const { store, logger, policy } = deps;
-
-  /** Sends one attempt of an event. */
-  async function exchange({ webhook, token }: Target, event: OutboxEvent): Promise<Exchange> {
-    if (!token.ok) {
-      return {
-        at: deps.clock(),
-        responseCode: null,
-        responseBody: '',
-        durationMs: 0,
-        failure: token.failure,
-      };
-    }
-    const at = deps.clock();
-    const { headers, body } = deliveryRequest(event, token.value, at);
-    const startedAt = performance.now();
-    const sent = await deps.sender.post(webhook.id, webhook.url, headers, body);
-    const durationMs = Math.round(performance.now() - startedAt);
-    return { at, responseCode: sent.status, responseBody: sent.body, durationMs, failure: sent.failure };
-  }
 
   /** Logs the attempt and moves the event (and maybe the webhook) on, in one transaction; true on a 2xx. */
   async function settle(webhook: WebhookRecord, event: OutboxEvent, result: Exchange): Promise<boolean> {
     const attempts = event.attempts + 1;
     const answer = readAnswer(result.responseCode, result.failure);
     const timestamp = result.at.toISOString();
-    const logged: Omit<DeliveryAttempt, 'willRetry'> = {
-      id: deps.newId(),
-      webhookId: webhook.id,
-      eventId: event.id,
-      eventType: event.eventType,
-      payload: event.payload,
-      responseCode: result.responseCode,
-      responseBody: result.responseBody,
-      success: answer.success,
-      durationMs: result.durationMs,
-      timestamp,
-      errorMessage: answer.errorMessage,
-    };
+    const logged = attemptLog(deps.newId(), webhook.id, event, result);
     // Group-committed with the rounds' writes: one fsync serves many.
     if (answer.success) {
       await store.transaction(async (tx) => {
@@ -129,5 +149,5 @@ export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
     return false;
   }
 
-  return async (to, event) => settle(to.webhook, event, await exchange(to, event));
+  return async (to, event) => settle(to.webhook, event, await sendEvent(deps, to, event));
 }

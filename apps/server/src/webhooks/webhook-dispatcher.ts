@@ -5,6 +5,7 @@ import type { HostLookup } from '../outbound/host-resolution.ts';
 import type { OutboxEvent, OutboxHead } from '../store/records.ts';
 import { type AttemptResult, createDeliveryAttempt } from './delivery-attempt.ts';
 import { dueWebhooks, nextPassIn } from './due-webhooks.ts';
+import { createManualResend, type ResendEvent } from './manual-resend.ts';
 import { DEFAULT_GIVE_UP_AFTER_MS, DEFAULT_RETRY_SCHEDULE, type RetryPolicy } from './retry-policy.ts';
 import { createWebhookDrain } from './webhook-drain.ts';
 import { createWebhookSender } from './webhook-sender.ts';
@@ -60,6 +61,8 @@ export interface WebhookDispatcher {
    * resolves with the number of attempts made (tests move the clock and call this).
    */
   runOnce(): Promise<number>;
+  /** Sends one event again now, outside the queue, on the webhook's connections (manual-resend.ts). */
+  resend: ResendEvent;
 }
 
 export const DEFAULT_IN_FLIGHT_PER_WEBHOOK = SETTING_DEFAULTS.WEBHOOK_IN_FLIGHT;
@@ -275,6 +278,7 @@ export function createWebhookDispatcher(
     nudge() {
       if (started) void pump();
     },
+    resend: createManualResend({ ...deps, sender }),
     async runOnce() {
       const before = attemptsMade;
       await pump();

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../deps.ts';
 import type { OutboxEvent } from '../store/records.ts';
-import type { DeliverAttempt, Target } from './delivery-attempt.ts';
+import { type DeliverAttempt, openTarget, type Target } from './delivery-attempt.ts';
 import { chooseSends, readSize, sendRoom } from './send-order.ts';
 import type { WebhookSender } from './webhook-sender.ts';
 
@@ -41,13 +41,7 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
       sender.forget(webhookId);
       return undefined;
     }
-    try {
-      return { webhook, token: { ok: true, value: deps.secrets.open(webhook.tokenSealed) } };
-    } catch {
-      // Another server key than the one it was sealed with: retried and given up like any failure.
-      const failure = 'the webhook’s signatureToken cannot be read (was the server key changed?)';
-      return { webhook, token: { ok: false, failure } };
-    }
+    return openTarget(deps.secrets, webhook);
   }
 
   /**

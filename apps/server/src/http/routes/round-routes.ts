@@ -52,15 +52,6 @@ const ticketSchema = z
   })
   .meta({ id: 'RoundTicket' });
 
-/** A delivery attempt as the round shows it: the log's row and the event it carried (what redeliver takes). */
-const roundDeliverySchema = deliveryLogSchema
-  .extend({
-    eventId: z
-      .string()
-      .meta({ description: 'The event’s id: its `webhook-id` header, the same on every attempt' }),
-  })
-  .meta({ id: 'RoundDelivery' });
-
 export const roundDossierSchema = roundListItem
   .extend({
     gameModel: z.string().nullable(),
@@ -75,7 +66,7 @@ export const roundDossierSchema = roundListItem
     walletCalls: z
       .array(walletAttemptSchema)
       .meta({ description: 'Every attempt of every wallet call, oldest first' }),
-    deliveries: z.array(roundDeliverySchema).meta({
+    deliveries: z.array(deliveryLogSchema).meta({
       description: 'Every webhook delivery attempt of the round’s events, oldest first',
     }),
   })
@@ -119,10 +110,7 @@ export function roundDossierView(dossier: RoundDossier): z.input<typeof roundDos
       balance: attempt.balanceMinor === null ? null : toMajor(attempt.balanceMinor, round.currency),
       detail: attempt.detail,
     })),
-    deliveries: dossier.deliveries.map((delivery) => ({
-      ...deliveryView(delivery),
-      eventId: delivery.eventId,
-    })),
+    deliveries: dossier.deliveries.map(deliveryView),
   };
 }
 

@@ -50,6 +50,10 @@ export const deliveryLogSchema = z
   .object({
     id: z.string(),
     webhookId: z.string(),
+    eventId: z.string().meta({
+      description:
+        'The event’s id: its `webhook-id` header, the same on every attempt (what redeliver takes)',
+    }),
     eventType: webhookEvent,
     payload: roundSchema,
     responseCode: z
@@ -89,6 +93,14 @@ const deliveryQuery = pageQuery
 
 const webhookParams = z.object({ webhookId: id });
 
+const redeliverBody = z
+  .object({
+    eventId: id.meta({
+      description: 'The event to send again: a delivery log row’s eventId (its `webhook-id` header)',
+    }),
+  })
+  .meta({ id: 'WebhookRedeliver' });
+
 function webhookView(webhook: WebhookWithToken): z.infer<typeof webhookSchema> {
   return {
     id: webhook.id,
@@ -107,6 +119,7 @@ export function deliveryView(delivery: DeliveryRecord): z.input<typeof deliveryL
   return {
     id: delivery.id,
     webhookId: delivery.webhookId,
+    eventId: delivery.eventId,
     eventType: delivery.eventType,
     payload: delivery.payload as z.input<typeof roundSchema>,
     responseCode: delivery.responseCode,
@@ -180,6 +193,26 @@ export function webhookRoutes({ services }: RouteKit): RouteDefinition[] {
           failureCount: page.failureCount,
         });
       },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/webhook/:webhookId/redeliver',
+      tag: 'Webhooks',
+      summary: 'Send an event again',
+      description:
+        'Sends one of the webhook’s events again now, with the same body and `webhook-id` header as the ' +
+        'original (receivers deduplicate on it), and answers the new attempt’s delivery log row once the ' +
+        'receiver answered (or the 15 s time-out passed). It is logged and counted like every attempt and ' +
+        'not retried if it fails. A webhook of another API client is a 403, an unknown or deleted one a ' +
+        '404, an event that is not this webhook’s a 404; a disabled webhook, or an event still queued ' +
+        '(not yet sent, or waiting for a retry: the queue sends it in its turn), a 409.',
+      auth: 'signed',
+      params: webhookParams,
+      body: redeliverBody,
+      success: { status: 200, schema: z.object({ status: successStatus, data: deliveryLogSchema }) },
+      errors: [400, 401, 403, 404, 409, 500],
+      handle: async ({ auth, params, body }) =>
+        ok(deliveryView(await services.webhooks.redeliver(auth, params.webhookId, body.eventId))),
     }),
     defineRoute({
       method: 'delete',

@@ -1,0 +1,26 @@
+import type { Deps } from '../deps.ts';
+import type { DeliveryRecord, OutboxEvent } from '../store/records.ts';
+import { attemptLog, sendEvent, type Target } from './delivery-attempt.ts';
+import type { WebhookSender } from './webhook-sender.ts';
+
+/**
+ * Sends one event again at a person's request (POST /v1/webhook/{webhookId}/redeliver): one more
+ * attempt, with the event's own `webhook-id`, logged like every attempt (the webhook's counters move
+ * with the log in the same transaction). It is outside the queue: the event's place in the outbox
+ * (delivered, given up) is left as it is, and nothing is retried if it fails. The caller checks the
+ * event may be re-sent (see webhook-service.ts).
+ */
+export type ResendEvent = (
+  to: Target,
+  event: Pick<OutboxEvent, 'id' | 'eventType' | 'payload'>,
+) => Promise<DeliveryRecord>;
+
+export function createManualResend(
+  deps: Pick<Deps, 'store' | 'clock' | 'newId'> & { sender: Pick<WebhookSender, 'post'> },
+): ResendEvent {
+  return async (to, event) => {
+    const result = await sendEvent(deps, to, event);
+    const logged = attemptLog(deps.newId(), to.webhook.id, event, result);
+    return deps.store.transaction((tx) => tx.webhooks.recordAttempt({ ...logged, willRetry: false }));
+  };
+}
