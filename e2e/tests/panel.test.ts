@@ -304,7 +304,7 @@ describe('the back office, in a real browser against a real service', () => {
     await shoot('panel-round');
 
     await page.getByRole('button', { name: en.round.replayCreate }).click();
-    const url = await page.getByLabel(en.round.replayUrl).inputValue();
+    const url = await page.getByRole('textbox', { name: en.round.replayUrl }).inputValue();
     expect(url.startsWith(`${server.url}/`)).toBe(true);
     const replay = await context.newPage();
     try {
@@ -335,6 +335,8 @@ describe('the back office, in a real browser against a real service', () => {
   });
 
   it('shows the day on the overview, and the game’s pool with its commitment', async () => {
+    // The overview's "today" is the browser's: make it the service's (its test clock is in March 2026).
+    await page.clock.setFixedTime(server.clock());
     await nav(en.nav.overview).click();
     await heading(en.overview.title).waitFor(WAIT);
     const totals = page.getByRole('region', { name: en.overview.totalsOf('BRL') });
@@ -395,13 +397,17 @@ describe('the back office, in a real browser against a real service', () => {
 
   it('speaks Portuguese after the switch, and works on a phone', async () => {
     await page.getByLabel(en.lang.label).selectOption('pt');
-    await page.getByRole('heading', { level: 1, name: pt.webhooks.title }).waitFor(WAIT);
+    await page.getByRole('heading', { level: 1, name: pt.access.title }).waitFor(WAIT);
     await nav(pt.nav.profiles).click();
     await page.getByRole('heading', { level: 1, name: pt.profiles.title }).waitFor(WAIT);
     await page.setViewportSize({ width: 375, height: 740 });
     // Nothing wider than the phone's screen but the tables, which scroll inside their own box.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    // The overview's chart and tables fit too (the tables scroll in their own box).
+    await nav(pt.nav.overview).click();
+    await page.getByRole('img', { name: new RegExp(pt.overview.chartTitle('BRL')) }).waitFor(WAIT);
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await shoot('panel-phone');
     await page.setViewportSize(DESKTOP);
     await page.getByLabel(pt.lang.label).selectOption('en');

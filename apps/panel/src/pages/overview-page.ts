@@ -183,20 +183,25 @@ export const overviewPage: Page = (context) => {
       region: flagged.body,
     });
     if (!page) return;
+    const total = page.pagination.totalCount;
     flagged.body.replaceChildren(
-      el('p', {}, [t.overview.flaggedCount(page.pagination.totalCount)]),
-      table<Round>(
-        t.overview.flaggedTitle,
-        [
-          [t.rounds.id, (round) => roundLink(context, round._id)],
-          [t.common.created, (round) => time(round.createdAt, lang)],
-          [t.players.credential, (round) => round.user.credential],
-          [t.common.status, (round) => round.status],
-        ],
-        page.items,
-        t.overview.noneFlagged,
-      ),
-      el('p', {}, [link(context, 'flagged', t.overview.allFlagged)]),
+      el('p', {}, [t.overview.flaggedCount(total)]),
+      ...(total === 0
+        ? []
+        : [
+            table<Round>(
+              t.overview.flaggedTitle,
+              [
+                [t.rounds.id, (round) => roundLink(context, round._id)],
+                [t.common.created, (round) => time(round.createdAt, lang)],
+                [t.players.credential, (round) => round.user.credential],
+                [t.common.status, (round) => round.status],
+              ],
+              page.items,
+              t.overview.noneFlagged,
+            ),
+            el('p', {}, [link(context, 'flagged', t.overview.allFlagged)]),
+          ]),
     );
   }
 

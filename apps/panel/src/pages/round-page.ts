@@ -193,9 +193,9 @@ export const roundPage: Page = (context) => {
             }),
           ])
         : el('div'),
-      replaySection(context, round),
       cardSection(context, round, game),
       ticketSection(context, round, game),
+      replaySection(context, round),
       section(t.rounds.transactions, [
         table<Transaction>(
           t.rounds.transactions,

@@ -50,7 +50,7 @@ export function ggrChart(
       role: 'img',
       'aria-labelledby': titleId,
       class: 'chart',
-      preserveAspectRatio: 'xMidYMid meet',
+      preserveAspectRatio: 'xMinYMid meet',
     },
     [
       svg('title', { id: titleId }, [`${label}: ${t.overview.chartSummary(first, last, format(total))}`]),
