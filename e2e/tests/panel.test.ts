@@ -6,6 +6,7 @@ import { en } from '../../apps/panel/src/i18n/en.ts';
 import { pt } from '../../apps/panel/src/i18n/pt.ts';
 import { readCsvRecords } from '../../apps/server/test/csv-reader.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from '../../apps/server/test/harness.ts';
+import { connectPlayer, newSession } from '../../apps/server/test/play-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../apps/server/test/smtp-sink.ts';
 import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
 import { launchChromium } from '../src/chromium.ts';
@@ -39,6 +40,8 @@ let email: string;
 let apiKey: string;
 /** The round played through a gameUrl, and its player's credential. */
 let roundId = '';
+let profileId = '';
+let gameId = '';
 let apiTokens: Awaited<ReturnType<TestServer['newClient']>>['tokens'];
 /** The answers of the captchas the browser was given, newest last. */
 const answers: string[] = [];
@@ -212,9 +215,9 @@ describe('the back office, in a real browser against a real service', () => {
 
   it('finds a round played through a gameUrl, by profile and from the player’s page', async () => {
     const profiles = await server.call('GET', '/v1/profile', { token: apiTokens });
-    const profileId: string = profiles.body.data[0].profileId;
+    profileId = profiles.body.data[0].profileId;
     const games = await server.call('GET', `/v1/game?profileId=${profileId}`, { token: apiTokens });
-    const gameId: string = games.body.data[0].id;
+    gameId = games.body.data[0].id;
     const user = await server.call('POST', '/v1/user/auth', {
       token: apiTokens,
       body: { profileId, credential: 'maria@example.test', credentialType: 'email' },
@@ -318,7 +321,9 @@ describe('the back office, in a real browser against a real service', () => {
 
   it('re-sends the round’s close-round event from its details, under the same webhook-id', async () => {
     const deliveries = page.getByRole('region', { name: en.round.deliveriesTitle });
-    const before = operator.events.filter((event) => event.event === 'close-round');
+    const closes = () =>
+      operator.events.filter((event) => event.event === 'close-round' && event.payload._id === roundId);
+    const before = closes();
     expect(before).toHaveLength(1);
     await deliveries
       .getByRole('button', { name: en.webhooks.resendLabel('close-round', roundId) })
@@ -328,10 +333,39 @@ describe('the back office, in a real browser against a real service', () => {
       .getByRole('status')
       .filter({ hasText: en.webhooks.resent('close-round', '200') })
       .waitFor(WAIT);
-    const after = operator.events.filter((event) => event.event === 'close-round');
+    const after = closes();
     expect(after).toHaveLength(2);
     expect(after[1]?.id).toBe(after[0]?.id);
     expect(await deliveries.getByRole('row', { name: /close-round/ }).count()).toBe(2);
+  });
+
+  it('resolves a round flagged for reconciliation (a bet the wallet took unanswered, whose rollback it declined)', async () => {
+    const token = await newSession(server, { tokens: apiTokens, profileId, gameId, webhookId: '' }, 'joao');
+    const player = await connectPlayer(server.url, token);
+    try {
+      operator.failNext('bet', 'ok-then-hang');
+      operator.failNext('rollback', 'decline');
+      expect((await player.ask('buy')).ok).toBe(false); // after the wallet time-out (5 s)
+    } finally {
+      player.close();
+    }
+    await server.running.app.services.play.settleDue();
+    await eventually(async () => {
+      const flagged = await server.call('GET', '/v1/reconciliation', { token: apiTokens });
+      return flagged.body.pagination?.totalCount === 1;
+    }, 60_000);
+
+    await nav(en.nav.flagged).click();
+    await heading(en.flagged.title).waitFor(WAIT);
+    const row = page.getByRole('row', { name: /joao/ });
+    await row.waitFor(WAIT);
+    expect(await row.textContent()).toContain('declined');
+    await row.getByRole('button', { name: en.flagged.resolve }).click();
+    await page.getByLabel(en.flagged.resolutions['written-off']).check();
+    await page.getByLabel(en.flagged.note).fill('Refunded by hand on the call with the player.');
+    await page.getByRole('button', { name: en.flagged.resolve, exact: true }).last().click();
+    await page.getByRole('status').filter({ hasText: en.flagged.resolved }).waitFor(WAIT);
+    await page.getByText(en.flagged.none).waitFor(WAIT);
   });
 
   it('shows the day on the overview, and the game’s pool with its commitment', async () => {
@@ -411,7 +445,7 @@ describe('the back office, in a real browser against a real service', () => {
     await shoot('panel-phone');
     await page.setViewportSize(DESKTOP);
     await page.getByLabel(pt.lang.label).selectOption('en');
-    await heading(en.profiles.title).waitFor(WAIT);
+    await heading(en.overview.title).waitFor(WAIT);
   });
 
   it('asks to sign in again when the session expires, and comes back to the same page', async () => {

@@ -100,7 +100,8 @@ export function ggrChart(
   );
   return el('figure', { class: 'chart-box' }, [
     el('figcaption', {}, [label]),
-    chart,
+    // On a phone the chart keeps a readable size and scrolls sideways in its own box.
+    el('div', { class: 'chart-scroll' }, [chart]),
     el('details', {}, [
       el('summary', {}, [t.overview.chartAsTable]),
       table(
