@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 
-// The page is served by the Raspa server at /play/{sessionId}, its files at /play/assets/*.
+// The pages are served by the Raspa server: the player's page (index.html) at /play/{sessionId}, the
+// replay page (replay.html) at /replay/{token}; their files at /play/assets/*.
 export default defineConfig({
   base: '/play/',
   build: {
@@ -11,6 +12,7 @@ export default defineConfig({
     reportCompressedSize: false,
     chunkSizeWarningLimit: 1024,
     rollupOptions: {
+      input: { index: 'index.html', replay: 'replay.html' },
       // zod's sources carry `@__PURE__` comments in places Rollup cannot use; harmless, and noisy.
       onwarn(warning, warn) {
         if (warning.code === 'INVALID_ANNOTATION') return;

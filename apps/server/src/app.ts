@@ -9,6 +9,7 @@ import { rejectNonJsonBody } from './http/json-only-body.ts';
 import { createPanelRouter } from './http/panel-page.ts';
 import { createPlayPageRouter } from './http/play-page.ts';
 import { createRateLimits } from './http/rate-limits.ts';
+import { createReplayPageRouter } from './http/replay-page.ts';
 import { requestLogging } from './http/request-log.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
 import type { RouteKit } from './http/route-kit.ts';
@@ -86,6 +87,7 @@ export function createApp(deps: Deps, options: { startingUntilToldReady?: boolea
   app.use('/v1', v1);
   app.use('/media', createMediaRouter());
   app.use(createPlayPageRouter({ sessions: services.sessions }));
+  app.use(createReplayPageRouter({ rounds: services.rounds }));
   app.use(createPanelRouter());
 
   app.use((request, _response, next) => {

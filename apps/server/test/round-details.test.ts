@@ -81,6 +81,9 @@ describe('GET /v1/round/{roundId}', () => {
       level: expect.any(Number),
     });
     expect(round.ticket.level).toBeGreaterThan(0);
+    // The ladder's prizes, for drawing the card's prize spots: the round's prize is its level's.
+    expect(round.prizeLevels.map((each: any) => each.level)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(round.prizeLevels[round.ticket.level - 1].prize).toBe(round.prize);
     const [bet, prize] = round.transactions;
     expect([bet.type, bet.status, prize.type, prize.status]).toEqual([
       'bet',
@@ -222,10 +225,11 @@ describe('POST /v1/round/{roundId}/replay', () => {
     );
     const issued = await server.call('POST', `/v1/round/${roundId}/replay`, { token: game.tokens, body: {} });
     expect(issued.status).toBe(201);
-    const { url, expireAt } = issued.body.data;
+    const { url, dataUrl, expireAt } = issued.body.data;
     expect(expireAt).toBe(new Date(server.clock().getTime() + 15 * 60_000).toISOString());
-    expect(url.startsWith(`${server.url}/v1/replay/`)).toBe(true);
-    const path = url.slice(server.url.length);
+    expect(url.startsWith(`${server.url}/replay/`)).toBe(true);
+    expect(dataUrl).toBe(`${server.url}/v1${url.slice(server.url.length)}`);
+    const path = dataUrl.slice(server.url.length);
 
     const shown = await server.call('GET', path);
     expect(shown.status).toBe(200);

@@ -76,7 +76,8 @@ export function frameAncestors(allowedOrigins: readonly string[]): string {
   return ["'self'", ...origins].join(' ');
 }
 
-function pageHeaders(response: Response, ancestors: string): void {
+/** The headers of the service's pages built from apps/game: no referrer, no caching, a strict CSP. */
+export function pageHeaders(response: Response, ancestors: string): void {
   // frame-ancestors decides who may frame this page; the app-wide X-Frame-Options: DENY would
   // keep older browsers from showing it in the operators' frames.
   response.removeHeader('X-Frame-Options');
@@ -101,7 +102,11 @@ function pageHeaders(response: Response, ancestors: string): void {
   });
 }
 
-function notBuilt(response: Response): void {
+/** The page of a build that is missing (`pnpm --filter @raspa/game build` makes it). */
+export function notBuilt(
+  response: Response,
+  page = { heading: "The player's page is not built", what: 'the page behind this gameUrl' },
+): void {
   pageHeaders(response, "'none'");
   response
     .status(503)
@@ -109,8 +114,7 @@ function notBuilt(response: Response): void {
     .send(
       notBuiltHtml({
         title: 'Raspa: page not built',
-        heading: "The player's page is not built",
-        what: 'the page behind this gameUrl',
+        ...page,
         build: 'pnpm --filter @raspa/game build',
       }),
     );

@@ -63,6 +63,12 @@ export const roundDossierSchema = roundListItem
         'The card as the game page draws it (the game model’s layout from @raspa/core); null before a ticket',
     }),
     ticket: ticketSchema.nullable(),
+    prizeLevels: z
+      .array(z.object({ level: z.number().int(), prize: z.number() }).meta({ id: 'PrizeLevel' }))
+      .meta({
+        description:
+          'The prize of each level of its game’s ladder (major units), level 1 the smallest: what the card’s prize spots stand for',
+      }),
     walletCalls: z
       .array(walletAttemptSchema)
       .meta({ description: 'Every attempt of every wallet call, oldest first' }),
@@ -99,6 +105,10 @@ export function roundDossierView(dossier: RoundDossier): z.input<typeof roundDos
             drawIndex: round.drawIndex,
             level: round.level,
           },
+    prizeLevels: (game?.ladder.levels ?? []).map((each) => ({
+      level: each.level,
+      prize: toMajor(each.prize, game?.currency ?? round.currency),
+    })),
     walletCalls: dossier.walletAttempts.map((attempt) => ({
       transactionId: attempt.transactionId,
       type: typeOf.get(attempt.transactionId) ?? 'unknown',
@@ -188,9 +198,11 @@ export function roundRoutes({ services, settings }: RouteKit): RouteDefinition[]
       tag: 'Back office',
       summary: 'A short-lived read-only link to a round, for customer support',
       description:
-        'Anyone holding the link reads that round (as GET /v1/round/{roundId} shows it) until expireAt ' +
-        '(REPLAY_TTL, 15 minutes by default); after that it is a 404. The link is the data (JSON) for ' +
-        'now: a page drawing the card with the game page’s renderer is not built yet.',
+        'Anyone holding the link sees that round until expireAt (REPLAY_TTL, 15 minutes by default): `url` ' +
+        'is a read-only page that draws its card, scratched, with the player’s page’s own renderer, its ' +
+        'prize and times (in `?lang=pt|en|es`, else the game’s language); `dataUrl` answers the same ' +
+        'round as JSON, as GET /v1/round/{roundId} shows it. After expireAt the page says the link has ' +
+        'expired and `dataUrl` is a 404.',
       auth: 'signed',
       params: roundParams,
       body: z.object({}).meta({ id: 'ReplayRequest' }),
@@ -198,13 +210,24 @@ export function roundRoutes({ services, settings }: RouteKit): RouteDefinition[]
         status: 201,
         schema: z.object({
           status: successStatus,
-          data: z.object({ url: z.string(), expireAt: isoTime }),
+          data: z
+            .object({
+              url: z.string().meta({ description: 'The replay page: /replay/{token}' }),
+              dataUrl: z.string().meta({ description: 'The round as JSON: /v1/replay/{token}' }),
+              expireAt: isoTime,
+            })
+            .meta({ id: 'ReplayLink' }),
         }),
       },
       errors: [401, 403, 404, 500],
       handle: async ({ auth, params }) => {
         const { token, expireAt } = await services.rounds.issueReplay(auth, params.roundId);
-        return ok({ url: `${settings.publicUrl}/v1/replay/${encodeURIComponent(token)}`, expireAt });
+        const path = encodeURIComponent(token);
+        return ok({
+          url: `${settings.publicUrl}/replay/${path}`,
+          dataUrl: `${settings.publicUrl}/v1/replay/${path}`,
+          expireAt,
+        });
       },
     }),
     defineRoute({
@@ -213,8 +236,8 @@ export function roundRoutes({ services, settings }: RouteKit): RouteDefinition[]
       tag: 'Back office',
       summary: 'Read a round through its replay link',
       description:
-        'No token needed: the link is the credential. Unknown, altered or expired links are a 404. ' +
-        'UNFINISHED: this answers the round’s data; the page that draws the card is not built yet.',
+        'The data behind the replay page (the `dataUrl` of POST /v1/round/{roundId}/replay). No token ' +
+        'needed: the link is the credential. Unknown, altered or expired links are a 404.',
       auth: 'none',
       params: replayToken,
       success: { status: 200, schema: z.object({ status: successStatus, data: roundDossierSchema }) },

@@ -1,0 +1,113 @@
+import { asLang, createI18n, type Lang } from '../i18n/i18n.ts';
+import { REPLAY_STRINGS } from './replay-strings.ts';
+import { drawRoundCard, minorOf, type ReplayRound, replayRoundSchema } from './round-card.ts';
+
+/**
+ * The replay page (served at /replay/{token}, docs/contract.md §11): reads the round behind its
+ * token from /v1/replay/{token} and draws it read-only, or says the link has expired. The server
+ * marks the page `data-replay="expired"` when it already knows; the root gets `data-drawn="true"`
+ * once the card is on screen (for tests and support tools), `data-replay="expired"` when the link
+ * turned out dead.
+ */
+
+/** The token of /replay/{token}; the address bar then shows /replay/ only. */
+export function takeToken(win: Window): string {
+  const last = win.location.pathname.split('/').filter(Boolean).at(-1) ?? '';
+  const token = last === 'replay' || last === 'replay.html' ? '' : decodeURIComponent(last);
+  win.history.replaceState(null, '', '/replay/');
+  return token;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  text?: string,
+  className?: string,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+export class ReplayPage {
+  private readonly lang: Lang;
+  private readonly t: (typeof REPLAY_STRINGS)[Lang];
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly html: HTMLElement,
+  ) {
+    this.lang = asLang(html.lang);
+    this.t = REPLAY_STRINGS[this.lang];
+    document.title = `Raspa · ${this.t.title}`;
+  }
+
+  async show(token: string, fetcher: typeof fetch = fetch): Promise<void> {
+    if (this.html.dataset.replay === 'expired' || token === '') return this.expired();
+    this.say(this.t.loading);
+    let answer: Response;
+    try {
+      answer = await fetcher(`/v1/replay/${encodeURIComponent(token)}`, {
+        headers: { accept: 'application/json' },
+        referrerPolicy: 'no-referrer',
+        cache: 'no-store',
+      });
+    } catch {
+      return this.say(this.t.failed);
+    }
+    if (answer.status === 404 || answer.status === 410) return this.expired();
+    const parsed = answer.ok ? replayRoundSchema.safeParse((await answer.json()).data) : undefined;
+    if (!parsed?.success) return this.say(this.t.failed);
+    await this.round(parsed.data);
+  }
+
+  private async round(round: ReplayRound): Promise<void> {
+    const { t } = this;
+    const i18n = createI18n(this.lang, round.currency);
+    const { locale } = i18n;
+    const money = (major: number) => i18n.money(minorOf(major, round.currency));
+    const when = (iso: string | null) =>
+      iso === null
+        ? t.notEnded
+        : `${new Date(iso).toLocaleString(locale, { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'medium' })} UTC`;
+    this.root.replaceChildren();
+    this.root.append(element('h1', t.title), element('p', t.readOnly, 'replay-note'));
+    const facts = element('dl', undefined, 'replay-facts');
+    const fact = (term: string, value: string, name: string) => {
+      const dd = element('dd', value);
+      dd.dataset.fact = name;
+      facts.append(element('dt', term), dd);
+    };
+    fact(t.round, round._id, 'round');
+    fact(t.status, round.status, 'status');
+    fact(t.price, money(round.paidPrice), 'price');
+    fact(t.prize, money(round.prize), 'prize');
+    fact(t.bought, when(round.createdAt), 'bought');
+    fact(t.ended, when(round.endAt), 'ended');
+    this.root.append(facts);
+    if (!round.card) {
+      this.root.append(element('p', t.noCard, 'replay-status'));
+      this.html.dataset.drawn = 'no-card';
+      return;
+    }
+    const host = element('figure', undefined, 'replay-card');
+    host.setAttribute('role', 'img');
+    host.setAttribute('aria-label', t.cardLabel.replace('{result}', money(round.prize)));
+    this.root.append(host);
+    await drawRoundCard(host, round, this.lang);
+    this.html.dataset.drawn = 'true';
+  }
+
+  private expired(): void {
+    this.html.dataset.replay = 'expired';
+    this.root.replaceChildren(
+      element('h1', this.t.expiredTitle),
+      element('p', this.t.expired, 'replay-status'),
+    );
+  }
+
+  private say(text: string): void {
+    this.root.replaceChildren(element('p', text, 'replay-status'));
+    this.root.firstElementChild?.setAttribute('role', 'status');
+  }
+}

@@ -1,0 +1,53 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Request, type Response, Router } from 'express';
+import type { RoundService } from '../services/round-service.ts';
+import { GAME_DIST_DIR, notBuilt, pageHeaders } from './play-page.ts';
+
+const LANGS = ['en', 'pt', 'es'];
+
+/**
+ * The replay page behind a replay link (docs/contract.md §11): `GET /replay/{token}` answers
+ * apps/game's built replay.html, which reads the round from `GET /v1/replay/{token}` and draws its
+ * card with the player's page's renderer. Its root says whether the link is live
+ * (`data-replay="ok"`), in `?lang=`, else the game's language, else the browser's (Accept-Language) or not (`data-replay="expired"`:
+ * unknown, altered or past its expireAt), so a dead link shows its message at once. Same headers as
+ * the player's page (no referrer, no caching, a strict CSP); only the service itself may frame it.
+ * The token is never logged (the request log names the route pattern).
+ */
+export function createReplayPageRouter(options: {
+  rounds: Pick<RoundService, 'replay'>;
+  distDir?: string;
+}): Router {
+  const distDir = options.distDir ?? GAME_DIST_DIR;
+  const router = Router();
+
+  const serve = async (token: string, request: Request, response: Response) => {
+    let html: string;
+    try {
+      html = await readFile(join(distDir, 'replay.html'), 'utf8');
+    } catch {
+      notBuilt(response, {
+        heading: 'The replay page is not built',
+        what: 'the page behind this replay link',
+      });
+      return;
+    }
+    const dossier = token ? await options.rounds.replay(token) : undefined;
+    const asked = request.query.lang;
+    const wanted = typeof asked === 'string' && LANGS.includes(asked) ? asked : undefined;
+    const game = dossier?.game && LANGS.includes(dossier.game.lang) ? dossier.game.lang : undefined;
+    const lang = wanted ?? game ?? (request.acceptsLanguages(...LANGS) || 'en');
+    const root = `<html lang="${lang}" data-replay="${dossier ? 'ok' : 'expired'}">`;
+    pageHeaders(response, "'self'");
+    response
+      .status(dossier ? 200 : 404)
+      .type('html')
+      .send(html.replace(/<html[^>]*>/, root));
+  };
+
+  router.get('/replay/:token', (request, response) => serve(request.params.token, request, response));
+  // Where the page leaves the address bar: a reload has no token left to show.
+  router.get('/replay/', (request, response) => serve('', request, response));
+  return router;
+}
