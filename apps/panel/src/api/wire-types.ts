@@ -256,12 +256,17 @@ export interface RoundDetail extends Round {
   /** The card as the game page draws it (@raspa/core's layout); null before a ticket. */
   card: unknown;
   ticket: RoundTicket | null;
+  /** Each level's prize of the game's ladder (major units): what the card's prize spots stand for. */
+  prizeLevels: Array<{ level: number; prize: number }>;
   walletCalls: WalletCallAttempt[];
   deliveries: Delivery[];
 }
 
 export interface ReplayLink {
+  /** The read-only page that draws the round's card. */
   url: string;
+  /** The same round as JSON. */
+  dataUrl: string;
   expireAt: string;
 }
 

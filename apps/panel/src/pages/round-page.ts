@@ -30,28 +30,26 @@ function section(title: string, children: Array<Node | null>): HTMLElement {
 }
 
 /** The card as the player saw it at the end, drawn by the player's page's renderer (loaded now). */
-function cardSection(context: PageContext, round: RoundDetail, game: Game | undefined): HTMLElement {
+/** The card last drawn: freed when the next one is, so one WebGL context at most stays alive. */
+let freeCard: (() => void) | undefined;
+
+function cardSection(context: PageContext, round: RoundDetail): HTMLElement {
   const { t, lang } = context;
+  if (round.card === null) return section(t.round.cardTitle, [el('p', { class: 'empty' }, [t.round.noCard])]);
   const feedback = new Feedback(() => t);
   const host = el('div', { class: 'card-canvas' });
   const level = round.ticket?.level ?? 0;
   const description =
     level > 0 ? t.round.cardWon(level, money(round.prize, round.currency, lang)) : t.round.cardLost;
-  const node = section(t.round.cardTitle, [
+  void feedback.run(t.round.drawing, async () => {
+    const { drawRound } = await import('../card/round-card.ts');
+    freeCard?.();
+    freeCard = await drawRound(host, round, lang);
+  });
+  return section(t.round.cardTitle, [
     el('figure', { class: 'round-card' }, [host, el('figcaption', {}, [description])]),
     ...feedback.nodes(),
   ]);
-  if (round.card === null || !round.gameModel) {
-    host.replaceWith(el('p', { class: 'empty' }, [t.round.noCard]));
-    return node;
-  }
-  const gameModel = round.gameModel;
-  const prizes = new Map((game?.levels ?? []).map((each) => [each.level, each.prize]));
-  void feedback.run(t.round.drawing, async () => {
-    const { drawRoundCard } = await import('../card/round-card.ts');
-    await drawRoundCard(host, { gameModel, card: round.card, level, prizes, currency: round.currency, lang });
-  });
-  return node;
 }
 
 /** The ticket: its pool, draw and level, and once the pool's seed is out, the check of both. */
@@ -193,7 +191,7 @@ export const roundPage: Page = (context) => {
             }),
           ])
         : el('div'),
-      cardSection(context, round, game),
+      cardSection(context, round),
       ticketSection(context, round, game),
       replaySection(context, round),
       section(t.rounds.transactions, [
