@@ -406,6 +406,16 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByLabel(en.common.status).selectOption('success');
     await page.getByRole('button', { name: en.common.apply }).click();
     await log.getByRole('row', { name: /open-round/ }).waitFor(WAIT);
+    // Re-sent from the log: the receiver gets the open-round event again, and the log a new attempt.
+    const opens = () => operator.events.filter((event) => event.event === 'open-round').length;
+    const before = opens();
+    await log.getByRole('button', { name: en.webhooks.resendLabel('open-round', roundId) }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: en.webhooks.resent('open-round', '200') })
+      .waitFor(WAIT);
+    expect(opens()).toBe(before + 1);
+    await expect.poll(() => log.getByRole('row', { name: /open-round/ }).count(), WAIT).toBe(2);
     await shoot('panel-webhooks');
   });
 
@@ -424,9 +434,10 @@ describe('the back office, in a real browser against a real service', () => {
     expect((await login(fresh)).status).toBe(200);
     const audit = page.getByRole('region', { name: en.access.auditTitle });
     await audit.getByRole('row', { name: /POST \/v1\/auth\/rotate-key/ }).waitFor(WAIT);
-    expect(await audit.getByRole('row', { name: /POST \/v1\/webhook\/:webhookId\/redeliver/ }).count()).toBe(
-      1,
-    );
+    // Both re-sends (from the round and from the log) are in it, done by the panel.
+    const resends = audit.getByRole('row', { name: /POST \/v1\/webhook\/:webhookId\/redeliver/ });
+    expect(await resends.count()).toBe(2);
+    expect(await resends.first().textContent()).toContain(en.access.actors.panel);
     await shoot('panel-access');
   });
 
