@@ -165,6 +165,73 @@ describe('GET /v1/report', () => {
     }
   });
 
+  it('exports every row of a list matching its filters as CSV, all pages, in the list’s order', async () => {
+    const client = await newClient();
+    const a = await fixtures.seat(client.clientId);
+    const b = await fixtures.seat(client.clientId);
+    const other = await newClient();
+    await fixtures.round(await fixtures.seat(other.clientId), { at: '2026-02-02T10:00:00.000Z' });
+    // 150 rounds over 3 days, many bought in the same second: the export's batches must break ties
+    // the way the list does (by id) and lose or repeat none.
+    for (let i = 0; i < 150; i++) {
+      const at = new Date(START + DAY * (i % 3) + 1000 * (i % 7)).toISOString();
+      const outcome = i % 5 === 0 ? 'voided' : 'closed';
+      await fixtures.round(i % 4 === 0 ? b : a, { at, outcome, prizeMinor: i % 3 === 0 ? 500 : 0 });
+    }
+    const flatRound = (row: any) => {
+      const { user, transactions, ...rest } = row;
+      return { ...rest, userId: user._id, credential: user.credential };
+    };
+    const asText = (value: unknown) => (value === null ? '' : String(value));
+    const lists = [
+      ['/v1/round?x=1', flatRound],
+      ['/v1/transaction?x=1', (row: any) => row],
+      [`/v1/round?profileId=${a.profileId}`, flatRound],
+      ['/v1/round?type=rollback', flatRound],
+      ['/v1/transaction?type=prize&dateStart=2026-02-02&dateEnd=2026-02-03', (row: any) => row],
+      [`/v1/transaction?userId=${b.playerId}`, (row: any) => row],
+    ] as const;
+    for (const [path, flatten] of lists) {
+      const paged = await listAll(client.tokens, path);
+      // pageIndex and pageSize do not narrow an export.
+      const csv = await server.call('GET', `${path}&format=csv&pageSize=10&pageIndex=2`, {
+        token: client.tokens,
+      });
+      expect(csv.status).toBe(200);
+      expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+      const read = readCsv(csv.body as string);
+      const expected = paged.map((row: any) =>
+        Object.fromEntries(Object.entries(flatten(row)).map(([key, value]) => [key, asText(value)])),
+      );
+      expect(read).toEqual(expected);
+    }
+    expect((await listAll(client.tokens, '/v1/transaction?x=1')).length).toBeGreaterThan(150);
+
+    // The batches themselves, small: the same rounds, in the same order, each once.
+    const auth = { clientId: client.clientId, tokenSetId: '', via: 'api-key', signatureToken: '' } as const;
+    const ids: string[] = [];
+    for await (const batch of await server.running.app.services.lists.allRounds(auth, {}, 7)) {
+      expect(batch.length).toBeLessThanOrEqual(7);
+      ids.push(...batch.map((round) => round.id));
+    }
+    expect(ids).toEqual((await listAll(client.tokens, '/v1/round?x=1')).map((round) => round._id));
+  });
+
+  it('checks an export’s filters before the first byte: 400, 403 and 404 as JSON', async () => {
+    const client = await newClient();
+    const other = await newClient();
+    const theirs = await fixtures.seat(other.clientId);
+    for (const [path, status] of [
+      ['/v1/round?format=csv&type=refund', 400],
+      [`/v1/round?format=csv&profileId=${theirs.profileId}`, 403],
+      ['/v1/transaction?format=csv&userId=no-such-player', 404],
+    ] as const) {
+      const answer = await server.call('GET', path, { token: client.tokens });
+      expect(answer.status).toBe(status);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    }
+  });
+
   it('refuses bad input with VALIDATION_ERROR, and another client’s profile with a 403', async () => {
     const client = await newClient();
     const other = await newClient();

@@ -4,8 +4,15 @@
  * quotes doubled. null and undefined are empty fields; numbers as JSON writes them.
  */
 export function toCsv(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
-  const lines = [columns.map(csvField), ...rows.map((row) => columns.map((column) => csvField(row[column])))];
-  return lines.map((fields) => `${fields.join(',')}\r\n`).join('');
+  return csvHeader(columns) + csvLines(columns, rows);
+}
+
+/** The header line alone (a streamed export writes it first, then csvLines batch by batch). */
+export const csvHeader = (columns: readonly string[]): string => `${columns.map(csvField).join(',')}\r\n`;
+
+/** The lines of some rows, without the header. */
+export function csvLines(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
+  return rows.map((row) => `${columns.map((column) => csvField(row[column])).join(',')}\r\n`).join('');
 }
 
 function csvField(value: unknown): string {

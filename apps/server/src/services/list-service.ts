@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { PageRequest } from '../store/paging.ts';
-import type { LedgerFilter, ReportGroup, TransactionType } from '../store/records.ts';
+import type { LedgerFilter, ListCursor, ReportGroup, TransactionType } from '../store/records.ts';
 import type { AuthContext } from './auth-context.ts';
 import { dayBounds } from './day-bounds.ts';
 import { owned } from './ownership.ts';
@@ -41,7 +41,42 @@ export function createListService(deps: Deps) {
     };
   }
 
+  /**
+   * Every record of a list in batches of `batchSize`, newest first (keyset paging, so a batch costs
+   * the same wherever it is and rows added meanwhile do not shift it): the caller holds one batch
+   * at a time. The filter is checked (403/404) before the first batch.
+   */
+  async function* batches<T extends ListCursor>(
+    filter: LedgerFilter,
+    next: (filter: LedgerFilter, after: ListCursor | null, limit: number) => Promise<T[]>,
+    batchSize: number,
+  ): AsyncGenerator<T[]> {
+    let after: ListCursor | null = null;
+    for (;;) {
+      const batch = await next(filter, after, batchSize);
+      if (batch.length > 0) yield batch;
+      const last = batch.at(-1);
+      if (!last || batch.length < batchSize) return;
+      after = { createdAt: last.createdAt, id: last.id };
+    }
+  }
+
   return {
+    /** The whole round list for a filter, in batches (the CSV export); the filter is checked first. */
+    async allRounds(auth: AuthContext, query: LedgerQuery, batchSize: number) {
+      return batches(
+        await filterFor(auth, query),
+        (filter, after, limit) => store.ledger.roundsAfter(filter, after, limit),
+        batchSize,
+      );
+    },
+    async allTransactions(auth: AuthContext, query: LedgerQuery, batchSize: number) {
+      return batches(
+        await filterFor(auth, query),
+        (filter, after, limit) => store.ledger.transactionsAfter(filter, after, limit),
+        batchSize,
+      );
+    },
     async rounds(auth: AuthContext, query: LedgerQuery, page: PageRequest) {
       return store.ledger.listRounds(await filterFor(auth, query), page);
     },

@@ -182,6 +182,12 @@ export interface LedgerFilter {
   before: string | null;
 }
 
+/** Where a batch of a list export stopped: its last record's createdAt and id. */
+export interface ListCursor {
+  createdAt: string;
+  id: string;
+}
+
 /** Who owns a record a filter names. */
 export interface OwnerRef {
   id: string;

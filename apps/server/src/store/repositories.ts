@@ -16,6 +16,7 @@ import type {
   IdempotencyRecord,
   LedgerFilter,
   LedgerTransaction,
+  ListCursor,
   NewOutboxEvent,
   OutboxEvent,
   OutboxHead,
@@ -116,6 +117,17 @@ export interface LedgerRepo {
   listRounds(filter: LedgerFilter, page: PageRequest): Promise<Page<RoundDetail>>;
   /** Newest first. */
   listTransactions(filter: LedgerFilter, page: PageRequest): Promise<Page<TransactionRecord>>;
+  /**
+   * A whole list in batches, for the CSV export: at most `limit` records matching `filter` that come
+   * after `after` in the list's order (newest first: created_at, then id, descending), without a
+   * count. `after` null starts at the newest; the last record of a batch is the next `after`.
+   */
+  roundsAfter(filter: LedgerFilter, after: ListCursor | null, limit: number): Promise<RoundDetail[]>;
+  transactionsAfter(
+    filter: LedgerFilter,
+    after: ListCursor | null,
+    limit: number,
+  ): Promise<TransactionRecord[]>;
   /** One round as the lists show it (a webhook event's payload): two reads, no count. */
   findRoundDetail(roundId: string): Promise<RoundDetail | undefined>;
   findRoundRef(roundId: string): Promise<OwnerRef | undefined>;

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { toMajor } from '@raspa/core';
 import type { Response } from 'express';
 import { z } from 'zod';
@@ -10,7 +11,7 @@ import {
   transactionType,
 } from '../../schemas/round.ts';
 import { REPORT_GROUPS, type ReportRow } from '../../store/records.ts';
-import { toCsv } from '../csv.ts';
+import { csvHeader, csvLines, toCsv } from '../csv.ts';
 import { checkDateOrder, dateRangeFields } from '../date-range.ts';
 import { ok, okPage } from '../envelope.ts';
 import { checkPageReach, LIST_REACH, pageOf, pageQuery } from '../paging-schema.ts';
@@ -20,7 +21,12 @@ import type { RouteKit } from '../route-kit.ts';
 const format = z
   .enum(['json', 'csv'], 'must be json or csv')
   .default('json')
-  .meta({ description: 'csv: the same rows as text/csv (RFC 4180, a header line), nested fields left out' });
+  .meta({
+    description:
+      'csv: text/csv (RFC 4180, a header line), nested fields left out. On the round and transaction lists ' +
+      'it is the whole list matching the filters (every page, newest first; pageIndex and pageSize are ignored), ' +
+      'streamed; on the report, its rows.',
+  });
 
 const ledgerQuery = pageQuery
   .extend({
@@ -114,6 +120,46 @@ function sendCsv(
   return undefined as never;
 }
 
+/** Records read per batch of a whole-list CSV export: the memory it holds at once. */
+const EXPORT_BATCH = 500;
+
+/**
+ * Streams a whole list as text/csv, one batch at a time, waiting for the client to take each
+ * (bounded memory whatever the list's length). The filter was checked before the first byte; a
+ * failure after it cuts the answer short (the client sees an incomplete download, never a
+ * half-file that looks whole: there is no Content-Length and the connection is reset).
+ */
+async function streamCsv<T>(
+  response: Response,
+  name: string,
+  columns: readonly string[],
+  batches: AsyncIterable<T[]>,
+  view: (record: T) => Record<string, unknown>,
+) {
+  response
+    .status(200)
+    .type('text/csv; charset=utf-8')
+    .set('Content-Disposition', `attachment; filename="${name}.csv"`)
+    .set('Cache-Control', 'no-store');
+  try {
+    if (!response.write(csvHeader(columns))) await once(response, 'drain');
+    for await (const batch of batches) {
+      if (response.destroyed) return undefined as never;
+      if (!response.write(csvLines(columns, batch.map(view)))) await once(response, 'drain');
+    }
+    response.end();
+  } catch (error) {
+    response.destroy();
+    throw error;
+  }
+  return undefined as never;
+}
+
+const roundCsvRow = (round: Parameters<typeof roundListView>[0]) => {
+  const view = roundListView(round);
+  return { ...view, userId: view.user._id, credential: view.user.credential };
+};
+
 export function listRoutes({ services }: RouteKit): RouteDefinition[] {
   return [
     defineRoute({
@@ -128,9 +174,11 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       errors: [400, 401, 403, 404, 500],
       handle: async ({ auth, query, response }) => {
         const { pageIndex, pageSize, format: as, ...filters } = query;
+        if (as === 'csv') {
+          const all = await services.lists.allTransactions(auth, filters, EXPORT_BATCH);
+          return streamCsv(response, 'transactions', TRANSACTION_COLUMNS, all, transactionListView);
+        }
         const page = await services.lists.transactions(auth, filters, { pageIndex, pageSize });
-        if (as === 'csv')
-          return sendCsv(response, 'transactions', TRANSACTION_COLUMNS, page.items.map(transactionListView));
         return okPage(page.items.map(transactionListView), {
           pageIndex,
           pageSize,
@@ -150,14 +198,11 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       errors: [400, 401, 403, 404, 500],
       handle: async ({ auth, query, response }) => {
         const { pageIndex, pageSize, format: as, ...filters } = query;
-        const page = await services.lists.rounds(auth, filters, { pageIndex, pageSize });
         if (as === 'csv') {
-          const rows = page.items.map((round) => {
-            const view = roundListView(round);
-            return { ...view, userId: view.user._id, credential: view.user.credential };
-          });
-          return sendCsv(response, 'rounds', ROUND_COLUMNS, rows);
+          const all = await services.lists.allRounds(auth, filters, EXPORT_BATCH);
+          return streamCsv(response, 'rounds', ROUND_COLUMNS, all, roundCsvRow);
         }
+        const page = await services.lists.rounds(auth, filters, { pageIndex, pageSize });
         return okPage(page.items.map(roundListView), { pageIndex, pageSize, totalCount: page.totalCount });
       },
     }),

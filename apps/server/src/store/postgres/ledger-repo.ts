@@ -1,5 +1,5 @@
 import type { PageRequest } from '../paging.ts';
-import type { LedgerFilter, OwnerRef, ReportRow, TransactionRecord } from '../records.ts';
+import type { LedgerFilter, ListCursor, OwnerRef, ReportRow, TransactionRecord } from '../records.ts';
 import { assertNoType, reportQuery } from '../report-query.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
@@ -40,6 +40,12 @@ function ledgerWhere(alias: 'r' | 't', filter: LedgerFilter, add: (value: unknow
   return clauses.join(' AND ');
 }
 
+/** Keeps the records after `after` in NEWEST_FIRST order (keyset paging: the export's batches). */
+function afterCursor(alias: 'r' | 't', after: ListCursor | null, add: (value: unknown) => string): string {
+  if (after === null) return '';
+  return ` AND (${alias}.created_at, ${alias}.id) < (${add(after.createdAt)}, ${add(after.id)})`;
+}
+
 const pageParams = (page: PageRequest) => [page.pageSize, (page.pageIndex - 1) * page.pageSize];
 
 const NEWEST_FIRST = (alias: string) => `ORDER BY ${alias}.created_at DESC, ${alias}.id DESC`;
@@ -68,6 +74,32 @@ export function createLedgerRepo(sql: Sql): LedgerRepo {
     return rows.map((row) => roundDetail(row, transactions.get(row.id) ?? []));
   }
 
+  /** Newest first, from `after` on (null: the newest), `[limit, offset]`. */
+  async function roundsOfPage(filter: LedgerFilter, after: ListCursor | null, page: number[]) {
+    const params = parameters();
+    const where = ledgerWhere('r', filter, params.add) + afterCursor('r', after, params.add);
+    const [limit, offset] = page.map(params.add);
+    const rows = await all<RoundDetailRow>(
+      sql,
+      `SELECT ${ROUND_COLUMNS} FROM rounds r ${ROUND_JOINS} WHERE ${where} ${NEWEST_FIRST('r')}
+       LIMIT ${limit} OFFSET ${offset}`,
+      params.values,
+    );
+    return withTransactions(rows);
+  }
+
+  async function transactionsOfPage(filter: LedgerFilter, after: ListCursor | null, page: number[]) {
+    const params = parameters();
+    const where = ledgerWhere('t', filter, params.add) + afterCursor('t', after, params.add);
+    const [limit, offset] = page.map(params.add);
+    return all<TransactionRecord>(
+      sql,
+      `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE ${where} ${NEWEST_FIRST('t')}
+       LIMIT ${limit} OFFSET ${offset}`,
+      params.values,
+    );
+  }
+
   async function total(list: 'round' | 'transaction', filter: LedgerFilter): Promise<number> {
     const params = parameters();
     const alias = list === 'round' ? 'r' : 't';
@@ -80,30 +112,16 @@ export function createLedgerRepo(sql: Sql): LedgerRepo {
   }
 
   return {
-    listRounds: async (filter, page) => {
-      const params = parameters();
-      const where = ledgerWhere('r', filter, params.add);
-      const [limit, offset] = pageParams(page).map(params.add);
-      const rows = await all<RoundDetailRow>(
-        sql,
-        `SELECT ${ROUND_COLUMNS} FROM rounds r ${ROUND_JOINS} WHERE ${where} ${NEWEST_FIRST('r')}
-         LIMIT ${limit} OFFSET ${offset}`,
-        params.values,
-      );
-      return { items: await withTransactions(rows), totalCount: await total('round', filter) };
-    },
-    listTransactions: async (filter, page) => {
-      const params = parameters();
-      const where = ledgerWhere('t', filter, params.add);
-      const [limit, offset] = pageParams(page).map(params.add);
-      const items = await all<TransactionRecord>(
-        sql,
-        `SELECT ${TRANSACTION_COLUMNS} FROM transactions t WHERE ${where} ${NEWEST_FIRST('t')}
-         LIMIT ${limit} OFFSET ${offset}`,
-        params.values,
-      );
-      return { items, totalCount: await total('transaction', filter) };
-    },
+    listRounds: async (filter, page) => ({
+      items: await roundsOfPage(filter, null, pageParams(page)),
+      totalCount: await total('round', filter),
+    }),
+    listTransactions: async (filter, page) => ({
+      items: await transactionsOfPage(filter, null, pageParams(page)),
+      totalCount: await total('transaction', filter),
+    }),
+    roundsAfter: (filter, after, limit) => roundsOfPage(filter, after, [limit, 0]),
+    transactionsAfter: (filter, after, limit) => transactionsOfPage(filter, after, [limit, 0]),
     findRoundDetail: async (roundId) => {
       const row = await first<RoundDetailRow>(
         sql,

@@ -1,5 +1,12 @@
 import type { PageRequest } from '../paging.ts';
-import type { LedgerFilter, OwnerRef, ReportRow, TransactionRecord } from '../records.ts';
+import type {
+  LedgerFilter,
+  ListCursor,
+  OwnerRef,
+  ReportRow,
+  RoundDetail,
+  TransactionRecord,
+} from '../records.ts';
 import { assertNoType, reportQuery } from '../report-query.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
@@ -112,19 +119,28 @@ const NEWEST_FIRST = (alias: string, id = 'id') => `ORDER BY ${alias}.created_at
  * their player. Rounds filtered by type come from round_types unless a player or a round narrows
  * them anyway.
  */
-function roundPageQuery(filter: LedgerFilter): Where {
+function roundPageQuery(filter: LedgerFilter, after: ListCursor | null = null): Where {
   if (filter.type !== null && filter.playerId === null && filter.roundId === null) {
-    const where = ledgerWhere('rt', filter);
+    const where = afterCursor(ledgerWhere('rt', filter), 'rt', 'round_id', after);
     return {
       sql: `SELECT rt.round_id AS id FROM round_types rt WHERE ${where.sql}
         ${NEWEST_FIRST('rt', 'round_id')} LIMIT @limit OFFSET @offset`,
       params: where.params,
     };
   }
-  const where = ledgerWhere('r', filter);
+  const where = afterCursor(ledgerWhere('r', filter), 'r', 'id', after);
   return {
     sql: `SELECT r.id FROM rounds r WHERE ${where.sql} ${NEWEST_FIRST('r')} LIMIT @limit OFFSET @offset`,
     params: where.params,
+  };
+}
+
+/** Keeps the records after `after` in NEWEST_FIRST order (keyset paging: the export's batches). */
+function afterCursor(where: Where, alias: string, id: string, after: ListCursor | null): Where {
+  if (after === null) return where;
+  return {
+    sql: `${where.sql} AND (${alias}.created_at, ${alias}.${id}) < (@afterAt, @afterId)`,
+    params: { ...where.params, afterAt: after.createdAt, afterId: after.id },
   };
 }
 
@@ -166,6 +182,27 @@ export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
     return byRound;
   }
 
+  /** The rounds of a page of ids (roundPageQuery), with their players and transactions. */
+  function roundsOfPage(ids: Where, page: { limit: number; offset: number }): RoundDetail[] {
+    // Then the page's rounds with their players: at most a page (or a batch) of each.
+    const rows = statement<RoundDetailRow>(
+      `SELECT ${ROUND_COLUMNS} FROM (${ids.sql}) page JOIN rounds r ON r.id = page.id
+       JOIN players p ON p.id = r.player_id JOIN profiles pr ON pr.id = p.profile_id ${ROUND_BALANCE_JOIN}
+       ${NEWEST_FIRST('r')}`,
+    ).all({ ...ids.params, ...page });
+    const transactions = transactionsOf(rows.map((row) => row.id));
+    return rows.map((row) => roundDetail(row, transactions.get(row.id) ?? []));
+  }
+
+  function transactionsOfPage(where: Where, page: { limit: number; offset: number }): TransactionRecord[] {
+    // Every filter but a player's has an index holding all its columns, so the rows skipped by
+    // OFFSET are never read, only their index entries.
+    return statement<TransactionRecord>(
+      `SELECT ${TRANSACTION_COLUMNS} FROM transactions t
+       WHERE ${where.sql} ${NEWEST_FIRST('t')} LIMIT @limit OFFSET @offset`,
+    ).all({ ...where.params, ...page });
+  }
+
   /** The exact number of records a filter matches: from the per-day counts when it can, else counted. */
   function total(list: 'round' | 'transaction', filter: LedgerFilter): number {
     const counts = countsWhere(list, filter);
@@ -184,30 +221,17 @@ export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
   }
 
   return {
-    listRounds: (filter, page) => {
-      const ids = roundPageQuery(filter);
-      // Then the page's rounds with their players: at most 100 of each.
-      const rows = statement<RoundDetailRow>(
-        `SELECT ${ROUND_COLUMNS} FROM (${ids.sql}) page JOIN rounds r ON r.id = page.id
-         JOIN players p ON p.id = r.player_id JOIN profiles pr ON pr.id = p.profile_id ${ROUND_BALANCE_JOIN}
-         ${NEWEST_FIRST('r')}`,
-      ).all({ ...ids.params, ...pageParams(page) });
-      const transactions = transactionsOf(rows.map((row) => row.id));
-      return {
-        items: rows.map((row) => roundDetail(row, transactions.get(row.id) ?? [])),
-        totalCount: total('round', filter),
-      };
-    },
-    listTransactions: (filter, page) => {
-      const where = ledgerWhere('t', filter);
-      // Every filter but a player's has an index holding all its columns, so the rows skipped by
-      // OFFSET are never read, only their index entries.
-      const items = statement<TransactionRecord>(
-        `SELECT ${TRANSACTION_COLUMNS} FROM transactions t
-         WHERE ${where.sql} ${NEWEST_FIRST('t')} LIMIT @limit OFFSET @offset`,
-      ).all({ ...where.params, ...pageParams(page) });
-      return { items, totalCount: total('transaction', filter) };
-    },
+    listRounds: (filter, page) => ({
+      items: roundsOfPage(roundPageQuery(filter), pageParams(page)),
+      totalCount: total('round', filter),
+    }),
+    listTransactions: (filter, page) => ({
+      items: transactionsOfPage(ledgerWhere('t', filter), pageParams(page)),
+      totalCount: total('transaction', filter),
+    }),
+    roundsAfter: (filter, after, limit) => roundsOfPage(roundPageQuery(filter, after), { limit, offset: 0 }),
+    transactionsAfter: (filter, after, limit) =>
+      transactionsOfPage(afterCursor(ledgerWhere('t', filter), 't', 'id', after), { limit, offset: 0 }),
     findRoundDetail: (roundId) => {
       const row = roundById.get(roundId);
       return row && roundDetail(row, transactionsOfRound.all(roundId));
