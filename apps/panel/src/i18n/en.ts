@@ -45,6 +45,7 @@ export const en = {
     created: 'Created',
     actions: 'Actions',
     exportCsv: 'Export CSV',
+    exportHint: 'Export CSV downloads every row matching the filters, not only the page on show.',
     exporting: 'Preparing the CSV…',
     exported: (name: string) => `${name} downloaded.`,
   },

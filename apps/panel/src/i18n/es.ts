@@ -46,6 +46,7 @@ export const es: Catalogue = {
     created: 'Creado',
     actions: 'Acciones',
     exportCsv: 'Exportar CSV',
+    exportHint: 'Exportar CSV descarga todas las filas que cumplen los filtros, no solo la página mostrada.',
     exporting: 'Preparando el CSV…',
     exported: (name) => `${name} descargado.`,
   },

@@ -46,6 +46,7 @@ export const pt: Catalogue = {
     created: 'Criado em',
     actions: 'Ações',
     exportCsv: 'Exportar CSV',
+    exportHint: 'Exportar CSV baixa todas as linhas que atendem aos filtros, não só a página exibida.',
     exporting: 'Preparando o CSV…',
     exported: (name) => `${name} baixado.`,
   },

@@ -23,11 +23,18 @@ const TYPES: readonly TransactionType[] = ['bet', 'prize', 'rollback', 'deposit'
 const FILTERS = ['profileId', 'userId', 'roundId', 'type', 'dateStart', 'dateEnd'] as const;
 
 /** The list's filters from the form (or the address): empty ones left out. */
-export function ledgerQuery(values: Record<string, string>, pageIndex: number): LedgerQuery {
-  const query: Record<string, string | number> = { pageIndex, pageSize: PAGE_SIZE };
+export function ledgerFilters(values: Record<string, string>): LedgerQuery {
+  const query: Record<string, string> = {};
   for (const name of FILTERS) if (values[name]) query[name] = values[name];
   return query as LedgerQuery;
 }
+
+/** The filters and one page of the list. */
+export const ledgerQuery = (values: Record<string, string>, pageIndex: number): LedgerQuery => ({
+  ...ledgerFilters(values),
+  pageIndex,
+  pageSize: PAGE_SIZE,
+});
 
 interface Ledger<T> {
   title: (t: Catalogue) => string;
@@ -49,11 +56,11 @@ function ledgerPage<T>(ledger: Ledger<T>): Page {
     const initial = (name: string) => context.query.get(name) ?? '';
     const submit = el('button', { type: 'submit' }, [t.common.apply]);
     const exportButton = el('button', { type: 'button', class: 'secondary' }, [t.common.exportCsv]);
-    let shownPage = Number(context.query.get('pageIndex')) || 1;
     exportButton.addEventListener('click', async () => {
       const file = await feedback.run(
         t.common.exporting,
-        () => ledger.csv(context, ledgerQuery(formValues(form), shownPage)),
+        // The whole list matching the filters: the service streams every page of it.
+        () => ledger.csv(context, ledgerFilters(formValues(form))),
         { button: exportButton },
       );
       if (!file) return;
@@ -69,10 +76,8 @@ function ledgerPage<T>(ledger: Ledger<T>): Page {
       label: ledger.title(t),
       pageIndex: Number(context.query.get('pageIndex')) || 1,
       fetch: (pageIndex) => ledger.load(context, ledgerQuery(formValues(form), pageIndex)),
-      loaded: (_page, pageIndex) => {
-        shownPage = pageIndex;
-        context.setQuery({ ...formValues(form), pageIndex: pageIndex > 1 ? String(pageIndex) : undefined });
-      },
+      loaded: (_page, pageIndex) =>
+        context.setQuery({ ...formValues(form), pageIndex: pageIndex > 1 ? String(pageIndex) : undefined }),
       render: (page) => table(ledger.title(t), ledger.columns(context), page.items, t.common.none),
     });
 
@@ -121,6 +126,7 @@ function ledgerPage<T>(ledger: Ledger<T>): Page {
           ),
         ]),
       );
+      form.append(el('p', { class: 'hint' }, [t.common.exportHint]));
       if (ledger.note) form.append(el('p', { class: 'hint' }, [ledger.note(t)]));
       form.addEventListener('submit', (event) => {
         event.preventDefault();
