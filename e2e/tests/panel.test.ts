@@ -45,7 +45,7 @@ let gameId = '';
 let apiTokens: Awaited<ReturnType<TestServer['newClient']>>['tokens'];
 /** The answers of the captchas the browser was given, newest last. */
 const answers: string[] = [];
-/** Uncaught errors in the panel: there must be none. */
+/** Uncaught errors in the panel, and what the page's CSP refused: there must be none. */
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
@@ -70,6 +70,11 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
+  // The round page's renderer (Pixi) runs under the service's CSP: a refused script, eval or worker shows here.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content.Security.Policy/i.test(message.text()))
+      pageErrors.push(message.text());
+  });
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 
