@@ -11,7 +11,7 @@ import {
 import type { Page, PageContext } from '../ui/context.ts';
 import { el, field, select, table } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
-import { count, money, percent, shortId, time } from '../ui/format.ts';
+import { count, decimal, money, percent, shortId, time } from '../ui/format.ts';
 import { ggrChart } from '../ui/ggr-chart.ts';
 import { profilePicker } from '../ui/profile-picker.ts';
 import { heading, link } from './auth-pages.ts';
@@ -43,7 +43,7 @@ const rtpText = (rtp: number | null, lang: PageContext['lang']) =>
 function gapCell(figure: GameFigures, context: PageContext): Node | string {
   if (figure.rtpGap === null) return '—';
   const points = figure.rtpGap * 100;
-  const text = `${points > 0 ? '+' : ''}${new Intl.NumberFormat(context.lang, { maximumFractionDigits: 2 }).format(points)} ${context.t.overview.points}`;
+  const text = `${points > 0 ? '+' : ''}${decimal(points, context.lang, 2)} ${context.t.overview.points}`;
   return el('span', { class: points > 0 ? 'gap over' : 'gap' }, [text]);
 }
 

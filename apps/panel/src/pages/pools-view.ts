@@ -2,7 +2,7 @@ import { verifyPool } from '@raspa/core';
 import type { Game, Pool } from '../api/wire-types.ts';
 import type { PageContext } from '../ui/context.ts';
 import { el, table } from '../ui/dom.ts';
-import { Feedback } from '../ui/feedback.ts';
+import { afterPaint, Feedback } from '../ui/feedback.ts';
 import { count, percent, time } from '../ui/format.ts';
 
 /** The winners of each level, level 1 first, as the core's pool takes them. */
@@ -34,7 +34,7 @@ export function poolsView(context: PageContext, game: Game): HTMLElement {
       button.disabled = true;
       verdict.textContent = t.round.verifying;
       // Let the status paint before the pool is derived (a million tickets take a moment).
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await afterPaint();
       const result = verifyPool(seed, pool.commitment, pool.sampling, winnersOf(game));
       button.disabled = false;
       verdict.className = result.ok ? 'badge on' : 'badge off';

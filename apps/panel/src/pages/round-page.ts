@@ -3,7 +3,7 @@ import type { Game, RoundDetail, Transaction, WalletCallAttempt } from '../api/w
 import type { Page, PageContext } from '../ui/context.ts';
 import { copyField } from '../ui/copy-field.ts';
 import { el, table } from '../ui/dom.ts';
-import { Feedback } from '../ui/feedback.ts';
+import { afterPaint, Feedback } from '../ui/feedback.ts';
 import { money, time } from '../ui/format.ts';
 import { statusBadge } from '../ui/round-cells.ts';
 import { heading, link } from './auth-pages.ts';
@@ -66,7 +66,10 @@ function ticketSection(context: PageContext, round: RoundDetail, game: Game | un
     // Re-derives the whole pool from its seed in this browser (the core's own verifier).
     const result = await feedback.run(
       t.round.verifying,
-      async () => verifyPool(seed, commitment, game.sampling, winners, [{ drawIndex, level }]),
+      async () => {
+        await afterPaint();
+        return verifyPool(seed, commitment, game.sampling, winners, [{ drawIndex, level }]);
+      },
       { button: verify },
     );
     if (!result) return;
