@@ -466,15 +466,17 @@ describe('the back office, in a real browser against a real service', () => {
   });
 
   it('asks to sign in again when the session expires, and comes back to the same page', async () => {
-    await nav(en.nav.games).click();
-    await heading(en.games.title).waitFor(WAIT);
+    await nav(en.nav.rounds).click();
+    await heading(en.rounds.title).waitFor(WAIT);
     // Its requests answered (the list shows), the session ends while the user reads.
-    await page.getByRole('row', { name: /frevo-da-sorte/ }).waitFor(WAIT);
+    await page.getByRole('row', { name: /maria@example\.test/ }).waitFor(WAIT);
     server.clock.advance(3 * 3600 * 1000); // past TOKEN_TTL (2 h)
-    await nav(en.nav.players).click();
+    await page.getByRole('link', { name: en.round.open(roundId) }).click();
     await page.getByText(en.auth.expired).waitFor(WAIT);
     await signIn(PASSWORD);
-    await heading(en.players.title).waitFor(WAIT);
+    // Back on the round it was opening: the page's query (the round's id) came along.
+    await heading(en.round.title(roundId.slice(0, 8))).waitFor(WAIT);
+    expect(new URL(page.url()).searchParams.get('id')).toBe(roundId);
   });
 
   it('changes the password, signs out everywhere, and signs in with the new one', async () => {
