@@ -460,9 +460,13 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByRole('img', { name: new RegExp(pt.overview.chartTitle('BRL')) }).waitFor(WAIT);
     expect(await overflow()).toBeLessThanOrEqual(0);
     await shoot('panel-phone');
+    // And a round's details, its card scaled down to the phone's width.
+    await page.goto(`${server.url}/panel/round?id=${roundId}`);
+    await page.getByRole('region', { name: pt.round.cardTitle }).locator('canvas').waitFor(WAIT);
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await page.setViewportSize(DESKTOP);
     await page.getByLabel(pt.lang.label).selectOption('en');
-    await heading(en.overview.title).waitFor(WAIT);
+    await heading(en.round.title(roundId.slice(0, 8))).waitFor(WAIT);
   });
 
   it('asks to sign in again when the session expires, and comes back to the same page', async () => {
