@@ -26,6 +26,8 @@ const POSTGRES_SUITE = [
   'round-details',
   'report',
   'webhook-redeliver',
+  'audit-scope',
+  'panel-auth',
 ];
 
 export default defineConfig({

@@ -82,7 +82,7 @@ export function createApp(deps: Deps, options: { startingUntilToldReady?: boolea
   v1.use(rejectNonFiniteNumbers);
   mountRoutes(v1, routes, createGuards(services.auth), {
     idempotency: createIdempotencyStep(services.idempotency),
-    audit: createAuditStep(services.audit, deps.logger),
+    audit: createAuditStep(services.audit, services.auditScope, deps.logger),
   });
   app.use('/v1', v1);
   app.use('/media', createMediaRouter());

@@ -410,6 +410,44 @@ describe('POST /v1/auth/change-password', () => {
   });
 });
 
+describe('the audit log of sign-ins and passwords', () => {
+  it('records panel sign-ins (refused ones too, never the password), password changes and resets', async () => {
+    // The API key's own sign-in (newClient logs in with it) is not an entry: the panel's are.
+    const { email } = await server.newClient();
+    const wrong = 'not the password 123';
+    expect((await panelLogin(email, wrong)).status).toBe(401);
+    const signedIn = await panelLogin(email, PASSWORD);
+    expect(signedIn.status).toBe(200);
+    const changed = await server.call('POST', '/v1/auth/change-password', {
+      token: signedIn.body.data,
+      body: { currentPassword: PASSWORD, newPassword: 'a new password 456' },
+    });
+    expect(changed.status).toBe(200);
+    const { token } = await requestReset(email);
+    const reset = await server.call('POST', '/v1/auth/reset-password', {
+      body: { token, newPassword: PASSWORD },
+    });
+    expect(reset.status).toBe(200);
+    // An unknown e-mail's refusal belongs to no account's log; a refused captcha is no sign-in.
+    expect((await panelLogin('nobody@example.test', wrong)).status).toBe(401);
+
+    const fresh = await panelLogin(email, PASSWORD);
+    const audit = await server.call('GET', '/v1/audit?pageSize=100', { token: fresh.body.data });
+    expect(audit.status).toBe(200);
+    const entries = audit.body.data.map((entry: any) => [entry.actor, entry.operation, entry.targetId]);
+    expect(entries).toEqual([
+      ['panel', 'POST /v1/auth/panel-login', null],
+      ['panel', 'POST /v1/auth/reset-password', null],
+      ['panel', 'POST /v1/auth/change-password', null],
+      ['panel', 'POST /v1/auth/panel-login', null],
+      ['panel', 'POST /v1/auth/panel-login (refused)', null],
+    ]);
+    expect(JSON.stringify(audit.body)).not.toContain(wrong);
+    expect(JSON.stringify(audit.body)).not.toContain(PASSWORD);
+    for (const entry of audit.body.data) expect(entry.ip).not.toBe('');
+  });
+});
+
 describe('with no SMTP_URL', () => {
   it('writes the reset e-mail to DATA_DIR/outbox as an .eml file', async () => {
     const local = await startTestServer({ deps: { settings: testSettings(wideLimits) } });

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { Logger } from '../logger.ts';
+import type { AuditScope } from '../services/audit-scope.ts';
 import type { AuditService } from '../services/audit-service.ts';
 import type { AuthContext } from '../services/auth-context.ts';
 
@@ -10,13 +11,19 @@ export interface AuditedRoute {
   auth: string;
 }
 
-/** Records one write that succeeded; never fails the request it records. */
+/**
+ * Runs an authenticated write's handler so that its audit entry is written in the same store
+ * transaction as the write (services/audit-scope.ts), and resolves with the handler's result. A
+ * write that failed leaves no entry. One that succeeded without any store unit carrying the entry
+ * gets it as a row of its own, right after; if that row cannot be written the failure is logged
+ * and the answer (already decided) still goes out.
+ */
 export type AuditStep = (
   route: AuditedRoute,
   request: Request,
   auth: AuthContext,
-  result: unknown,
-) => Promise<void>;
+  handle: () => Promise<unknown>,
+) => Promise<unknown>;
 
 /** A GET reads; every other method of an authenticated operation is a write. */
 export const isAuditedWrite = (route: AuditedRoute): boolean =>
@@ -42,26 +49,29 @@ export function auditTarget(params: Record<string, unknown>, result: unknown): s
   );
 }
 
-/**
- * The one hook that writes the audit log for every route (http/route.ts calls it after a write
- * answered 2xx). Written after the change committed: a failure to log is logged, and the answer
- * (already decided) still goes out.
- */
-export function createAuditStep(audit: AuditService, logger: Logger): AuditStep {
-  return async (route, request, auth, result) => {
+/** The one step that writes the audit log for every route (http/route.ts runs each write through it). */
+export function createAuditStep(audit: AuditService, scope: AuditScope, logger: Logger): AuditStep {
+  return async (route, request, auth, handle) => {
     const operation = `${route.method.toUpperCase()} /v1${route.path}`;
+    const params = request.params as Record<string, unknown>;
+    const ip = request.ip ?? '';
+    const entry = {
+      clientId: auth.clientId,
+      actor: auth.via,
+      operation,
+      ip,
+      targetId: auditTarget(params, null),
+    };
+    const { result, written } = await scope.run(entry, handle);
+    if (written) return result;
     try {
-      await audit.record({
-        auth,
-        operation,
-        targetId: auditTarget(request.params as Record<string, unknown>, result),
-        ip: request.ip ?? '',
-      });
+      await audit.record({ auth, operation, targetId: auditTarget(params, result), ip });
     } catch (error) {
       logger.error('audit log write failed', {
         operation,
         error: error instanceof Error ? error.message : String(error),
       });
     }
+    return result;
   };
 }

@@ -70,7 +70,8 @@ export interface RouteGuards {
 
 /**
  * Registers routes on a router: guards, then validation, then the Idempotency-Key step, then the
- * handler, then the audit log (a write that succeeded), then the JSON answer. Failures before the
+ * handler (a write's inside the audit step, which records it in the write's own transaction), then
+ * the JSON answer. Failures before the
  * key step (auth, signature, a malformed key or body) are not stored against the key: the request
  * never ran. A replayed answer changed nothing, so it is not audited again.
  */
@@ -98,8 +99,9 @@ export function mountRoutes(
         return;
       }
       let result: unknown;
+      const handle = async () => route.handle({ body, query, params, auth, request, response } as never);
       try {
-        result = await route.handle({ body, query, params, auth, request, response } as never);
+        result = audit && auth ? await audit(route, request, auth, handle) : await handle();
       } catch (error) {
         // An expected refusal (4xx) is the request's outcome and is kept, as Stripe does; anything
         // else (5xx) rolled its transaction back, so the key is freed for a retry.
@@ -118,7 +120,6 @@ export function mountRoutes(
       const text = JSON.stringify(result);
       // The answer is stored before it is sent, so a retry after it can only replay it.
       if (claim.kind === 'claimed') await claim.complete(route.success.status, text);
-      if (audit && auth) await audit(route, request, auth, result);
       response.status(route.success.status).type('application/json').send(text);
     };
     router[route.method](route.path, ...(route.before ?? []), handler);

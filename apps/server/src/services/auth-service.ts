@@ -2,6 +2,7 @@ import { type Deps, isoIn, isoNow } from '../deps.ts';
 import { digest, newToken } from '../security/secrets.ts';
 import type { ApiClientRecord, TokenOrigin } from '../store/records.ts';
 import { ApiError } from './api-error.ts';
+import { auditRow } from './audit-scope.ts';
 import type { AuthContext } from './auth-context.ts';
 
 export interface TokenSet {
@@ -16,17 +17,25 @@ const API_KEY_PREFIX = 'rsp_';
 export function createAuthService(deps: Deps) {
   const { store, secrets } = deps;
 
-  async function issueTokenSet(clientId: string, via: TokenOrigin = 'api-key'): Promise<TokenSet> {
+  /** A new token set; `audit`: the audit entry of the sign-in, written in the same transaction. */
+  async function issueTokenSet(
+    clientId: string,
+    via: TokenOrigin = 'api-key',
+    audit?: { operation: string; ip: string },
+  ): Promise<TokenSet> {
     const accessToken = newToken(deps.random, 32);
     const expireAt = isoIn(deps, deps.settings.tokenTtlSeconds);
-    await store.clients.insertTokenSet({
-      id: deps.newId(),
-      clientId,
-      accessHash: digest(accessToken),
-      expireAt,
-      revokedAt: null,
-      createdAt: isoNow(deps),
-      via,
+    await store.transaction(async (tx) => {
+      await tx.clients.insertTokenSet({
+        id: deps.newId(),
+        clientId,
+        accessHash: digest(accessToken),
+        expireAt,
+        revokedAt: null,
+        createdAt: isoNow(deps),
+        via,
+      });
+      if (audit) await tx.audit.insert(auditRow(deps, { clientId, actor: via, targetId: null, ...audit }));
     });
     return { accessToken, signatureToken: secrets.signatureTokenFor(accessToken), expireAt };
   }

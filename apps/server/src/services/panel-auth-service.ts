@@ -5,6 +5,7 @@ import { DUMMY_PASSWORD } from '../security/passwords.ts';
 import { digest, newToken } from '../security/secrets.ts';
 import type { Transaction } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
+import { auditRow } from './audit-scope.ts';
 import type { AuthContext } from './auth-context.ts';
 import { type AuthService, createAuthService, type TokenSet } from './auth-service.ts';
 
@@ -41,6 +42,14 @@ export interface PanelAuthOptions {
  * The web panel's account operations: captcha, e-mail + password login, forgotten and changed
  * passwords. Answers never tell whether an e-mail has an account, in words or in time.
  */
+/**
+ * The audit log's operations for the panel's sign-ins and password resets, which carry no token (the
+ * HTTP layer's audit step records only writes made with one): named like the others.
+ */
+export const AUDIT_PANEL_LOGIN = 'POST /v1/auth/panel-login';
+export const AUDIT_PANEL_LOGIN_REFUSED = 'POST /v1/auth/panel-login (refused)';
+export const AUDIT_RESET_PASSWORD = 'POST /v1/auth/reset-password';
+
 export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {}) {
   const { store } = deps;
   const auth = options.auth ?? createAuthService(deps);
@@ -126,8 +135,13 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
       await checkCaptcha(input.captcha, ip);
       const client = await store.clients.findClientByEmail(input.email);
       const matches = await passwordMatches(client?.passwordHash, input.password);
+      if (client && !matches) {
+        // A refused sign-in to a real account is the account's business (never the password tried).
+        const entry = { clientId: client.id, actor: 'panel' as const, targetId: null, ip };
+        await store.audit.insert(auditRow(deps, { ...entry, operation: AUDIT_PANEL_LOGIN_REFUSED }));
+      }
       if (!client || !matches) throw badCredentials();
-      return auth.issueTokenSet(client.id, 'panel');
+      return auth.issueTokenSet(client.id, 'panel', { operation: AUDIT_PANEL_LOGIN, ip });
     },
 
     /** Checks the captcha, then queues the e-mail (if the account exists) and returns at once. */
@@ -140,7 +154,7 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
       return FORGOT_PASSWORD_MESSAGE;
     },
 
-    async resetPassword(input: { token: string; newPassword: string }): Promise<string> {
+    async resetPassword(input: { token: string; newPassword: string }, ip: string): Promise<string> {
       const tokenHash = digest(input.token);
       if (!(await store.resets.findLiveResetToken(tokenHash, isoNow(deps)))) throw badResetToken();
       const passwordHash = await deps.passwords.hash(input.newPassword);
@@ -148,6 +162,8 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
         const used = await tx.resets.useResetToken(tokenHash, isoNow(deps));
         if (!used) throw badResetToken(); // used by a concurrent request meanwhile
         await replacePassword(tx, used.clientId, passwordHash);
+        const entry = { clientId: used.clientId, actor: 'panel' as const, targetId: null, ip };
+        await tx.audit.insert(auditRow(deps, { ...entry, operation: AUDIT_RESET_PASSWORD }));
       });
       return RESET_PASSWORD_MESSAGE;
     },

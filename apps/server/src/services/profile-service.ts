@@ -67,8 +67,11 @@ export function createProfileService(deps: Deps, hooks: { changed?: (profileId: 
       };
       requireWallet(profile);
       requireDefaultCurrency(profile);
-      await store.profiles.insert(profile);
-      return profile;
+      // A unit of its own, so that the audit entry is written with it (audit-scope.ts).
+      return store.transaction(async (tx) => {
+        await tx.profiles.insert(profile);
+        return profile;
+      });
     },
 
     async get(auth: AuthContext, profileId: string): Promise<ProfileRecord> {

@@ -72,10 +72,13 @@ export function createRoundService(deps: Deps) {
     ): Promise<RoundResolutionRecord> {
       await ownedRound(auth, roundId);
       const record: RoundResolutionRecord = { roundId, ...input, resolvedAt: isoNow(deps) };
-      if (!(await store.rounds.resolveFlagged(record))) {
-        throw new ApiError('CONFLICT', `round ${roundId} is not flagged for reconciliation`);
-      }
-      return record;
+      // Refused inside the unit, so a round not flagged leaves no audit entry either (audit-scope.ts).
+      return store.transaction(async (tx) => {
+        if (!(await tx.rounds.resolveFlagged(record))) {
+          throw new ApiError('CONFLICT', `round ${roundId} is not flagged for reconciliation`);
+        }
+        return record;
+      });
     },
 
     /** A read-only replay token for one of the caller's rounds, valid for REPLAY_TTL. */

@@ -6,6 +6,7 @@ import { createPlayService, type PlayNotifier } from '../play/play-service.ts';
 import { DEFAULT_WALLET_RETRY } from '../play/retry-schedule.ts';
 import { createWalletDirectory } from '../wallet/wallet-directory.ts';
 import { createWebhookDelivery } from '../webhooks/webhook-delivery.ts';
+import { createAuditScope } from './audit-scope.ts';
 import { createAuditService } from './audit-service.ts';
 import { createAuthService } from './auth-service.ts';
 import { createFairnessService } from './fairness-service.ts';
@@ -21,9 +22,13 @@ import { createSessionService } from './session-service.ts';
 import { createWebhookService } from './webhook-service.ts';
 
 /** The services the routes call; none of them knows about HTTP. */
-export function createServices(deps: Deps) {
+export function createServices(raw: Deps) {
+  // The routes' services write through a store whose units also carry the audit entry of the
+  // write they serve (audit-scope.ts); the play loop and the dispatcher run outside any write.
+  const auditScope = createAuditScope(raw);
+  const deps: Deps = { ...raw, store: auditScope.store(raw.store) };
   const play = deps.settings.play ?? {};
-  const webhooks = createWebhookDelivery(deps, {
+  const webhooks = createWebhookDelivery(raw, {
     ...(play.webhookScheduleMs && { schedule: play.webhookScheduleMs }),
     ...(play.webhookTimeoutMs && { timeoutMs: play.webhookTimeoutMs }),
     ...(play.webhookInFlight && { inFlightPerWebhook: play.webhookInFlight }),
@@ -37,7 +42,7 @@ export function createServices(deps: Deps) {
   const notifier = createNotifierRelay();
   const wallets = meteredWallets(
     createWalletDirectory({
-      store: deps.store,
+      store: raw.store,
       secrets: deps.secrets,
       logger: deps.logger,
       clock: deps.clock,
@@ -46,12 +51,13 @@ export function createServices(deps: Deps) {
     }),
     deps.metrics,
   );
-  const playRecords = createPlayRecords(deps.store, deps.clock);
+  const playRecords = createPlayRecords(raw.store, deps.clock);
   return {
     notifier,
+    auditScope,
     webhookDelivery: webhooks,
     play: meteredPlay(
-      createPlayService(deps, {
+      createPlayService(raw, {
         wallets,
         events: roundCounting(webhooks.outbox, deps.metrics),
         notifier,
@@ -73,8 +79,8 @@ export function createServices(deps: Deps) {
     sessions: createSessionService(deps),
     lists: createListService(deps),
     webhooks: createWebhookService(deps, { resend: webhooks.dispatcher.resend }),
-    fairness: createFairnessService(deps.store),
-    idempotency: createIdempotencyService(deps),
+    fairness: createFairnessService(raw.store),
+    idempotency: createIdempotencyService(raw),
     audit: createAuditService(deps),
     rounds: createRoundService(deps),
   };

@@ -117,7 +117,7 @@ export function createWebhookService(deps: Deps, sending: { resend?: ResendEvent
         );
       }
       if (!sending.resend) throw new Error('the webhook service was built without a sender');
-      return sending.resend(openTarget(deps.secrets, webhook), event);
+      return sending.resend(openTarget(deps.secrets, webhook), event, store);
     },
 
     /** Soft delete: it stops receiving events and leaves the list; its delivery log is kept for audit. */

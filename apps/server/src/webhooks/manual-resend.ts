@@ -13,14 +13,16 @@ import type { WebhookSender } from './webhook-sender.ts';
 export type ResendEvent = (
   to: Target,
   event: Pick<OutboxEvent, 'id' | 'eventType' | 'payload'>,
+  /** The store to log the attempt in (the caller's, so its audit entry goes with it); default the dispatcher's. */
+  store?: Pick<Deps['store'], 'transaction'>,
 ) => Promise<DeliveryRecord>;
 
 export function createManualResend(
   deps: Pick<Deps, 'store' | 'clock' | 'newId'> & { sender: Pick<WebhookSender, 'post'> },
 ): ResendEvent {
-  return async (to, event) => {
+  return async (to, event, store = deps.store) => {
     const result = await sendEvent(deps, to, event);
     const logged = attemptLog(deps.newId(), to.webhook.id, event, result);
-    return deps.store.transaction((tx) => tx.webhooks.recordAttempt({ ...logged, willRetry: false }));
+    return store.transaction((tx) => tx.webhooks.recordAttempt({ ...logged, willRetry: false }));
   };
 }

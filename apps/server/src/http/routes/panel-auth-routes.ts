@@ -122,7 +122,7 @@ export function panelAuthRoutes({ services, limits }: RouteKit): RouteDefinition
       before: limits.resetPassword,
       success: { status: 200, schema: messagesBody },
       errors: [400, 429, 500],
-      handle: async ({ body }) => okMessages(await panel.resetPassword(body)),
+      handle: async ({ body, request }) => okMessages(await panel.resetPassword(body, clientIp(request))),
     }),
     defineRoute({
       method: 'post',
