@@ -71,6 +71,7 @@ describe('the replay page', () => {
       const money = createI18n('pt', 'BRL').money(prize.minor);
       expect(await page.locator('[data-fact="prize"]').textContent()).toBe(money);
       expect(await page.locator('[data-fact="round"]').textContent()).toBe(roundId);
+      expect(await page.locator('[data-fact="status"]').textContent()).toBe(pt.status_closed);
       expect(await page.locator('[data-fact="ended"]').textContent()).toContain('UTC');
       const canvas = page.locator('figure.replay-card canvas');
       const box = await canvas.boundingBox();

@@ -51,6 +51,39 @@ describe('POST /v1/auth/rotate-key', () => {
   });
 });
 
+describe('POST /v1/auth/logout', () => {
+  it('ends this token set at once, the others stay; it is in the audit log', async () => {
+    const client = await server.newClient();
+    const other = (await server.call('POST', '/v1/auth/login', { body: { apiKey: client.apiKey } })).body
+      .data;
+    const panel = await server.running.app.services.auth.issueTokenSet(client.clientId, 'panel');
+
+    const out = await server.call('POST', '/v1/auth/logout', { token: panel, body: {} });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({
+      status: 'success',
+      messages: ['Signed out: this token set no longer works.'],
+    });
+    expect((await server.call('GET', '/v1/profile', { token: panel })).status).toBe(401);
+    const signed = await server.call('POST', '/v1/profile', {
+      token: panel,
+      body: { name: 'x', type: 'demo' },
+    });
+    expect(signed.status).toBe(401);
+    expect((await server.call('POST', '/v1/auth/logout', { token: panel, body: {} })).status).toBe(401);
+    expect((await server.call('POST', '/v1/auth/logout', { body: {} })).status).toBe(401);
+
+    expect((await server.call('GET', '/v1/profile', { token: client.tokens })).status).toBe(200);
+    const audit = await server.call('GET', '/v1/audit', { token: other });
+    expect(audit.body.data[0]).toMatchObject({
+      actor: 'panel',
+      operation: 'POST /v1/auth/logout',
+      targetId: null,
+    });
+    expect(audit.body.pagination.totalCount).toBe(1);
+  });
+});
+
 describe('GET /v1/audit', () => {
   it('lists every write that changed something, newest first, with who, what, target, when and IP', async () => {
     const client = await server.newClient();

@@ -79,7 +79,8 @@ export class ReplayPage {
       facts.append(element('dt', term), dd);
     };
     fact(t.round, round._id, 'round');
-    fact(t.status, round.status, 'status');
+    const status = `status_${round.status}`;
+    fact(t.status, status in t ? t[status as keyof typeof t] : round.status, 'status');
     fact(t.price, money(round.paidPrice), 'price');
     fact(t.prize, money(round.prize), 'prize');
     fact(t.bought, when(round.createdAt), 'bought');

@@ -17,6 +17,11 @@ const en = {
   expired: 'Replay links last a few minutes. Ask the back office for a new one.',
   failed: 'The round could not be loaded. Try again in a moment.',
   cardLabel: 'The card as the player saw it, fully scratched: {result}',
+  status_open: 'open (not yet scratched)',
+  status_closing: 'closing',
+  status_closed: 'closed',
+  status_declined: 'declined by the wallet',
+  status_voided: 'voided (bet given back)',
 } as const;
 
 type ReplayStrings = { readonly [K in keyof typeof en]: string };
@@ -37,6 +42,11 @@ const pt: ReplayStrings = {
   expired: 'Os links de replay valem por poucos minutos. Peça um novo ao back office.',
   failed: 'Não foi possível carregar a rodada. Tente de novo em instantes.',
   cardLabel: 'A cartela como o jogador a viu, toda raspada: {result}',
+  status_open: 'aberta (ainda não raspada)',
+  status_closing: 'encerrando',
+  status_closed: 'encerrada',
+  status_declined: 'recusada pela carteira',
+  status_voided: 'anulada (aposta devolvida)',
 };
 
 const es: ReplayStrings = {
@@ -55,6 +65,11 @@ const es: ReplayStrings = {
   expired: 'Los enlaces de repetición duran unos minutos. Pide uno nuevo al back office.',
   failed: 'No se pudo cargar la ronda. Inténtalo de nuevo en un momento.',
   cardLabel: 'La tarjeta como la vio el jugador, toda raspada: {result}',
+  status_open: 'abierta (aún sin raspar)',
+  status_closing: 'cerrándose',
+  status_closed: 'cerrada',
+  status_declined: 'rechazada por la billetera',
+  status_voided: 'anulada (apuesta devuelta)',
 };
 
 export const REPLAY_STRINGS: { readonly [L in Lang]: ReplayStrings } = { en, pt, es };

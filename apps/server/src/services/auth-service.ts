@@ -60,6 +60,11 @@ export function createAuthService(deps: Deps) {
       };
     },
 
+    /** Ends the caller's token set (a sign-out): its accessToken and signatureToken stop working at once. */
+    async logout(auth: AuthContext): Promise<void> {
+      await store.transaction((tx) => tx.clients.revokeTokenSet(auth.tokenSetId, isoNow(deps)));
+    },
+
     /**
      * Replaces the client's apiKey with a new one, returned once (only its digest is kept). The old
      * key logs in no more, and the token sets it gave are revoked (the panel's stay live).

@@ -60,6 +60,8 @@ export interface ClientsRepo {
   insertTokenSet(tokenSet: TokenSetRecord): Promise<void>;
   /** A token set that is neither revoked nor expired at `now`. */
   findLiveTokenSet(accessHash: string, now: string): Promise<TokenSetRecord | undefined>;
+  /** Revokes one token set (a sign-out); false if it was not live. */
+  revokeTokenSet(id: string, now: string): Promise<boolean>;
   /** Revokes the client's live token sets (only those of one login when `via` is given); returns how many. */
   revokeTokenSets(clientId: string, now: string, via?: TokenOrigin): Promise<number>;
 }

@@ -110,6 +110,18 @@ export function describeClientsContract(open: OpenStore): void {
       expect(await store().clients.revokeTokenSets(client.id, at(30))).toBe(0);
     });
 
+    it('revokes one token set (a sign-out), true once, leaving the client’s others live', async () => {
+      const client = await seedClient(store());
+      const mine = tokenSetRecord(client.id);
+      const other = tokenSetRecord(client.id);
+      for (const tokens of [mine, other]) await store().clients.insertTokenSet(tokens);
+      expect(await store().clients.revokeTokenSet(mine.id, at(20))).toBe(true);
+      expect(await store().clients.findLiveTokenSet(mine.accessHash, at(21))).toBeUndefined();
+      expect(await store().clients.findLiveTokenSet(other.accessHash, at(21))).toEqual(other);
+      expect(await store().clients.revokeTokenSet(mine.id, at(30))).toBe(false);
+      expect(await store().clients.revokeTokenSet('no-such-token-set', at(30))).toBe(false);
+    });
+
     it('refuses a second token set with the same access hash', async () => {
       const client = await seedClient(store());
       const tokens = tokenSetRecord(client.id);

@@ -147,6 +147,30 @@ export function describeLedgerContract(open: OpenStore): void {
       return { ids: ids(found), totalCount: found.totalCount };
     };
 
+    it('reads the whole list in keyset batches (the export): the same rounds, order and filters as the pages', async () => {
+      const { clientId } = await setUp();
+      for (const over of [{}, { type: 'prize' as const }, { profileId: scene.pa.profile.id }]) {
+        const filter = filterOf(clientId, over);
+        const batched: string[] = [];
+        let after: { createdAt: string; id: string } | null = null;
+        for (;;) {
+          const batch = await store().ledger.roundsAfter(filter, after, 1);
+          batched.push(...batch.map((round) => round.id));
+          const last = batch.at(-1);
+          if (!last) break;
+          after = { createdAt: last.createdAt, id: last.id };
+        }
+        expect(batched).toEqual(ids(await store().ledger.listRounds(filter, ALL)));
+        const all = await store().ledger.transactionsAfter(filter, null, 1000);
+        expect(all.map((t) => t.id)).toEqual(ids(await store().ledger.listTransactions(filter, ALL)));
+        const [first, ...rest] = all;
+        if (first) {
+          const tail = await store().ledger.transactionsAfter(filter, first, 1000);
+          expect(tail.map((t) => t.id)).toEqual(rest.map((t) => t.id));
+        }
+      }
+    });
+
     it('lists one client’s rounds newest first, each with its player and transactions', async () => {
       const { clientId, r1, r2, r3, r4 } = await setUp();
       expect(await store().ledger.listRounds(filterOf(clientId), ALL)).toEqual({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isoTime, successStatus } from '../../schemas/common.ts';
-import { ok } from '../envelope.ts';
+import { isoTime, messagesBody, successStatus } from '../../schemas/common.ts';
+import { ok, okMessages } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 
@@ -27,6 +27,24 @@ export function authRoutes({ services, limits }: RouteKit): RouteDefinition[] {
       success: { status: 200, schema: z.object({ status: successStatus, data: tokenSetSchema }) },
       errors: [400, 401, 429, 500],
       handle: async ({ body }) => ok(await services.auth.login(body.apiKey)),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/logout',
+      tag: 'Authentication',
+      summary: 'Sign out: end this token set',
+      description:
+        'Revokes the token set of the bearer token at once (its accessToken and signatureToken then answer ' +
+        '401); the client’s other token sets stay. Like the other /v1/auth operations it needs no ' +
+        'signature; the body may be empty. The web panel’s sign-out calls it.',
+      auth: 'bearer',
+      body: z.object({}).meta({ id: 'Logout' }),
+      success: { status: 200, schema: messagesBody },
+      errors: [401, 500],
+      handle: async ({ auth }) => {
+        await services.auth.logout(auth);
+        return okMessages('Signed out: this token set no longer works.');
+      },
     }),
     defineRoute({
       method: 'post',

@@ -50,6 +50,11 @@ export function createClientsRepo(sql: Sql): ClientsRepo {
         `SELECT ${TOKEN_COLUMNS} FROM token_sets WHERE access_hash = $1 AND revoked_at IS NULL AND expire_at > $2`,
         [accessHash, now],
       ),
+    revokeTokenSet: async (id, now) =>
+      (await changes(sql, 'UPDATE token_sets SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [
+        now,
+        id,
+      ])) === 1,
     revokeTokenSets: (clientId, now, via) =>
       via === undefined
         ? changes(sql, 'UPDATE token_sets SET revoked_at = $1 WHERE client_id = $2 AND revoked_at IS NULL', [

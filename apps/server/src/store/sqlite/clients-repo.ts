@@ -30,6 +30,7 @@ export function createClientsRepo(db: Db): Sync<ClientsRepo> {
   const liveToken = db.prepare<[string, string], TokenSetRecord>(
     `SELECT ${TOKEN_COLUMNS} FROM token_sets WHERE access_hash = ? AND revoked_at IS NULL AND expire_at > ?`,
   );
+  const revokeOne = db.prepare('UPDATE token_sets SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const revoke = db.prepare(
     'UPDATE token_sets SET revoked_at = ? WHERE client_id = ? AND revoked_at IS NULL',
   );
@@ -46,6 +47,7 @@ export function createClientsRepo(db: Db): Sync<ClientsRepo> {
     insertTokenSet: (tokenSet) => void insertToken.run(tokenSet),
     findLiveTokenSet: (accessHash, now) => liveToken.get(accessHash, now),
     setApiKeyHash: (clientId, apiKeyHash) => void setApiKey.run(apiKeyHash, clientId),
+    revokeTokenSet: (id, now) => revokeOne.run(now, id).changes === 1,
     revokeTokenSets: (clientId, now, via) =>
       (via === undefined ? revoke.run(now, clientId) : revokeVia.run(now, clientId, via)).changes,
   };
