@@ -499,8 +499,15 @@ describe('the back office, in a real browser against a real service', () => {
   });
 
   it('resets a forgotten password from the e-mailed link, which opens the panel', async () => {
+    // Sign-out ends the token set on the service (POST /v1/auth/logout), not only in this tab.
+    const tokens = await page.evaluate(() =>
+      JSON.parse(sessionStorage.getItem('raspa-panel-tokens') ?? 'null'),
+    );
+    expect((await server.call('GET', '/v1/profile', { token: tokens })).status).toBe(200);
     await page.getByRole('button', { name: en.nav.signOut }).click();
     await page.getByText(en.auth.signedOut).waitFor(WAIT);
+    expect((await server.call('GET', '/v1/profile', { token: tokens })).status).toBe(401);
+    expect(await page.evaluate(() => sessionStorage.getItem('raspa-panel-tokens'))).toBeNull();
     await page.getByRole('link', { name: en.auth.forgotLink }).click();
     await heading(en.auth.forgotTitle).waitFor(WAIT);
     await page.getByLabel(en.auth.email).fill(email);

@@ -1,4 +1,4 @@
-import { createApiClient } from './api/api-client.ts';
+import { ApiError, createApiClient } from './api/api-client.ts';
 import type { Lang } from './api/wire-types.ts';
 import { CATALOGUES, LANGS, preferredLang } from './i18n/i18n.ts';
 import { accessPage } from './pages/access-page.ts';
@@ -200,11 +200,8 @@ export class PanelApp {
           ),
         ])
       : null;
-    const signOut = signedIn
-      ? el('button', { type: 'button', class: 'secondary', on: { click: () => this.signOut() } }, [
-          t.nav.signOut,
-        ])
-      : null;
+    const signOut = signedIn ? el('button', { type: 'button', class: 'secondary' }, [t.nav.signOut]) : null;
+    signOut?.addEventListener('click', () => void this.signOut(signOut));
     this.header.replaceChildren(
       el('div', { class: 'brand' }, [
         el('span', {}, ['Raspa']),
@@ -219,9 +216,21 @@ export class PanelApp {
     );
   }
 
-  private signOut(): void {
+  /**
+   * Ends the token set on the service (POST /v1/auth/logout), then forgets it here. When the service
+   * cannot be told, the browser forgets it all the same and says that the token set lives until it
+   * expires.
+   */
+  private async signOut(button: HTMLButtonElement): Promise<void> {
+    const t = this.t;
+    button.disabled = true;
+    button.textContent = t.nav.signingOut;
+    const told = await this.api.signOut().then(
+      () => true,
+      (error: unknown) => error instanceof ApiError && error.status === 401, // already ended
+    );
     this.session.clear();
-    this.navigate('sign-in', { notice: this.t.auth.signedOut, replace: true });
+    this.navigate('sign-in', { notice: told ? t.auth.signedOut : t.auth.signedOutHere, replace: true });
   }
 }
 

@@ -201,6 +201,15 @@ describe('createApiClient against a real service', () => {
     expect((await api().listProfiles()).items).toHaveLength(1);
   });
 
+  it('signs out: the token set is ended on the service, and its next request is reported as expired', async () => {
+    const before = expired;
+    await api().signOut();
+    await expect(api().listProfiles()).rejects.toMatchObject({ status: 401 });
+    expect(expired).toBe(before + 1);
+    tokens = await api().panelLogin({ email, password: 'a brand new one', captcha: await solvedCaptcha() });
+    expect((await api().listProfiles()).items).toHaveLength(1);
+  });
+
   it('says NETWORK_ERROR when the service cannot be reached', async () => {
     const offline = createApiClient({ baseUrl: 'http://127.0.0.1:9', tokens: () => undefined });
     await expect(offline.captcha()).rejects.toMatchObject({ status: 0, code: NETWORK_ERROR });

@@ -187,6 +187,8 @@ export function createApiClient(options: ApiClientOptions) {
       messages({ method: 'POST', path: '/auth/reset-password', auth: 'none', body }),
     changePassword: (body: { currentPassword: string; newPassword: string }) =>
       messages({ method: 'POST', path: '/auth/change-password', auth: 'bearer', body }),
+    /** Ends this token set on the service (sign-out): it answers 401 from then on. */
+    signOut: () => messages({ method: 'POST', path: '/auth/logout', auth: 'bearer', body: {} }),
 
     // ---- profiles
     listProfiles: (query: { pageIndex?: number; pageSize?: number } = {}) =>

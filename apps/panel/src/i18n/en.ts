@@ -62,6 +62,8 @@ export const en = {
     backToSignIn: 'Back to sign-in',
     expired: 'Your session has ended. Sign in again to continue.',
     signedOut: 'You are signed out.',
+    signedOutHere:
+      'You are signed out in this browser. The service could not be told: your session ends by itself when it expires.',
     forgotTitle: 'Forgot your password',
     forgotIntro: 'We will e-mail you a link to choose a new password.',
     sendLink: 'Send the link',

@@ -63,6 +63,8 @@ export const es: Catalogue = {
     backToSignIn: 'Volver al inicio de sesión',
     expired: 'Tu sesión terminó. Inicia sesión de nuevo para continuar.',
     signedOut: 'Cerraste la sesión.',
+    signedOutHere:
+      'Cerraste la sesión en este navegador. No se pudo avisar al servicio: tu sesión termina sola cuando caduque.',
     forgotTitle: 'Olvidaste tu contraseña',
     forgotIntro: 'Te enviaremos por correo un enlace para elegir una contraseña nueva.',
     sendLink: 'Enviar el enlace',
@@ -294,7 +296,7 @@ export const es: Catalogue = {
   flagged: {
     title: 'Rondas marcadas',
     intro:
-      'Rondas que el servicio no pudo cerrar solo (un premio abandonado tras sus reintentos, un reembolso rechazado por la billetera). Arregle cada una con el jugador a mano y regístrelo aquí.',
+      'Rondas que el servicio no pudo cerrar solo (un premio abandonado tras sus reintentos, un reembolso rechazado por la billetera). Arregla cada una con el jugador a mano y regístralo aquí.',
     none: 'Ninguna ronda espera conciliación.',
     resolve: 'Resolver',
     resolveOf: (id) => `Resolver la ronda ${id}`,
@@ -330,11 +332,11 @@ export const es: Catalogue = {
     title: 'Acceso a la API',
     rotateTitle: 'Cambiar la apiKey',
     warning:
-      'Una nueva apiKey reemplaza a la actual al instante: el inicio de sesión con la clave antigua falla desde entonces y los tokens que dio dejan de valer, así que su integración se detiene hasta usar la nueva clave. Los inicios de sesión del panel no se ven afectados.',
+      'Una nueva apiKey reemplaza a la actual al instante: el inicio de sesión con la clave antigua falla desde entonces y los tokens que dio dejan de valer, así que tu integración se detiene hasta usar la nueva clave. Los inicios de sesión del panel no se ven afectados.',
     understood: 'Entiendo: la apiKey actual deja de funcionar ahora',
     rotate: 'Cambiar la apiKey',
     rotated: 'La apiKey fue reemplazada.',
-    shownOnce: 'Copie la nueva apiKey ahora: se muestra solo esta vez y no se puede volver a leer.',
+    shownOnce: 'Copia la nueva apiKey ahora: se muestra solo esta vez y no se puede volver a leer.',
     newKey: 'Nueva apiKey',
     auditTitle: 'Registro de auditoría',
     auditIntro:

@@ -63,6 +63,8 @@ export const pt: Catalogue = {
     backToSignIn: 'Voltar para a entrada',
     expired: 'Sua sessão terminou. Entre de novo para continuar.',
     signedOut: 'Você saiu.',
+    signedOutHere:
+      'Você saiu neste navegador. Não foi possível avisar o serviço: a sua sessão termina sozinha quando expirar.',
     forgotTitle: 'Esqueceu a senha',
     forgotIntro: 'Enviaremos por e-mail um link para escolher uma nova senha.',
     sendLink: 'Enviar o link',
