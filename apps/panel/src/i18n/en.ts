@@ -267,7 +267,7 @@ export const en = {
     verify: 'Verify',
     verifying: 'Verifying: re-deriving the pool from its seed…',
     verified: (level: number) =>
-      `Verified: the seed matches the commitment, the pool holds the ladder's winners, and this draw is level ${level}.`,
+      `Verified: the seed matches the commitment and gives this draw level ${level}, as recorded.`,
     notVerified: (commitment: boolean, error: string): string =>
       commitment
         ? `The seed matches the commitment, but the pool or this draw does not match.${error ? ` ${error}` : ''}`
@@ -309,7 +309,7 @@ export const en = {
     title: 'Pools',
     of: (model: string, version: number) => `Pools of ${model} v${version}`,
     intro:
-      'Each pool holds exactly the ladder’s winners in an order fixed by a secret seed. Its SHA-256 (the commitment) is published when the pool starts, the seed once it ends. Verify re-derives an ended pool in this browser; `pnpm verify-pool` also checks every round drawn from it.',
+      'Each pool holds exactly the ladder’s winners in an order fixed by a secret seed. Its SHA-256 (the commitment) is published when the pool starts, the seed once it ends. Verify checks an ended pool’s seed against it in this browser, and a round’s page checks its draw; `pnpm verify-pool` checks every round drawn from the pool.',
     number: 'Pool',
     started: 'Started',
     ended: 'Ended',
@@ -321,9 +321,11 @@ export const en = {
     seedLater: 'published when the pool ends',
     verification: 'Verification',
     verifyLabel: (n: number) => `Verify pool ${n}`,
-    verified: 'verified: seed matches, winners as the ladder',
+    verified: 'verified: the seed matches the commitment',
     notVerified: (commitment: boolean): string =>
-      commitment ? 'the pool does not hold the ladder’s winners' : 'the seed does not match the commitment',
+      commitment
+        ? 'the seed matches, but the pool cannot be derived with this ladder'
+        : 'the seed does not match the commitment',
     none: 'No pool yet: the first starts with the first card bought.',
   },
   access: {

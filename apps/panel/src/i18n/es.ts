@@ -269,7 +269,7 @@ export const es: Catalogue = {
     verify: 'Verificar',
     verifying: 'Verificando: derivando el lote desde su semilla…',
     verified: (level) =>
-      `Verificado: la semilla coincide con el compromiso, el lote tiene los ganadores de la escala y esta extracción es de nivel ${level}.`,
+      `Verificado: la semilla coincide con el compromiso y da a esta extracción el nivel ${level}, como se registró.`,
     notVerified: (commitment, error) =>
       commitment
         ? `La semilla coincide con el compromiso, pero el lote o esta extracción no coinciden.${error ? ` ${error}` : ''}`
@@ -311,7 +311,7 @@ export const es: Catalogue = {
     title: 'Lotes',
     of: (model, version) => `Lotes de ${model} v${version}`,
     intro:
-      'Cada lote tiene exactamente los ganadores de la escala, en un orden fijado por una semilla secreta. Su SHA-256 (el compromiso) se publica cuando el lote empieza, y la semilla cuando termina. Verificar deriva un lote terminado en este navegador; `pnpm verify-pool` comprueba además cada ronda extraída de él.',
+      'Cada lote tiene exactamente los ganadores de la escala, en un orden fijado por una semilla secreta. Su SHA-256 (el compromiso) se publica cuando el lote empieza, y la semilla cuando termina. Verificar comprueba la semilla de un lote terminado en este navegador, y la página de una ronda comprueba su extracción; `pnpm verify-pool` comprueba cada ronda extraída del lote.',
     number: 'Lote',
     started: 'Inicio',
     ended: 'Fin',
@@ -323,9 +323,11 @@ export const es: Catalogue = {
     seedLater: 'se publica cuando el lote termina',
     verification: 'Verificación',
     verifyLabel: (n) => `Verificar el lote ${n}`,
-    verified: 'verificado: la semilla coincide, ganadores como en la escala',
+    verified: 'verificado: la semilla coincide con el compromiso',
     notVerified: (commitment) =>
-      commitment ? 'el lote no tiene los ganadores de la escala' : 'la semilla no coincide con el compromiso',
+      commitment
+        ? 'la semilla coincide, pero el lote no se puede derivar con esta escala'
+        : 'la semilla no coincide con el compromiso',
     none: 'Aún no hay lotes: el primero empieza con el primer cartón comprado.',
   },
   access: {

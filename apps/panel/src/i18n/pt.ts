@@ -267,7 +267,7 @@ export const pt: Catalogue = {
     verify: 'Verificar',
     verifying: 'Verificando: derivando o lote a partir da semente…',
     verified: (level) =>
-      `Verificado: a semente confere com o compromisso, o lote tem os ganhadores da escada e este sorteio é do nível ${level}.`,
+      `Verificado: a semente confere com o compromisso e dá a este sorteio o nível ${level}, como registrado.`,
     notVerified: (commitment, error) =>
       commitment
         ? `A semente confere com o compromisso, mas o lote ou este sorteio não conferem.${error ? ` ${error}` : ''}`
@@ -309,7 +309,7 @@ export const pt: Catalogue = {
     title: 'Lotes',
     of: (model, version) => `Lotes de ${model} v${version}`,
     intro:
-      'Cada lote tem exatamente os ganhadores da escada, numa ordem fixada por uma semente secreta. O SHA-256 dela (o compromisso) é publicado quando o lote começa, e a semente quando termina. Verificar deriva o lote encerrado neste navegador; `pnpm verify-pool` confere também cada rodada sorteada dele.',
+      'Cada lote tem exatamente os ganhadores da escada, numa ordem fixada por uma semente secreta. O SHA-256 dela (o compromisso) é publicado quando o lote começa, e a semente quando termina. Verificar confere a semente de um lote encerrado neste navegador, e a página de uma rodada confere o seu sorteio; `pnpm verify-pool` confere cada rodada sorteada do lote.',
     number: 'Lote',
     started: 'Início',
     ended: 'Fim',
@@ -321,9 +321,11 @@ export const pt: Catalogue = {
     seedLater: 'publicada quando o lote termina',
     verification: 'Verificação',
     verifyLabel: (n) => `Verificar o lote ${n}`,
-    verified: 'verificado: a semente confere, ganhadores como na escada',
+    verified: 'verificado: a semente confere com o compromisso',
     notVerified: (commitment) =>
-      commitment ? 'o lote não tem os ganhadores da escada' : 'a semente não confere com o compromisso',
+      commitment
+        ? 'a semente confere, mas o lote não pode ser derivado com esta escada'
+        : 'a semente não confere com o compromisso',
     none: 'Nenhum lote ainda: o primeiro começa com a primeira cartela comprada.',
   },
   access: {

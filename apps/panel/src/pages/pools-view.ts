@@ -1,19 +1,15 @@
-import { verifyPool } from '@raspa/core';
 import type { Game, Pool } from '../api/wire-types.ts';
+import { checkPool } from '../fairness/pool-check.ts';
 import type { PageContext } from '../ui/context.ts';
 import { el, table } from '../ui/dom.ts';
 import { afterPaint, Feedback } from '../ui/feedback.ts';
 import { count, percent, time } from '../ui/format.ts';
 
-/** The winners of each level, level 1 first, as the core's pool takes them. */
-const winnersOf = (game: Game) =>
-  [...game.levels].sort((a, b) => a.level - b.level).map((level) => level.winners);
-
 /**
  * A game version's ticket pools (GET /v1/game/{id}/pools): the commitment published when each began,
  * how many of its tickets are drawn, and for an ended pool its seed, which this browser checks with the
- * core's verifier: the seed's SHA-256 is the commitment and the pool it gives holds exactly the
- * ladder's winners. (The draws of every round of the pool are checked by `pnpm verify-pool`.)
+ * core's verifier: the seed's SHA-256 is the commitment. (A round's page checks its own draw;
+ * `pnpm verify-pool` checks every round drawn from the pool.)
  */
 export function poolsView(context: PageContext, game: Game): HTMLElement {
   const { api, t, lang } = context;
@@ -23,7 +19,6 @@ export function poolsView(context: PageContext, game: Game): HTMLElement {
 
   function verifyCell(pool: Pool): Node | string {
     if (!pool.seed) return t.pools.seedLater;
-    const seed = pool.seed;
     const verdict = el('span', { role: 'status' });
     const button = el(
       'button',
@@ -32,13 +27,16 @@ export function poolsView(context: PageContext, game: Game): HTMLElement {
     );
     button.addEventListener('click', async () => {
       button.disabled = true;
+      verdict.className = '';
       verdict.textContent = t.round.verifying;
       // Let the status paint before the pool is derived (a million tickets take a moment).
       await afterPaint();
-      const result = verifyPool(seed, pool.commitment, pool.sampling, winnersOf(game));
+      const result = checkPool(pool, game);
       button.disabled = false;
-      verdict.className = result.ok ? 'badge on' : 'badge off';
-      verdict.textContent = result.ok ? t.pools.verified : t.pools.notVerified(result.commitmentMatches);
+      verdict.className = result?.ok ? 'badge on' : 'badge off';
+      verdict.textContent = result?.ok
+        ? t.pools.verified
+        : t.pools.notVerified(result?.commitmentMatches ?? false);
     });
     return el('div', { class: 'row-actions' }, [button, verdict]);
   }

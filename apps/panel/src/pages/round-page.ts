@@ -1,5 +1,5 @@
-import { verifyPool } from '@raspa/core';
 import type { Game, RoundDetail, Transaction, WalletCallAttempt } from '../api/wire-types.ts';
+import { checkTicket } from '../fairness/pool-check.ts';
 import type { Page, PageContext } from '../ui/context.ts';
 import { copyField } from '../ui/copy-field.ts';
 import { el, table } from '../ui/dom.ts';
@@ -60,20 +60,18 @@ function ticketSection(context: PageContext, round: RoundDetail, game: Game | un
   const feedback = new Feedback(() => t);
   const verify = el('button', { type: 'button', class: 'secondary' }, [t.round.verify]);
   verify.addEventListener('click', async () => {
-    const { seed, commitment, drawIndex, level } = ticket;
-    if (!seed || !commitment || drawIndex === null || level === null || !game) return;
-    const winners = [...game.levels].sort((a, b) => a.level - b.level).map((each) => each.winners);
+    if (!game) return;
     // Re-derives the whole pool from its seed in this browser (the core's own verifier).
     const result = await feedback.run(
       t.round.verifying,
       async () => {
         await afterPaint();
-        return verifyPool(seed, commitment, game.sampling, winners, [{ drawIndex, level }]);
+        return checkTicket(ticket, game);
       },
       { button: verify },
     );
     if (!result) return;
-    if (result.ok) feedback.say(t.round.verified(level));
+    if (result.ok) feedback.say(t.round.verified(ticket.level ?? 0));
     else feedback.show([t.round.notVerified(result.commitmentMatches, result.error ?? '')]);
   });
   return section(t.round.ticketTitle, [
