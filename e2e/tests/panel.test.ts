@@ -1,10 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../apps/panel/src/i18n/en.ts';
 import { pt } from '../../apps/panel/src/i18n/pt.ts';
+import { readCsvRecords } from '../../apps/server/test/csv-reader.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from '../../apps/server/test/harness.ts';
+import { connectPlayer, newSession } from '../../apps/server/test/play-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../apps/server/test/smtp-sink.ts';
 import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
 import { launchChromium } from '../src/chromium.ts';
@@ -35,10 +37,15 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let email: string;
+let apiKey: string;
+/** The round played through a gameUrl, and its player's credential. */
+let roundId = '';
+let profileId = '';
+let gameId = '';
 let apiTokens: Awaited<ReturnType<TestServer['newClient']>>['tokens'];
 /** The answers of the captchas the browser was given, newest last. */
 const answers: string[] = [];
-/** Uncaught errors in the panel: there must be none. */
+/** Uncaught errors in the panel, and what the page's CSP refused: there must be none. */
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
@@ -50,7 +57,7 @@ beforeAll(async () => {
   server = await startTestServer({ env: { ...LOCAL_INTEGRATION, SMTP_URL: sink.url } });
   // The e-mailed link opens the panel of this server (its port is known only once it listens).
   server.deps.settings.panelUrl = `${server.url}/panel/reset-password`;
-  ({ email, tokens: apiTokens } = await server.newClient('Casa Lotérica'));
+  ({ email, apiKey, tokens: apiTokens } = await server.newClient('Casa Lotérica'));
   context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
   await context.route(`${server.url}/v1/auth/captcha`, async (route) => {
     const { captchaId, image, answer } = await server.running.app.services.panel.issueCaptcha();
@@ -63,6 +70,11 @@ beforeAll(async () => {
   });
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
+  // The round page's renderer (Pixi) runs under the service's CSP: a refused script, eval or worker shows here.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content.Security.Policy/i.test(message.text()))
+      pageErrors.push(message.text());
+  });
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 });
 
@@ -114,13 +126,16 @@ describe('the back office, in a real browser against a real service', () => {
 
     await solveCaptcha();
     await page.getByRole('button', { name: en.auth.signIn, exact: true }).click();
-    await heading(en.profiles.title).waitFor(WAIT);
+    await heading(en.overview.title).waitFor(WAIT);
+    await page.getByText(en.overview.nothingPlayed).first().waitFor(WAIT);
     // The token set stays out of the address and of localStorage.
     expect(page.url()).not.toContain('accessToken');
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain('accessToken');
   });
 
   it('creates a profile, then edits it', async () => {
+    await nav(en.nav.profiles).click();
+    await heading(en.profiles.title).waitFor(WAIT);
     await page.getByLabel(en.profiles.name).fill('Casa Lotérica');
     await page.getByLabel(en.profiles.type).selectOption('operator');
     await page.getByLabel(en.profiles.currency).fill('BRL');
@@ -205,9 +220,9 @@ describe('the back office, in a real browser against a real service', () => {
 
   it('finds a round played through a gameUrl, by profile and from the player’s page', async () => {
     const profiles = await server.call('GET', '/v1/profile', { token: apiTokens });
-    const profileId: string = profiles.body.data[0].profileId;
+    profileId = profiles.body.data[0].profileId;
     const games = await server.call('GET', `/v1/game?profileId=${profileId}`, { token: apiTokens });
-    const gameId: string = games.body.data[0].id;
+    gameId = games.body.data[0].id;
     const user = await server.call('POST', '/v1/user/auth', {
       token: apiTokens,
       body: { profileId, credential: 'maria@example.test', credentialType: 'email' },
@@ -223,6 +238,7 @@ describe('the back office, in a real browser against a real service', () => {
       await game.locator('[data-action="reveal-all"]:enabled').click(WAIT);
       await eventually(async () => {
         const rounds = await server.call('GET', `/v1/round?profileId=${profileId}`, { token: apiTokens });
+        roundId = rounds.body.data[0]?._id ?? '';
         return rounds.body.data[0]?.status === 'closed';
       }, 60_000);
     } finally {
@@ -259,6 +275,128 @@ describe('the back office, in a real browser against a real service', () => {
       .waitFor(WAIT);
   });
 
+  it('exports the rounds as the service’s CSV, with the filters on show', async () => {
+    await nav(en.nav.rounds).click();
+    await page.getByRole('row', { name: /maria@example\.test/ }).waitFor(WAIT);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', WAIT),
+      page.getByRole('button', { name: en.common.exportCsv }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('rounds.csv');
+    const records = readCsvRecords(readFileSync(await download.path(), 'utf8'));
+    expect(records[0]?.slice(0, 2)).toEqual(['_id', 'profileId']);
+    const row = records.find((record) => record[0] === roundId);
+    expect(row?.[4]).toBe('maria@example.test');
+    expect(row?.[5]).toBe('closed');
+    await page
+      .getByRole('status')
+      .filter({ hasText: en.common.exported('rounds.csv') })
+      .waitFor(WAIT);
+  });
+
+  it('opens the round’s details: the card drawn by the game’s renderer, wallet calls, deliveries, a replay link', async () => {
+    await page.getByRole('link', { name: en.round.open(roundId) }).click();
+    await heading(en.round.title(roundId.slice(0, 8))).waitFor(WAIT);
+    expect(await nav(en.nav.rounds).getAttribute('aria-current')).toBe('true');
+    const card = page.getByRole('region', { name: en.round.cardTitle });
+    await card.locator('canvas').waitFor(WAIT);
+    expect(await card.getByRole('alert').isHidden()).toBe(true);
+    const wallet = page.getByRole('region', { name: en.round.walletTitle });
+    await wallet.getByRole('row', { name: /bet/ }).first().waitFor(WAIT);
+    const deliveries = page.getByRole('region', { name: en.round.deliveriesTitle });
+    await eventually(async () => {
+      if ((await deliveries.getByRole('row', { name: /close-round/ }).count()) > 0) return true;
+      await page.reload();
+      return false;
+    }, 60_000);
+    await shoot('panel-round');
+
+    await page.getByRole('button', { name: en.round.replayCreate }).click();
+    const url = await page.getByRole('textbox', { name: en.round.replayUrl }).inputValue();
+    expect(url.startsWith(`${server.url}/`)).toBe(true);
+    const replay = await context.newPage();
+    try {
+      // The replay page (apps/game's) draws the card with the same renderer, no sign-in needed.
+      expect((await replay.goto(url))?.status()).toBe(200);
+      await replay.waitForSelector('html[data-drawn="true"]', WAIT);
+      expect(await replay.locator('[data-fact="round"]').textContent()).toBe(roundId);
+    } finally {
+      await replay.close();
+    }
+  });
+
+  it('re-sends the round’s close-round event from its details, under the same webhook-id', async () => {
+    const deliveries = page.getByRole('region', { name: en.round.deliveriesTitle });
+    const closes = () =>
+      operator.events.filter((event) => event.event === 'close-round' && event.payload._id === roundId);
+    const before = closes();
+    expect(before).toHaveLength(1);
+    await deliveries
+      .getByRole('button', { name: en.webhooks.resendLabel('close-round', roundId) })
+      .first()
+      .click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: en.webhooks.resent('close-round', '200') })
+      .waitFor(WAIT);
+    const after = closes();
+    expect(after).toHaveLength(2);
+    expect(after[1]?.id).toBe(after[0]?.id);
+    expect(await deliveries.getByRole('row', { name: /close-round/ }).count()).toBe(2);
+  });
+
+  it('resolves a round flagged for reconciliation (a bet the wallet took unanswered, whose rollback it declined)', async () => {
+    const token = await newSession(server, { tokens: apiTokens, profileId, gameId, webhookId: '' }, 'joao');
+    const player = await connectPlayer(server.url, token);
+    try {
+      operator.failNext('bet', 'ok-then-hang');
+      operator.failNext('rollback', 'decline');
+      expect((await player.ask('buy')).ok).toBe(false); // after the wallet time-out (5 s)
+    } finally {
+      player.close();
+    }
+    await server.running.app.services.play.settleDue();
+    await eventually(async () => {
+      const flagged = await server.call('GET', '/v1/reconciliation', { token: apiTokens });
+      return flagged.body.pagination?.totalCount === 1;
+    }, 60_000);
+
+    await nav(en.nav.flagged).click();
+    await heading(en.flagged.title).waitFor(WAIT);
+    const row = page.getByRole('row', { name: /joao/ });
+    await row.waitFor(WAIT);
+    expect(await row.textContent()).toContain('declined');
+    await row.getByRole('button', { name: en.flagged.resolve }).click();
+    await page.getByLabel(en.flagged.resolutions['written-off']).check();
+    await page.getByLabel(en.flagged.note).fill('Refunded by hand on the call with the player.');
+    await page.getByRole('button', { name: en.flagged.resolve, exact: true }).last().click();
+    await page.getByRole('status').filter({ hasText: en.flagged.resolved }).waitFor(WAIT);
+    await page.getByText(en.flagged.none).waitFor(WAIT);
+  });
+
+  it('shows the day on the overview, and the game’s pool with its commitment', async () => {
+    // The overview's "today" is the browser's: make it the service's (its test clock is in March 2026).
+    await page.clock.setFixedTime(server.clock());
+    await nav(en.nav.overview).click();
+    await heading(en.overview.title).waitFor(WAIT);
+    const totals = page.getByRole('region', { name: en.overview.totalsOf('BRL') });
+    const today = totals.getByRole('row', { name: new RegExp(en.overview.periods.today) });
+    await today.waitFor(WAIT);
+    expect(await today.getByRole('cell').nth(1).textContent()).toBe('1');
+    await page.getByRole('img', { name: new RegExp(en.overview.chartTitle('BRL')) }).waitFor(WAIT);
+    const games = page.getByRole('region', { name: en.overview.gamesOf(en.overview.periods.week) });
+    await games.getByRole('row', { name: /frevo-da-sorte v1/ }).waitFor(WAIT);
+    await page.getByText(en.overview.flaggedCount(0)).waitFor(WAIT);
+    await shoot('panel-overview');
+
+    await nav(en.nav.games).click();
+    await page.getByRole('button', { name: en.pools.of('frevo-da-sorte', 1) }).click();
+    const pools = page.getByRole('region', { name: en.pools.of('frevo-da-sorte', 1) });
+    const pool = pools.getByRole('row', { name: /running/ });
+    await pool.waitFor(WAIT);
+    expect(await pool.textContent()).toContain(en.pools.drawnOf('1', '100,001'));
+  });
+
   it('shows the webhook’s delivery log with its filters', async () => {
     await nav(en.nav.webhooks).click();
     await page.getByRole('button', { name: en.webhooks.logOf(operator.webhookUrl) }).click();
@@ -273,34 +411,76 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByLabel(en.common.status).selectOption('success');
     await page.getByRole('button', { name: en.common.apply }).click();
     await log.getByRole('row', { name: /open-round/ }).waitFor(WAIT);
+    // Re-sent from the log: the receiver gets the open-round event again, and the log a new attempt.
+    const opens = () => operator.events.filter((event) => event.event === 'open-round').length;
+    const before = opens();
+    await log.getByRole('button', { name: en.webhooks.resendLabel('open-round', roundId) }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: en.webhooks.resent('open-round', '200') })
+      .waitFor(WAIT);
+    expect(opens()).toBe(before + 1);
+    await expect.poll(() => log.getByRole('row', { name: /open-round/ }).count(), WAIT).toBe(2);
     await shoot('panel-webhooks');
+  });
+
+  it('rotates the apiKey, shown once: the old key no longer logs in, and the audit log has it', async () => {
+    await nav(en.nav.access).click();
+    await heading(en.access.title).waitFor(WAIT);
+    await page.getByRole('button', { name: en.access.rotate }).click();
+    // The box that says what happens must be ticked first: nothing was sent.
+    expect(await page.getByLabel(en.access.newKey).count()).toBe(0);
+    await page.getByLabel(en.access.understood).check();
+    await page.getByRole('button', { name: en.access.rotate }).click();
+    const fresh = await page.getByLabel(en.access.newKey).inputValue();
+    expect(fresh).not.toBe(apiKey);
+    const login = (key: string) => server.call('POST', '/v1/auth/login', { body: { apiKey: key } });
+    expect((await login(apiKey)).status).toBe(401);
+    expect((await login(fresh)).status).toBe(200);
+    const audit = page.getByRole('region', { name: en.access.auditTitle });
+    await audit.getByRole('row', { name: /POST \/v1\/auth\/rotate-key/ }).waitFor(WAIT);
+    // Both re-sends (from the round and from the log) are in it, done by the panel.
+    const resends = audit.getByRole('row', { name: /POST \/v1\/webhook\/:webhookId\/redeliver/ });
+    expect(await resends.count()).toBe(2);
+    expect(await resends.first().textContent()).toContain(en.access.actors.panel);
+    await shoot('panel-access');
   });
 
   it('speaks Portuguese after the switch, and works on a phone', async () => {
     await page.getByLabel(en.lang.label).selectOption('pt');
-    await page.getByRole('heading', { level: 1, name: pt.webhooks.title }).waitFor(WAIT);
+    await page.getByRole('heading', { level: 1, name: pt.access.title }).waitFor(WAIT);
     await nav(pt.nav.profiles).click();
     await page.getByRole('heading', { level: 1, name: pt.profiles.title }).waitFor(WAIT);
     await page.setViewportSize({ width: 375, height: 740 });
     // Nothing wider than the phone's screen but the tables, which scroll inside their own box.
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    // The overview's chart and tables fit too (the tables scroll in their own box).
+    await nav(pt.nav.overview).click();
+    await page.getByRole('img', { name: new RegExp(pt.overview.chartTitle('BRL')) }).waitFor(WAIT);
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await shoot('panel-phone');
+    // And a round's details, its card scaled down to the phone's width.
+    await page.goto(`${server.url}/panel/round?id=${roundId}`);
+    await page.getByRole('region', { name: pt.round.cardTitle }).locator('canvas').waitFor(WAIT);
+    expect(await overflow()).toBeLessThanOrEqual(0);
     await page.setViewportSize(DESKTOP);
     await page.getByLabel(pt.lang.label).selectOption('en');
-    await heading(en.profiles.title).waitFor(WAIT);
+    await heading(en.round.title(roundId.slice(0, 8))).waitFor(WAIT);
   });
 
   it('asks to sign in again when the session expires, and comes back to the same page', async () => {
-    await nav(en.nav.games).click();
-    await heading(en.games.title).waitFor(WAIT);
+    await nav(en.nav.rounds).click();
+    await heading(en.rounds.title).waitFor(WAIT);
     // Its requests answered (the list shows), the session ends while the user reads.
-    await page.getByRole('row', { name: /frevo-da-sorte/ }).waitFor(WAIT);
+    await page.getByRole('row', { name: /maria@example\.test/ }).waitFor(WAIT);
     server.clock.advance(3 * 3600 * 1000); // past TOKEN_TTL (2 h)
-    await nav(en.nav.players).click();
+    await page.getByRole('link', { name: en.round.open(roundId) }).click();
     await page.getByText(en.auth.expired).waitFor(WAIT);
     await signIn(PASSWORD);
-    await heading(en.players.title).waitFor(WAIT);
+    // Back on the round it was opening: the page's query (the round's id) came along.
+    await heading(en.round.title(roundId.slice(0, 8))).waitFor(WAIT);
+    expect(new URL(page.url()).searchParams.get('id')).toBe(roundId);
   });
 
   it('changes the password, signs out everywhere, and signs in with the new one', async () => {
@@ -315,12 +495,19 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByRole('button', { name: en.auth.change }).click();
     await page.getByText(en.auth.changed).waitFor(WAIT);
     await signIn('a changed password');
-    await heading(en.profiles.title).waitFor(WAIT);
+    await heading(en.overview.title).waitFor(WAIT);
   });
 
   it('resets a forgotten password from the e-mailed link, which opens the panel', async () => {
+    // Sign-out ends the token set on the service (POST /v1/auth/logout), not only in this tab.
+    const tokens = await page.evaluate(() =>
+      JSON.parse(sessionStorage.getItem('raspa-panel-tokens') ?? 'null'),
+    );
+    expect((await server.call('GET', '/v1/profile', { token: tokens })).status).toBe(200);
     await page.getByRole('button', { name: en.nav.signOut }).click();
     await page.getByText(en.auth.signedOut).waitFor(WAIT);
+    expect((await server.call('GET', '/v1/profile', { token: tokens })).status).toBe(401);
+    expect(await page.evaluate(() => sessionStorage.getItem('raspa-panel-tokens'))).toBeNull();
     await page.getByRole('link', { name: en.auth.forgotLink }).click();
     await heading(en.auth.forgotTitle).waitFor(WAIT);
     await page.getByLabel(en.auth.email).fill(email);
@@ -341,7 +528,7 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByRole('button', { name: en.auth.setPassword }).click();
     await page.getByText(en.auth.resetDone).waitFor(WAIT);
     await signIn('reset from the mail');
-    await heading(en.profiles.title).waitFor(WAIT);
+    await heading(en.overview.title).waitFor(WAIT);
   });
 
   it('threw no uncaught error in the panel along the way', () => {

@@ -1,11 +1,15 @@
-import { createApiClient } from './api/api-client.ts';
+import { ApiError, createApiClient } from './api/api-client.ts';
 import type { Lang } from './api/wire-types.ts';
 import { CATALOGUES, LANGS, preferredLang } from './i18n/i18n.ts';
+import { accessPage } from './pages/access-page.ts';
 import { accountPage, forgotPasswordPage, link, resetPasswordPage, signInPage } from './pages/auth-pages.ts';
+import { flaggedPage } from './pages/flagged-page.ts';
 import { gamesPage } from './pages/games-page.ts';
 import { roundsPage, transactionsPage } from './pages/ledger-pages.ts';
+import { overviewPage } from './pages/overview-page.ts';
 import { playersPage } from './pages/players-page.ts';
 import { profilesPage } from './pages/profiles-page.ts';
+import { roundPage } from './pages/round-page.ts';
 import { webhooksPage } from './pages/webhooks-page.ts';
 import { Session } from './session.ts';
 import type { Page, PageContext } from './ui/context.ts';
@@ -15,18 +19,36 @@ const BASE = '/panel/';
 const LANG_KEY = 'raspa-panel-lang';
 
 /** The sections a signed-in user reaches from the navigation, in its order. */
-const SECTIONS = ['profiles', 'games', 'players', 'rounds', 'transactions', 'webhooks', 'account'] as const;
+const SECTIONS = [
+  'overview',
+  'profiles',
+  'games',
+  'players',
+  'rounds',
+  'flagged',
+  'transactions',
+  'webhooks',
+  'access',
+  'account',
+] as const;
 type Section = (typeof SECTIONS)[number];
 const PUBLIC_ROUTES = ['sign-in', 'forgot-password', 'reset-password'] as const;
 
 const SECTION_PAGES: Record<Section, Page> = {
+  overview: overviewPage,
   profiles: profilesPage,
   games: gamesPage,
   players: playersPage,
   rounds: roundsPage,
+  flagged: flaggedPage,
   transactions: transactionsPage,
   webhooks: webhooksPage,
+  access: accessPage,
   account: accountPage,
+};
+/** Pages reached from another page, not from the navigation, and the section they belong to. */
+const INNER_PAGES: Record<string, { page: Page; section: Section }> = {
+  round: { page: roundPage, section: 'rounds' },
 };
 
 /** The route named by an address under /panel/ ('' → the first section). */
@@ -74,10 +96,12 @@ export class PanelApp {
     if (!this.session.get()) return;
     this.session.clear();
     const here = routeOf(location.pathname);
+    // Back to the same page (its query too: a round's id, the filters) once signed in again.
+    const known = (SECTIONS as readonly string[]).includes(here) || here in INNER_PAGES;
     this.navigate('sign-in', {
       notice: this.t.auth.expired,
       replace: true,
-      query: (SECTIONS as readonly string[]).includes(here) ? { next: here } : {},
+      query: known ? { next: `${here}${location.search}` } : {},
     });
   }
 
@@ -101,10 +125,11 @@ export class PanelApp {
     const signedIn = Boolean(this.session.get());
     const isPublic = (PUBLIC_ROUTES as readonly string[]).includes(route);
     if (!signedIn && !isPublic) {
+      const next = `${route}${location.search}`;
       history.replaceState(
         null,
         '',
-        `${BASE}sign-in${route === SECTIONS[0] ? '' : `?next=${encodeURIComponent(route)}`}`,
+        `${BASE}sign-in${route === SECTIONS[0] ? '' : `?next=${encodeURIComponent(next)}`}`,
       );
       route = 'sign-in';
     } else if (signedIn && route === 'sign-in') {
@@ -141,6 +166,7 @@ export class PanelApp {
     if (route === 'forgot-password') return forgotPasswordPage;
     if (route === 'reset-password') return resetPasswordPage(this.resetToken);
     if (signedIn && route in SECTION_PAGES) return SECTION_PAGES[route as Section];
+    if (signedIn && route in INNER_PAGES) return (INNER_PAGES[route] as { page: Page }).page;
     return notFoundPage;
   }
 
@@ -168,16 +194,14 @@ export class PanelApp {
             SECTIONS.map((section) => {
               const anchor = link(context, section, t.nav[section]);
               if (section === route) anchor.setAttribute('aria-current', 'page');
+              else if (INNER_PAGES[route]?.section === section) anchor.setAttribute('aria-current', 'true');
               return el('li', {}, [anchor]);
             }),
           ),
         ])
       : null;
-    const signOut = signedIn
-      ? el('button', { type: 'button', class: 'secondary', on: { click: () => this.signOut() } }, [
-          t.nav.signOut,
-        ])
-      : null;
+    const signOut = signedIn ? el('button', { type: 'button', class: 'secondary' }, [t.nav.signOut]) : null;
+    signOut?.addEventListener('click', () => void this.signOut(signOut));
     this.header.replaceChildren(
       el('div', { class: 'brand' }, [
         el('span', {}, ['Raspa']),
@@ -192,14 +216,26 @@ export class PanelApp {
     );
   }
 
-  private signOut(): void {
+  /**
+   * Ends the token set on the service (POST /v1/auth/logout), then forgets it here. When the service
+   * cannot be told, the browser forgets it all the same and says that the token set lives until it
+   * expires.
+   */
+  private async signOut(button: HTMLButtonElement): Promise<void> {
+    const t = this.t;
+    button.disabled = true;
+    button.textContent = t.nav.signingOut;
+    const told = await this.api.signOut().then(
+      () => true,
+      (error: unknown) => error instanceof ApiError && error.status === 401, // already ended
+    );
     this.session.clear();
-    this.navigate('sign-in', { notice: this.t.auth.signedOut, replace: true });
+    this.navigate('sign-in', { notice: told ? t.auth.signedOut : t.auth.signedOutHere, replace: true });
   }
 }
 
 const notFoundPage: Page = (context) =>
   el('section', {}, [
     el('h1', { tabindex: -1 }, ['404']),
-    el('p', {}, [link(context, SECTIONS[0], context.t.nav.profiles)]),
+    el('p', {}, [link(context, SECTIONS[0], context.t.nav.overview)]),
   ]);

@@ -8,6 +8,7 @@ import type { GameInput, TokenSet } from './wire-types.ts';
 let server: TestServer;
 let tokens: TokenSet | undefined;
 let email: string;
+let apiKey: string;
 let expired = 0;
 const api = () =>
   createApiClient({
@@ -21,7 +22,7 @@ const api = () =>
 
 beforeAll(async () => {
   server = await startTestServer({ env: LOCAL_INTEGRATION });
-  ({ email } = await server.newClient('Panel client'));
+  ({ email, apiKey } = await server.newClient('Panel client'));
 });
 afterAll(() => server.close());
 
@@ -151,6 +152,36 @@ describe('createApiClient against a real service', () => {
     expect((await api().listWebhooks()).map((webhook) => webhook.id)).not.toContain(webhookId);
   });
 
+  it('reads the back office: report, CSV, round, pools, reconciliation and the audit of its own writes', async () => {
+    const { profileId } = (await api().listProfiles()).items[0] ?? { profileId: '' };
+    expect(await api().report({ profileId, groupBy: 'game', dateStart: '2026-03-01' })).toEqual([]);
+    const csv = await api().roundsCsv({ profileId, pageSize: 5 });
+    expect(csv.name).toBe('rounds.csv');
+    expect(csv.text.split(/\r?\n/)[0]).toBe(
+      '_id,profileId,gameId,userId,credential,status,paidPrice,prize,createdAt,endAt',
+    );
+    const unknown = await api()
+      .getRound('0123456789abcdef01234567')
+      .catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    const [game] = await api().listGames(profileId);
+    expect(await api().listPools(game?.id ?? '')).toEqual([]);
+    expect((await api().listFlagged()).pagination).toMatchObject({ totalCount: 0 });
+    const audit = await api().listAudit({ pageSize: 100 });
+    expect(audit.items.map((entry) => entry.operation)).toContain('POST /v1/profile');
+    expect(audit.items.every((entry) => entry.actor === 'panel')).toBe(true);
+  });
+
+  it('rotates the apiKey: the new one logs in, the old one no longer does, the panel stays signed in', async () => {
+    const { apiKey: fresh } = await api().rotateKey();
+    expect(fresh).not.toBe(apiKey);
+    const login = (key: string) => server.call('POST', '/v1/auth/login', { body: { apiKey: key } });
+    expect((await login(apiKey)).status).toBe(401);
+    expect((await login(fresh)).status).toBe(200);
+    expect((await api().listAudit()).items[0]?.operation).toBe('POST /v1/auth/rotate-key');
+    expect(expired).toBe(0);
+  });
+
   it('is refused INVALID_SIGNATURE when the signature key is wrong, without calling it an expiry', async () => {
     const real = tokens as TokenSet;
     tokens = { ...real, signatureToken: 'not the key' };
@@ -166,6 +197,15 @@ describe('createApiClient against a real service', () => {
     await api().changePassword({ currentPassword: 'correct horse battery', newPassword: 'a brand new one' });
     await expect(api().listProfiles()).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     expect(expired).toBe(1);
+    tokens = await api().panelLogin({ email, password: 'a brand new one', captcha: await solvedCaptcha() });
+    expect((await api().listProfiles()).items).toHaveLength(1);
+  });
+
+  it('signs out: the token set is ended on the service, and its next request is reported as expired', async () => {
+    const before = expired;
+    await api().signOut();
+    await expect(api().listProfiles()).rejects.toMatchObject({ status: 401 });
+    expect(expired).toBe(before + 1);
     tokens = await api().panelLogin({ email, password: 'a brand new one', captcha: await solvedCaptcha() });
     expect((await api().listProfiles()).items).toHaveLength(1);
   });

@@ -1,5 +1,6 @@
 import { signBodyWebCrypto } from '@raspa/core';
 import type {
+  AuditEntry,
   Captcha,
   Delivery,
   DeliveryPagination,
@@ -13,9 +14,15 @@ import type {
   Page,
   Pagination,
   Player,
+  Pool,
   Profile,
   ProfileInput,
+  ReplayLink,
+  ReportQuery,
+  ReportRow,
   Round,
+  RoundDetail,
+  RoundResolution,
   TokenSet,
   Webhook,
   WebhookEvent,
@@ -40,6 +47,12 @@ export class ApiError extends Error {
 
 /** The code of an ApiError for a request that never reached the service (offline, refused…). */
 export const NETWORK_ERROR = 'NETWORK_ERROR';
+
+/** A CSV export as the service answered it. */
+export interface CsvFile {
+  name: string;
+  text: string;
+}
 
 export interface ApiClientOptions {
   /** The service's origin; '' for the page's own. */
@@ -92,8 +105,12 @@ export function createApiClient(options: ApiClientOptions) {
   const baseUrl = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
 
-  async function send(request: Request): Promise<Envelope> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  /** Sends a request with its bearer and signature headers; a request that got no answer is an ApiError. */
+  async function exchange(
+    request: Request,
+    accept: string,
+  ): Promise<{ response: Response; tokens: TokenSet | undefined }> {
+    const headers: Record<string, string> = { accept };
     const lang = options.lang?.();
     if (lang) headers['x-user-language'] = lang;
     const tokens = request.auth === 'none' ? undefined : options.tokens();
@@ -110,24 +127,46 @@ export function createApiClient(options: ApiClientOptions) {
         headers[SIGNATURE_HEADER] = await signBodyWebCrypto(request.body ?? {}, tokens.signatureToken);
       }
     }
-    let response: Response;
     try {
-      response = await doFetch(`${baseUrl}/v1${request.path}${queryString(request.query)}`, {
+      const response = await doFetch(`${baseUrl}/v1${request.path}${queryString(request.query)}`, {
         method: request.method,
         headers,
         credentials: 'omit',
         cache: 'no-store',
         ...(body !== undefined && { body }),
       });
+      return { response, tokens };
     } catch {
       throw new ApiError(0, NETWORK_ERROR, []);
     }
+  }
+
+  /** The error of an answer that is not a success (an expired token set is also reported). */
+  function failure(response: Response, tokens: TokenSet | undefined, envelope: Envelope): ApiError {
+    if (response.status === 401 && tokens && envelope.code !== 'INVALID_SIGNATURE') options.onExpired?.();
+    return new ApiError(response.status, envelope.code ?? 'INTERNAL_ERROR', envelope.messages ?? []);
+  }
+
+  async function send(request: Request): Promise<Envelope> {
+    const { response, tokens } = await exchange(request, 'application/json');
     const envelope = (await response.json().catch(() => ({}))) as Envelope;
-    if (!response.ok || envelope.status !== 'success') {
-      if (response.status === 401 && tokens && envelope.code !== 'INVALID_SIGNATURE') options.onExpired?.();
-      throw new ApiError(response.status, envelope.code ?? 'INTERNAL_ERROR', envelope.messages ?? []);
-    }
+    if (!response.ok || envelope.status !== 'success') throw failure(response, tokens, envelope);
     return envelope;
+  }
+
+  /** A `format=csv` answer: its text and the file name the service gave it. */
+  async function csv(request: Request): Promise<CsvFile> {
+    const { response, tokens } = await exchange(
+      { ...request, query: { ...request.query, format: 'csv' } },
+      'text/csv, application/json',
+    );
+    if (!response.ok) {
+      const envelope = (await response.json().catch(() => ({}))) as Envelope;
+      throw failure(response, tokens, envelope);
+    }
+    const disposition = response.headers.get('content-disposition') ?? '';
+    const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'export.csv';
+    return { name, text: await response.text() };
   }
 
   const data = async <T>(request: Request) => (await send(request)).data as T;
@@ -148,6 +187,8 @@ export function createApiClient(options: ApiClientOptions) {
       messages({ method: 'POST', path: '/auth/reset-password', auth: 'none', body }),
     changePassword: (body: { currentPassword: string; newPassword: string }) =>
       messages({ method: 'POST', path: '/auth/change-password', auth: 'bearer', body }),
+    /** Ends this token set on the service (sign-out): it answers 401 from then on. */
+    signOut: () => messages({ method: 'POST', path: '/auth/logout', auth: 'bearer', body: {} }),
 
     // ---- profiles
     listProfiles: (query: { pageIndex?: number; pageSize?: number } = {}) =>
@@ -189,6 +230,44 @@ export function createApiClient(options: ApiClientOptions) {
       page<Round>({ method: 'GET', path: '/round', auth: 'bearer', query: { ...query } }),
     listTransactions: (query: LedgerQuery = {}) =>
       page<ListedTransaction>({ method: 'GET', path: '/transaction', auth: 'bearer', query: { ...query } }),
+    roundsCsv: (query: LedgerQuery = {}) =>
+      csv({ method: 'GET', path: '/round', auth: 'bearer', query: { ...query } }),
+    transactionsCsv: (query: LedgerQuery = {}) =>
+      csv({ method: 'GET', path: '/transaction', auth: 'bearer', query: { ...query } }),
+    getRound: (roundId: string) =>
+      data<RoundDetail>({ method: 'GET', path: `/round/${segment(roundId)}`, auth: 'bearer' }),
+    /** A short-lived read-only link to the round, for support. */
+    replayLink: (roundId: string) =>
+      data<ReplayLink>({
+        method: 'POST',
+        path: `/round/${segment(roundId)}/replay`,
+        auth: 'signed',
+        body: {},
+      }),
+    listFlagged: (query: { pageIndex?: number; pageSize?: number } = {}) =>
+      page<Round>({ method: 'GET', path: '/reconciliation', auth: 'bearer', query: { ...query } }),
+    resolveRound: (roundId: string, body: { resolution: RoundResolution['resolution']; note: string }) =>
+      data<RoundResolution>({
+        method: 'POST',
+        path: `/round/${segment(roundId)}/resolve`,
+        auth: 'signed',
+        body,
+      }),
+
+    // ---- report
+    report: (query: ReportQuery = {}) =>
+      data<ReportRow[]>({ method: 'GET', path: '/report', auth: 'bearer', query: { ...query } }),
+
+    // ---- pools
+    listPools: (gameId: string) =>
+      data<Pool[]>({ method: 'GET', path: `/game/${segment(gameId)}/pools`, auth: 'bearer' }),
+
+    // ---- API access
+    /** A new apiKey, shown this once; the old one stops working at once. */
+    rotateKey: () =>
+      data<{ apiKey: string }>({ method: 'POST', path: '/auth/rotate-key', auth: 'signed', body: {} }),
+    listAudit: (query: { pageIndex?: number; pageSize?: number } = {}) =>
+      page<AuditEntry>({ method: 'GET', path: '/audit', auth: 'bearer', query: { ...query } }),
 
     // ---- webhooks
     listWebhooks: () => data<Webhook[]>({ method: 'GET', path: '/webhook', auth: 'bearer' }),
@@ -204,6 +283,14 @@ export function createApiClient(options: ApiClientOptions) {
         path: `/webhook/${segment(webhookId)}`,
         auth: 'bearer',
         query: { ...query },
+      }),
+    /** Sends one of the webhook's events again now; answers the new attempt's log row. */
+    redeliver: (webhookId: string, eventId: string) =>
+      data<Delivery>({
+        method: 'POST',
+        path: `/webhook/${segment(webhookId)}/redeliver`,
+        auth: 'signed',
+        body: { eventId },
       }),
   };
 }

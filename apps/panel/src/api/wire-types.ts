@@ -171,6 +171,8 @@ export interface Webhook {
 export interface Delivery {
   id: string;
   webhookId: string;
+  /** The event's id (its webhook-id header), the same on every attempt: what redeliver takes. */
+  eventId: string;
   eventType: WebhookEvent;
   payload: Omit<Round, 'profileId' | 'gameId'>;
   responseCode: number | null;
@@ -193,4 +195,99 @@ export interface DeliveryQuery {
   dateEnd?: string;
   pageIndex?: number;
   pageSize?: number;
+}
+
+/** One row of GET /v1/report: sums of the completed transactions of a day, game, currency or player. */
+export interface ReportRow {
+  key: string;
+  currency: string;
+  rounds: number;
+  players: number;
+  bets: number;
+  prizes: number;
+  rollbacks: number;
+  ggr: number;
+  /** prizes / bets; null without bets. */
+  rtp: number | null;
+}
+
+export type ReportGroup = 'day' | 'game' | 'currency' | 'player';
+
+export interface ReportQuery {
+  profileId?: string;
+  groupBy?: ReportGroup;
+  dateStart?: string;
+  dateEnd?: string;
+}
+
+export interface RoundResolution {
+  resolution: 'paid' | 'written-off';
+  note: string;
+  resolvedAt: string;
+}
+
+export interface WalletCallAttempt {
+  transactionId: string;
+  type: string;
+  attempt: number;
+  sentAt: string;
+  duration: number;
+  outcome: 'ok' | 'declined' | 'unknown';
+  httpStatus: number | null;
+  balance: number | null;
+  detail: string | null;
+}
+
+export interface RoundTicket {
+  poolId: string;
+  poolNumber: number | null;
+  commitment: string | null;
+  seed: string | null;
+  drawIndex: number | null;
+  level: number | null;
+}
+
+/** GET /v1/round/{roundId} (and a replay link): the round with everything support needs. */
+export interface RoundDetail extends Round {
+  gameModel: string | null;
+  currency: string;
+  flagged: boolean;
+  resolution: RoundResolution | null;
+  /** The card as the game page draws it (@raspa/core's layout); null before a ticket. */
+  card: unknown;
+  ticket: RoundTicket | null;
+  /** Each level's prize of the game's ladder (major units): what the card's prize spots stand for. */
+  prizeLevels: Array<{ level: number; prize: number }>;
+  walletCalls: WalletCallAttempt[];
+  deliveries: Delivery[];
+}
+
+export interface ReplayLink {
+  /** The read-only page that draws the round's card. */
+  url: string;
+  /** The same round as JSON. */
+  dataUrl: string;
+  expireAt: string;
+}
+
+/** GET /v1/game/{id}/pools: one ticket pool of a game version. */
+export interface Pool {
+  poolId: string;
+  number: number;
+  sampling: number;
+  commitment: string;
+  draws: number;
+  startedAt: string;
+  endedAt: string | null;
+  /** Published once the pool ended. */
+  seed: string | null;
+}
+
+export interface AuditEntry {
+  id: string;
+  actor: 'apiKey' | 'panel';
+  operation: string;
+  targetId: string | null;
+  ip: string;
+  at: string;
 }

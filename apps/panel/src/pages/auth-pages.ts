@@ -75,7 +75,7 @@ export const signInPage: Page = (context) => {
     );
     if (tokens) {
       context.session.set(tokens);
-      context.navigate(context.query.get('next') ?? 'profiles', { replace: true });
+      context.navigate(context.query.get('next') ?? 'overview', { replace: true });
       return;
     }
     await captcha.load();

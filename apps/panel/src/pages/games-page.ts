@@ -9,6 +9,7 @@ import { Feedback } from '../ui/feedback.ts';
 import { count, decimal, money, percent } from '../ui/format.ts';
 import { profilePicker } from '../ui/profile-picker.ts';
 import { heading } from './auth-pages.ts';
+import { poolsView } from './pools-view.ts';
 
 /** The form's values as the API wants them (numbers parsed; NaN where a field is not a number). */
 export function gameInput(values: Record<string, string>, profileId: string): GameInput {
@@ -180,6 +181,7 @@ export const gamesPage: Page = (context) => {
   const feedback = new Feedback(() => t);
   const picker = el('div');
   const list = el('div', { class: 'list' });
+  const poolsSlot = el('div');
   const formSlot = el('div');
 
   async function loadGames(profileId: string) {
@@ -204,7 +206,22 @@ export const gamesPage: Page = (context) => {
                 game.active ? t.common.yes : t.common.no,
               ]),
           ],
-          [t.common.actions, (game) => activation(game, profileId)],
+          [
+            t.common.actions,
+            (game) => {
+              const pools = el(
+                'button',
+                {
+                  type: 'button',
+                  class: 'secondary',
+                  'aria-label': t.pools.of(game.gameModel, game.version),
+                },
+                [t.pools.title],
+              );
+              pools.addEventListener('click', () => poolsSlot.replaceChildren(poolsView(context, game)));
+              return el('div', { class: 'row-actions' }, [activation(game, profileId), pools]);
+            },
+          ],
         ],
         sorted,
         t.common.none,
@@ -243,6 +260,7 @@ export const gamesPage: Page = (context) => {
       const profile = chosen.profiles.find((candidate) => candidate.profileId === chosen.control.value);
       if (!profile) return;
       context.setQuery({ profileId: profile.profileId });
+      poolsSlot.replaceChildren();
       formSlot.replaceChildren(
         gameForm(context, profile.profileId, profile.currency, () => loadGames(profile.profileId)),
       );
@@ -258,6 +276,7 @@ export const gamesPage: Page = (context) => {
     picker,
     ...feedback.nodes(),
     list,
+    poolsSlot,
     formSlot,
   ]);
 };

@@ -1,3 +1,4 @@
+import type { CsvFile } from '../api/api-client.ts';
 import type {
   LedgerQuery,
   ListedTransaction,
@@ -8,33 +9,43 @@ import type {
 import type { Catalogue } from '../i18n/en.ts';
 import type { Page, PageContext } from '../ui/context.ts';
 import { el, field, formValues, select, table } from '../ui/dom.ts';
+import { saveFile } from '../ui/download.ts';
 import { Feedback } from '../ui/feedback.ts';
 import { money, shortId, time } from '../ui/format.ts';
 import { pagedList } from '../ui/pager.ts';
 import { profilePicker } from '../ui/profile-picker.ts';
+import { roundCurrency, statusBadge, transactionsCell } from '../ui/round-cells.ts';
 import { heading } from './auth-pages.ts';
+import { roundLink } from './round-link.ts';
 
 const PAGE_SIZE = 20;
 const TYPES: readonly TransactionType[] = ['bet', 'prize', 'rollback', 'deposit'];
 const FILTERS = ['profileId', 'userId', 'roundId', 'type', 'dateStart', 'dateEnd'] as const;
 
 /** The list's filters from the form (or the address): empty ones left out. */
-export function ledgerQuery(values: Record<string, string>, pageIndex: number): LedgerQuery {
-  const query: Record<string, string | number> = { pageIndex, pageSize: PAGE_SIZE };
+export function ledgerFilters(values: Record<string, string>): LedgerQuery {
+  const query: Record<string, string> = {};
   for (const name of FILTERS) if (values[name]) query[name] = values[name];
   return query as LedgerQuery;
 }
 
+/** The filters and one page of the list. */
+export const ledgerQuery = (values: Record<string, string>, pageIndex: number): LedgerQuery => ({
+  ...ledgerFilters(values),
+  pageIndex,
+  pageSize: PAGE_SIZE,
+});
+
 interface Ledger<T> {
   title: (t: Catalogue) => string;
+  /** The list's rows as the service's CSV (format=csv) for the same filters. */
+  csv: (context: PageContext, query: LedgerQuery) => Promise<CsvFile>;
   /** The filter by round id is only on the transaction list's form. */
   byRound: boolean;
   load: (context: PageContext, query: LedgerQuery) => Promise<ListPage<T>>;
   columns: (context: PageContext) => ReadonlyArray<readonly [string, (item: T) => Node | string | number]>;
   note?: (t: Catalogue) => string;
 }
-
-const statusBadge = (status: string) => el('span', { class: `badge status-${status}` }, [status]);
 
 function ledgerPage<T>(ledger: Ledger<T>): Page {
   return (context) => {
@@ -44,6 +55,18 @@ function ledgerPage<T>(ledger: Ledger<T>): Page {
     const form = el('form', { class: 'filters card', role: 'search' });
     const initial = (name: string) => context.query.get(name) ?? '';
     const submit = el('button', { type: 'submit' }, [t.common.apply]);
+    const exportButton = el('button', { type: 'button', class: 'secondary' }, [t.common.exportCsv]);
+    exportButton.addEventListener('click', async () => {
+      const file = await feedback.run(
+        t.common.exporting,
+        // The whole list matching the filters: the service streams every page of it.
+        () => ledger.csv(context, ledgerFilters(formValues(form))),
+        { button: exportButton },
+      );
+      if (!file) return;
+      saveFile(file.name, file.text);
+      feedback.say(t.common.exported(file.name));
+    });
 
     const rows = pagedList({
       t,
@@ -82,6 +105,7 @@ function ledgerPage<T>(ledger: Ledger<T>): Page {
         ]),
         el('div', { class: 'actions' }, [
           submit,
+          exportButton,
           el(
             'button',
             {
@@ -102,6 +126,7 @@ function ledgerPage<T>(ledger: Ledger<T>): Page {
           ),
         ]),
       );
+      form.append(el('p', { class: 'hint' }, [t.common.exportHint]));
       if (ledger.note) form.append(el('p', { class: 'hint' }, [ledger.note(t)]));
       form.addEventListener('submit', (event) => {
         event.preventDefault();
@@ -114,52 +139,45 @@ function ledgerPage<T>(ledger: Ledger<T>): Page {
   };
 }
 
-const roundCurrency = (round: Round) => round.transactions[0]?.currency ?? 'BRL';
-
 export const roundsPage = ledgerPage<Round>({
   title: (t) => t.rounds.title,
   byRound: false,
   load: (context, query) => context.api.listRounds(query),
+  csv: (context, query) => context.api.roundsCsv(query),
   note: (t) => t.rounds.statusNote,
-  columns: ({ t, lang }) => [
-    [t.rounds.id, (round) => shortId(round._id)],
-    [t.common.created, (round) => time(round.createdAt, lang)],
-    [t.players.credential, (round) => round.user.credential],
-    [t.rounds.game, (round) => shortId(round.gameId)],
-    [t.rounds.paid, (round) => money(round.paidPrice, roundCurrency(round), lang)],
-    [t.rounds.prize, (round) => money(round.prize, roundCurrency(round), lang)],
-    [t.common.status, (round) => statusBadge(round.status)],
-    [
-      t.rounds.transactions,
-      (round) =>
-        el(
-          'ul',
-          { class: 'plain' },
-          round.transactions.map((transaction) =>
-            el('li', {}, [
-              `${t.rounds.types[transaction.type]} ${money(transaction.amount, transaction.currency, lang)} · `,
-              statusBadge(transaction.status),
-            ]),
-          ),
-        ),
-    ],
-    [t.rounds.ended, (round) => time(round.endAt, lang)],
-  ],
+  columns: (context) => {
+    const { t, lang } = context;
+    return [
+      [t.rounds.id, (round) => roundLink(context, round._id)],
+      [t.common.created, (round) => time(round.createdAt, lang)],
+      [t.players.credential, (round) => round.user.credential],
+      [t.rounds.game, (round) => shortId(round.gameId)],
+      [t.rounds.paid, (round) => money(round.paidPrice, roundCurrency(round), lang)],
+      [t.rounds.prize, (round) => money(round.prize, roundCurrency(round), lang)],
+      [t.common.status, (round) => statusBadge(round.status)],
+      [t.rounds.transactions, (round) => transactionsCell(round, t, lang)],
+      [t.rounds.ended, (round) => time(round.endAt, lang)],
+    ];
+  },
 });
 
 export const transactionsPage = ledgerPage<ListedTransaction>({
   title: (t) => t.transactions.title,
   byRound: true,
   load: (context, query) => context.api.listTransactions(query),
-  columns: ({ t, lang }) => [
-    [t.transactions.id, (transaction) => shortId(transaction._id)],
-    [t.common.created, (transaction) => time(transaction.createdAt, lang)],
-    [t.transactions.type, (transaction) => t.rounds.types[transaction.type]],
-    [t.transactions.amount, (transaction) => money(transaction.amount, transaction.currency, lang)],
-    [t.common.status, (transaction) => statusBadge(transaction.status)],
-    [t.transactions.before, (transaction) => money(transaction.balanceBefore, transaction.currency, lang)],
-    [t.transactions.after, (transaction) => money(transaction.balanceAfter, transaction.currency, lang)],
-    [t.rounds.id, (transaction) => shortId(transaction.roundId)],
-    [t.rounds.player, (transaction) => shortId(transaction.userId)],
-  ],
+  csv: (context, query) => context.api.transactionsCsv(query),
+  columns: (context) => {
+    const { t, lang } = context;
+    return [
+      [t.transactions.id, (transaction) => shortId(transaction._id)],
+      [t.common.created, (transaction) => time(transaction.createdAt, lang)],
+      [t.transactions.type, (transaction) => t.rounds.types[transaction.type]],
+      [t.transactions.amount, (transaction) => money(transaction.amount, transaction.currency, lang)],
+      [t.common.status, (transaction) => statusBadge(transaction.status)],
+      [t.transactions.before, (transaction) => money(transaction.balanceBefore, transaction.currency, lang)],
+      [t.transactions.after, (transaction) => money(transaction.balanceAfter, transaction.currency, lang)],
+      [t.rounds.id, (transaction) => roundLink(context, transaction.roundId)],
+      [t.rounds.player, (transaction) => shortId(transaction.userId)],
+    ];
+  },
 });

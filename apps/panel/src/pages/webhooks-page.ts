@@ -1,17 +1,18 @@
-import type { Delivery, DeliveryQuery, Webhook, WebhookEvent } from '../api/wire-types.ts';
+import type { DeliveryQuery, Webhook, WebhookEvent } from '../api/wire-types.ts';
 import type { Page, PageContext } from '../ui/context.ts';
 import { el, field, formValues, select, table } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
-import { shortId, time } from '../ui/format.ts';
+import { time } from '../ui/format.ts';
 import { pagedList } from '../ui/pager.ts';
 import { heading } from './auth-pages.ts';
+import { deliveryTable } from './delivery-table.ts';
 
 const EVENTS: readonly WebhookEvent[] = ['open-round', 'close-round'];
 const PAGE_SIZE = 20;
 
 /** The delivery log of one webhook, with its status and date filters and its paging. */
 function deliveryLog(context: PageContext, webhook: Webhook): HTMLElement {
-  const { api, t, lang } = context;
+  const { api, t } = context;
   const feedback = new Feedback(() => t);
   const list = el('div', { class: 'list' });
   const counts = el('p', { class: 'hint' });
@@ -53,31 +54,8 @@ function deliveryLog(context: PageContext, webhook: Webhook): HTMLElement {
     loaded: (page) => {
       counts.textContent = t.webhooks.counts(page.pagination.successCount, page.pagination.failureCount);
     },
-    render: (page) =>
-      table<Delivery>(
-        t.webhooks.logOf(webhook.url),
-        [
-          [t.webhooks.lastTriggered, (delivery) => time(delivery.timestamp, lang)],
-          [t.webhooks.event, (delivery) => delivery.eventType],
-          [t.rounds.id, (delivery) => shortId(delivery.payload._id)],
-          [
-            t.common.status,
-            (delivery) =>
-              el('span', { class: `badge ${delivery.success ? 'on' : 'off'}` }, [
-                delivery.success ? t.webhooks.statuses.success : t.webhooks.statuses.failed,
-              ]),
-          ],
-          [
-            t.webhooks.responseCode,
-            (delivery) => (delivery.responseCode === null ? t.webhooks.noAnswer : delivery.responseCode),
-          ],
-          [t.webhooks.duration, (delivery) => delivery.duration],
-          [t.webhooks.retry, (delivery) => delivery.retryCount + 1],
-          [t.webhooks.error, (delivery) => delivery.errorMessage ?? ''],
-        ],
-        page.items,
-        t.common.none,
-      ),
+    render: (page): Node =>
+      deliveryTable(context, t.webhooks.logOf(webhook.url), page.items, feedback, () => deliveries.load()),
   });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -219,6 +197,9 @@ export const webhooksPage: Page = (context) => {
         t.common.none,
       ),
     );
+    // The overview links a failing webhook here with its id: open its log at once.
+    const wanted = webhooks.find((webhook) => webhook.id === context.query.get('webhookId'));
+    if (wanted && !logSlot.hasChildNodes()) logSlot.replaceChildren(deliveryLog(context, wanted));
   }
   void load();
 

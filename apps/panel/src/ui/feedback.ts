@@ -78,3 +78,7 @@ export class Feedback {
     }
   }
 }
+
+/** Resolves once the browser has painted, so a status said just before a long computation shows. */
+export const afterPaint = () =>
+  new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));

@@ -1,0 +1,15 @@
+// A round's card drawn by the player's page's own renderer (@raspa/game/round-card), revealed as the
+// player saw it at the end. Imported only by the round page when a card is shown: Pixi is large and
+// every other page does without it.
+import 'pixi.js/unsafe-eval'; // the service's CSP forbids eval; this build of Pixi's shader code needs none
+import { drawRoundCard, replayRoundSchema } from '@raspa/game/round-card';
+import type { Lang, RoundDetail } from '../api/wire-types.ts';
+
+/**
+ * Draws GET /v1/round/{roundId}'s answer in `host`, its shape checked first (the renderer trusts
+ * what it is given); resolves with a way to free the canvas. Rejects when the browser cannot draw.
+ */
+export async function drawRound(host: HTMLElement, round: RoundDetail, lang: Lang): Promise<() => void> {
+  const still = await drawRoundCard(host, replayRoundSchema.parse(round), lang);
+  return () => still.destroy();
+}
