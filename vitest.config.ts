@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The server test files that run on PostgreSQL too (project server-postgres). Not yet: pools (it
- * draws 100,000 tickets in one unit, over 30 s on PostgreSQL), and the SQLite-specific ones
- * (ledger-counts, multi-currency-migration, verify-pool's tampering, store-leases, workers).
+ * The server test files that run on PostgreSQL too (project server-postgres). Not the
+ * SQLite-specific ones (ledger-counts, multi-currency-migration, verify-pool's tampering,
+ * store-leases, workers).
  */
 const POSTGRES_SUITE = [
   'play-loop',
@@ -26,6 +26,7 @@ const POSTGRES_SUITE = [
   'report',
   'players',
   'sessions',
+  'pools',
 ];
 
 export default defineConfig({
