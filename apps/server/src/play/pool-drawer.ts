@@ -179,9 +179,15 @@ export function createPoolDrawer(
     return {
       async draw(tx) {
         const now = deps.clock().getTime();
-        // A takeover needs the lease expired: renewed when half of it is gone, checked always.
+        // A takeover needs the lease expired. While more than half of it is left the block is
+        // this process's without asking (a read of its row in every round's unit made PostgreSQL's
+        // SERIALIZABLE abort rounds whenever a block was taken or closed); past half, the unit
+        // renews it and learns whether it was taken. The unique (pool, index) stays the last guard.
         const renewTo = block.expiresAt - now < leaseMs / 2 ? new Date(now + leaseMs).toISOString() : null;
-        if (block.lost || !(await tx.pools.holdBlock(block.poolId, block.first, owner, renewTo))) {
+        const held =
+          !block.lost &&
+          (renewTo === null || (await tx.pools.holdBlock(block.poolId, block.first, owner, renewTo)));
+        if (!held) {
           block.lost = true;
           drop(block.game.id, block);
           throw new BlockLostError(`block ${block.first} of pool ${block.poolId} was taken over`);
