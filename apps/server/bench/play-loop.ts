@@ -123,7 +123,6 @@ try {
     services.push(started.child);
     urls.push(`http://127.0.0.1:${started.port}`);
   }
-  const service = services[0] as ChildProcess;
   const url = urls[0] as string;
   console.log(`setting up ${players} players…`);
   const { tokens, sessions } = await setUpPlayers(url, API_KEY, address, players, withWebhooks);
