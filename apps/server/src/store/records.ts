@@ -252,8 +252,8 @@ export interface PoolRecord {
   seedSealed: string;
   commitment: string;
   /**
-   * Tickets drawn: while the pool runs, the rounds that drew from it; once it ended, its count
-   * (= sampling), kept as the blocks of draw indexes were closed.
+   * Tickets drawn: those of its closed blocks of draw indexes (stored) and the rounds drawn from
+   * its open ones; `sampling` once it ended.
    */
   draws: number;
   /** Draw indexes below this are in blocks (handed to processes, docs/store.md); the rest in none yet. */

@@ -402,14 +402,19 @@ export function describeRoundsPoolsContract(open: OpenStore): void {
       expect(await store().pools.lastNumber(other.id)).toBe(0);
     });
 
-    it('counts the rounds that drew from a running pool as its draws', async () => {
+    it('counts as a running pool’s draws its closed blocks and the rounds drawn from its open ones', async () => {
       const seat = await seedSeat(store());
       const pool = await seedPool(store(), seat.game, { sampling: 10 });
-      for (const drawIndex of [3, 0, 8])
+      await store().pools.takeBlock(pool.id, 'a', 4, at(0), at(30));
+      await store().pools.takeBlock(pool.id, 'b', 4, at(0), at(30));
+      for (const drawIndex of [3, 0, 1, 2, 6]) {
         await seedRound(store(), seat, { poolId: pool.id, drawIndex, level: 0 });
-      expect((await store().pools.findById(pool.id))?.draws).toBe(3);
-      expect((await store().pools.findCurrent(seat.game.id))?.draws).toBe(3);
-      expect((await store().pools.listByGame(seat.game.id))[0]?.draws).toBe(3);
+      }
+      expect((await store().pools.findById(pool.id))?.draws).toBe(5);
+      expect(await store().pools.closeBlock(pool.id, 0, 'a')).toEqual({ undrawn: [], poolDone: false });
+      expect((await store().pools.findById(pool.id))?.draws).toBe(5);
+      expect((await store().pools.findCurrent(seat.game.id))?.draws).toBe(5);
+      expect((await store().pools.listByGame(seat.game.id))[0]?.draws).toBe(5);
     });
 
     it('hands out blocks of draw indexes one after the other, fewer at the end, none past sampling', async () => {
@@ -506,6 +511,7 @@ export function describeRoundsPoolsContract(open: OpenStore): void {
     it('inserts rounds in bulk, all or none', async () => {
       const seat = await seedSeat(store());
       const pool = await seedPool(store(), seat.game, { sampling: 2000 });
+      await store().pools.takeBlock(pool.id, 'me', 2000, at(0), at(30));
       const rounds = Array.from({ length: 1200 }, (_, drawIndex) =>
         roundRecord(seat, { poolId: pool.id, drawIndex, level: drawIndex % 3, status: 'closed' }),
       );

@@ -3,9 +3,12 @@ import type { PoolsRepo } from '../repositories.ts';
 import { type Db, immediate } from './database.ts';
 import type { Sync } from './sync.ts';
 
-// While a pool runs, its draws are the rounds that drew from it (the blocks still open included).
+// Draws: the closed blocks' tickets (stored) and the rounds drawn from the blocks still open (a
+// few hundred indexes at most): the rounds that drew from the pool, counted without a scan of them all.
+const OPEN_DRAWS = `(SELECT count(*) FROM pool_blocks b JOIN rounds r ON r.pool_id = b.pool_id
+  AND r.draw_index >= b.first_index AND r.draw_index < b.end_index WHERE b.pool_id = pools.id)`;
 const COLUMNS = `id, game_id AS gameId, number, sampling, seed_sealed AS seedSealed, commitment,
-  CASE WHEN ended_at IS NULL THEN (SELECT count(*) FROM rounds r WHERE r.pool_id = pools.id) ELSE draws END AS draws,
+  draws + ${OPEN_DRAWS} AS draws,
   allocated, seed_hex AS seedHex, started_at AS startedAt, ended_at AS endedAt`;
 const BLOCK_COLUMNS =
   'pool_id AS poolId, first_index AS first, end_index AS "end", owner, expires_at AS expiresAt';
