@@ -1,10 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The server test files that run on PostgreSQL too (project server-postgres). Not yet: players
- * and sessions (they read the SQLite file directly), pools (it draws 100,000 tickets in one unit,
- * over 30 s on PostgreSQL), and the SQLite-specific ones (ledger-counts, multi-currency-migration,
- * verify-pool's tampering, store-leases, workers).
+ * The server test files that run on PostgreSQL too (project server-postgres). Not the
+ * SQLite-specific ones (ledger-counts, multi-currency-migration, verify-pool's tampering,
+ * store-leases, workers).
  */
 const POSTGRES_SUITE = [
   'play-loop',
@@ -28,6 +27,9 @@ const POSTGRES_SUITE = [
   'webhook-redeliver',
   'audit-scope',
   'panel-auth',
+  'players',
+  'sessions',
+  'pools',
 ];
 
 export default defineConfig({

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,12 +12,15 @@ import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { report } from './kit/report.ts';
 import { snapshotStatements, statementsPerRound } from './kit/statements.ts';
 import { type Latency, perSecond, triple } from './kit/stats.ts';
+import { type BenchDatabase, cpuBetween, startBenchDatabase } from './play/bench-database.ts';
 import { type OperatorAddress, setUpPlayers } from './play/set-up.ts';
 
 /**
  * Play-loop benchmark: the real service, the operator (HTTP wallet + webhook receiver) and the
  * players (Socket.IO clients buying and revealing in a loop) each in their own process, all on
- * 127.0.0.1. Measurement only; it stops by itself.
+ * 127.0.0.1. Measurement only; it stops by itself. `--database postgres --instances N`: N
+ * instances of the service on one PostgreSQL cluster started here, the players spread over them
+ * directly (player i on instance i mod N, no load balancer), PostgreSQL's CPU and commits measured.
  */
 const API_KEY = 'rsp_bench-api-key-0123456789abcdef';
 const DRAIN_LIMIT_MS = 60_000;
@@ -33,6 +37,10 @@ const { values } = parseArgs({
     'think-ms': { type: 'string', default: '0' },
     // Service processes (the WORKERS setting); default: WORKERS from the environment, else 1.
     workers: { type: 'string', default: process.env.WORKERS ?? '1' },
+    // sqlite (the embedded file) or postgres (a cluster started for the run, as the tests do).
+    database: { type: 'string', default: 'sqlite' },
+    // Service instances on the one PostgreSQL database (each with `workers` processes).
+    instances: { type: 'string', default: '1' },
     // SQL statements per round, counted in the service (the STATEMENT_STATS setting; SQLite).
     statements: { type: 'boolean', default: false },
   },
@@ -40,6 +48,17 @@ const { values } = parseArgs({
 const players = Number(values.players);
 const seconds = Number(values.seconds);
 const workers = Number(values.workers);
+const instanceCount = Number(values.instances);
+const onPostgres = values.database === 'postgres';
+if (
+  (values.database !== 'sqlite' && !onPostgres) ||
+  !Number.isInteger(instanceCount) ||
+  instanceCount < 1 ||
+  (!onPostgres && instanceCount > 1)
+) {
+  console.error('usage: --database sqlite|postgres; --instances N (N > 1 only with postgres)');
+  process.exit(2);
+}
 if (
   !Number.isInteger(players) ||
   players < 1 ||
@@ -49,7 +68,7 @@ if (
   workers < 1
 ) {
   console.error(
-    'usage: [WORKERS=N] pnpm bench:play [--players N] [--seconds D] [--workers N] [--think-ms T] [--no-webhooks] [--cpu-prof DIR] [--statements]',
+    'usage: [WORKERS=N] pnpm bench:play [--players N] [--seconds D] [--workers N] [--think-ms T] [--no-webhooks] [--cpu-prof DIR] [--database sqlite|postgres] [--instances N] [--statements]',
   );
   process.exit(2);
 }
@@ -77,28 +96,41 @@ interface RunResult {
 const treeRssMb = (pid: number | undefined) =>
   processTree(pid).reduce((sum, each) => sum + (rssMb(each) ?? 0), 0);
 
-const dataDir = mkdtempSync(join(tmpdir(), 'raspa-bench-'));
-const statementsFile = values.statements ? join(dataDir, 'statements') : undefined;
-let service: ChildProcess | undefined;
+const dataDirs: string[] = [];
+/** Where the first instance writes its statement counts (per process: `.pid` appended). */
+let statementsFile: string | undefined;
+const services: ChildProcess[] = [];
+let database: BenchDatabase | undefined;
 let operator: BenchChild | undefined;
 let load: BenchChild | undefined;
 
 try {
   operator = forkChild(new URL('./play/operator-process.ts', import.meta.url));
   const address = await operator.ask<OperatorAddress>('address');
-  const started = await startServiceOnFreePort({
-    dataDir,
-    apiKey: API_KEY,
-    // The bench operator's wallet and receiver are on 127.0.0.1.
-    env: {
-      OUTBOUND_ALLOW_PRIVATE: 'true',
-      WORKERS: String(workers),
-      ...(statementsFile && { STATEMENT_STATS: statementsFile }),
-    },
-    nodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-  });
-  service = started.child;
-  const url = `http://127.0.0.1:${started.port}`;
+  if (onPostgres) database = await startBenchDatabase();
+  // Instances share the database and the key of its sealed tokens and seeds; one migrates first.
+  const secretKey = randomBytes(32).toString('hex');
+  const urls: string[] = [];
+  for (let i = 0; i < instanceCount; i++) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'raspa-bench-'));
+    dataDirs.push(dataDir);
+    if (values.statements && !onPostgres && i === 0) statementsFile = join(dataDir, 'statements');
+    const started = await startServiceOnFreePort({
+      dataDir,
+      apiKey: API_KEY,
+      // The bench operator's wallet and receiver are on 127.0.0.1.
+      env: {
+        OUTBOUND_ALLOW_PRIVATE: 'true',
+        WORKERS: String(workers),
+        ...(database && { DATABASE_URL: database.url, SECRET_KEY: secretKey }),
+        ...(statementsFile && { STATEMENT_STATS: statementsFile }),
+      },
+      nodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    });
+    services.push(started.child);
+    urls.push(`http://127.0.0.1:${started.port}`);
+  }
+  const url = urls[0] as string;
   console.log(`setting up ${players} players…`);
   const { tokens, sessions } = await setUpPlayers(url, API_KEY, address, players, withWebhooks);
   /** The webhook's delivery-log counters (GET /v1/webhook), if one is registered. */
@@ -121,7 +153,7 @@ try {
     }
   };
   load = forkChild(new URL('./play/players-process.ts', import.meta.url));
-  await load.ask('connect', { url, tokens: sessions });
+  await load.ask('connect', { urls, tokens: sessions });
   // Warm-up, not measured: the JIT, the first pool's tables, connections to the wallet and receiver.
   const warm = await load.ask<RunResult>('run', { seconds: WARM_UP_SECONDS, thinkMs });
   const warmEvents = withWebhooks ? warm.buys + warm.rounds : 0;
@@ -130,24 +162,25 @@ try {
     await sleep(50);
   const before = await operator.ask<Counts>('counts');
   const hookBefore = await loggedAttempts(warmEvents);
-  const rssBefore = treeRssMb(service.pid);
+  const rssBefore = services.reduce((sum, each) => sum + treeRssMb(each.pid), 0);
   console.log(`${players} players connected; playing for ${seconds} s…`);
 
-  const processes = { service: service.pid, operator: operator.process.pid, players: load.process.pid };
+  const processes = { operator: operator.process.pid, players: load.process.pid };
   // The service's workers (WORKERS) are its child processes: counted with it, and each apart.
-  const serviceProcesses = processTree(service.pid).length;
-  const serviceTreeBefore = treeCpu(service.pid);
-  const cpu = () =>
-    Object.fromEntries(
-      Object.entries(processes).map(([name, pid]) => [
-        name,
-        name === 'service' ? treeCpuSeconds(pid) : cpuSeconds(pid),
-      ]),
-    );
-  const servicePids = () => processTree(service?.pid);
+  const serviceProcesses = services.reduce((sum, each) => sum + processTree(each.pid).length, 0);
+  const serviceTreesBefore = services.map((each) => treeCpu(each.pid));
+  const cpu = (): Record<string, number | null> => ({
+    service: services.reduce((sum, each) => sum + (treeCpuSeconds(each.pid) ?? 0), 0),
+    ...Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)])),
+  });
+  const servicePids = () => services.flatMap((each) => processTree(each.pid));
   const statementsBefore = statementsFile && (await snapshotStatements(statementsFile, servicePids()));
   const cpuBefore = cpu();
+  const postgresBefore = database?.cpu() ?? null;
+  const commitsBefore = await database?.commits();
   const run = await load.ask<RunResult>('run', { seconds, thinkMs });
+  const commitsAfter = await database?.commits();
+  const postgresAfter = database?.cpu() ?? null;
   const cpuAfter = cpu();
   const statements =
     statementsFile && statementsBefore
@@ -157,22 +190,33 @@ try {
           run.rounds,
         )
       : undefined;
-  const perProcess = perProcessCpu(
-    service.pid as number,
-    serviceTreeBefore,
-    treeCpu(service.pid),
-    run.elapsed,
-    run.rounds,
+  const perProcess = services.flatMap((each, instance) =>
+    perProcessCpu(
+      each.pid as number,
+      serviceTreesBefore[instance] ?? new Map(),
+      treeCpu(each.pid),
+      run.elapsed,
+      run.rounds,
+    ).map((reading) => ({ instance, ...reading })),
   );
+  const postgresCpu = cpuBetween(postgresBefore, postgresAfter);
+  const commits =
+    commitsBefore === undefined || commitsAfter === undefined ? null : commitsAfter - commitsBefore;
+  const postgres = database && {
+    cpuMsPerRound: postgresCpu === null ? null : Math.round(((postgresCpu * 1000) / run.rounds) * 100) / 100,
+    cores: postgresCpu === null ? null : Math.round((postgresCpu / run.elapsed) * 100) / 100,
+    commitsPerSecond: commits === null ? null : perSecond(commits, run.elapsed),
+    commitsPerRound: commits === null ? null : Math.round((commits / run.rounds) * 100) / 100,
+  };
   // Cores each process kept busy during the run (2.0 = two whole cores).
   const coresUsed = Object.fromEntries(
-    Object.keys(processes).map((name) => [
+    ['service', ...Object.keys(processes)].map((name) => [
       name,
       Math.round((((cpuAfter[name] ?? 0) - (cpuBefore[name] ?? 0)) / run.elapsed) * 100) / 100,
     ]),
   );
   const after = await operator.ask<Counts>('counts');
-  const rssAfter = treeRssMb(service.pid);
+  const rssAfter = services.reduce((sum, each) => sum + treeRssMb(each.pid), 0);
   const load1m = loadAverage();
 
   // One open-round per accepted buy, one close-round per closed round.
@@ -194,7 +238,7 @@ try {
       successCount: hookAfter.successCount - hookBefore.successCount,
       failureCount: hookAfter.failureCount - hookBefore.failureCount,
     };
-  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${statementsFile ? ' --statements' : ''}`;
+  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${onPostgres ? ` --database postgres --instances ${instanceCount}` : ''}${statementsFile ? ' --statements' : ''}`;
 
   const result = {
     players,
@@ -217,6 +261,9 @@ try {
     },
     serviceProcesses,
     workers,
+    database: onPostgres ? 'postgres' : 'sqlite',
+    instances: instanceCount,
+    postgres,
     serviceRssMb: { connected: rssBefore, afterRun: rssAfter },
     coresUsed,
     /** The service's CPU time per round: what a round costs, whatever else the machine was doing. */
@@ -231,6 +278,7 @@ try {
   };
   report('play-loop', command, result, {
     'service processes': serviceProcesses,
+    ...(onPostgres && { 'database / instances': `postgres / ${instanceCount}` }),
     'rounds/s': result.roundsPerSecond,
     rounds: result.rounds,
     'buy p50/p95/p99 ms': triple(run.buyMs),
@@ -244,16 +292,20 @@ try {
     'service CPU ms per round': result.serviceCpuMsPerRound,
     ...Object.fromEntries(
       perProcess.map((each) => [
-        `  ${each.role} ${each.pid}: CPU ms per round / cores`,
+        `  ${instanceCount > 1 ? `instance ${each.instance} ` : ''}${each.role} ${each.pid}: CPU ms per round / cores`,
         `${each.cpuMsPerRound} / ${each.cores}`,
       ]),
     ),
-    'service RSS MB': rssAfter,
-    'cores used: service / operator / players': `${coresUsed.service} / ${coresUsed.operator} / ${coresUsed.players}`,
-    'load average (1 min)': load1m,
+    ...(postgres && {
+      'PostgreSQL CPU ms per round / cores': `${postgres.cpuMsPerRound} / ${postgres.cores}`,
+      'PostgreSQL commits/s (per round)': `${postgres.commitsPerSecond} (${postgres.commitsPerRound})`,
+    }),
     ...(statements && {
       'SQL statements / ms per round': `${statements.statements} / ${statements.ms}`,
     }),
+    'service RSS MB': rssAfter,
+    'cores used: service / operator / players': `${coresUsed.service} / ${coresUsed.operator} / ${coresUsed.players}`,
+    'load average (1 min)': load1m,
     errors: run.errors,
   });
   if (statements) {
@@ -265,7 +317,8 @@ try {
 } finally {
   await load?.ask('close').catch(() => {});
   await load?.stop();
-  await stopProcess(service);
+  for (const each of services) await stopProcess(each);
   await operator?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await database?.close();
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }

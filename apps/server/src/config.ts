@@ -26,6 +26,10 @@ export const SETTING_DEFAULTS = {
   ROUND_IDLE_TIMEOUT: 300,
   WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,10h',
   WEBHOOK_IN_FLIGHT: 32,
+  /** Draw indexes a process takes from a pool at a time (docs/store.md, "Ticket draws by blocks"). */
+  POOL_BLOCK_SIZE: 100,
+  /** Seconds a block of draw indexes stays its process's unless renewed; then another may take it over. */
+  POOL_BLOCK_LEASE: 30,
   /** Seconds a round's replay link (POST /v1/round/{roundId}/replay) stays readable. */
   REPLAY_TTL: 900,
 } as const;
@@ -100,6 +104,10 @@ const envSchema = z.object({
    * 1 = strictly one at a time, in order.
    */
   WEBHOOK_IN_FLIGHT: z.coerce.number().int().min(1).max(256).default(SETTING_DEFAULTS.WEBHOOK_IN_FLIGHT),
+  /** Draw indexes a process takes from a pool at a time (docs/store.md); 1 takes one per draw. */
+  POOL_BLOCK_SIZE: z.coerce.number().int().min(1).max(10_000).default(SETTING_DEFAULTS.POOL_BLOCK_SIZE),
+  /** Seconds a process's block of draw indexes outlives the process (docs/store.md). */
+  POOL_BLOCK_LEASE: z.coerce.number().int().min(5).max(600).default(SETTING_DEFAULTS.POOL_BLOCK_LEASE),
   /** When set, GET /metrics wants `Authorization: Bearer <it>`; unset, /metrics is open (bind to 127.0.0.1 or firewall it). */
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

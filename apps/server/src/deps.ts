@@ -49,6 +49,10 @@ export interface PlaySettings {
   webhookInFlight?: number;
   /** How often the loop looks for due retries and idle rounds. */
   tickMs?: number;
+  /** Draw indexes taken from a pool at a time (POOL_BLOCK_SIZE). */
+  poolBlockSize?: number;
+  /** How long a block of draw indexes stays this process's without being renewed. */
+  poolBlockLeaseMs?: number;
 }
 
 /**

@@ -50,6 +50,8 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
         roundIdleMs: config.ROUND_IDLE_TIMEOUT * 1000,
         webhookScheduleMs: scheduleMs(config.WEBHOOK_RETRY_SCHEDULE),
         webhookInFlight: config.WEBHOOK_IN_FLIGHT,
+        poolBlockSize: config.POOL_BLOCK_SIZE,
+        poolBlockLeaseMs: config.POOL_BLOCK_LEASE * 1000,
       },
       ...(config.TRUST_PROXY !== undefined && { trustProxy: proxySetting(config.TRUST_PROXY) }),
       ...(config.METRICS_TOKEN !== undefined && { metricsToken: config.METRICS_TOKEN }),

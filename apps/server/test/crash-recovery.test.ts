@@ -4,9 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, type Caller, freePort, type TokenSet } from './harness.ts';
 import { connectPlayer, eventually } from './play-fixtures.ts';
+import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
 /**
@@ -19,6 +21,8 @@ const API_KEY = 'rsp_crash-test-api-key-0123456789';
 
 let operator: TestOperator;
 let dataDir: string;
+/** The server-postgres project: the spawned service runs on its own PostgreSQL database. */
+let database: TestDatabase | undefined;
 let port: number;
 let url: string;
 const children: ChildProcess[] = [];
@@ -46,6 +50,7 @@ async function spawnService(): Promise<{ child?: ChildProcess; portTaken?: boole
       ...process.env,
       WORKERS: '1',
       DATA_DIR: dataDir,
+      ...(database && { DATABASE_URL: database.url }),
       PORT: String(port),
       HOST: '127.0.0.1',
       DEMO_API_KEY: API_KEY,
@@ -90,11 +95,14 @@ async function exitOf(child: ChildProcess): Promise<number | null> {
 beforeAll(async () => {
   operator = await startTestOperator();
   dataDir = mkdtempSync(join(tmpdir(), 'raspa-crash-'));
+  if (process.env.RASPA_TEST_STORE === 'postgres') database = await createTestDatabase();
 });
 afterAll(async () => {
   for (const child of children)
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all(children.map(exitOf));
   await operator.close();
+  await database?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -176,8 +184,10 @@ describe('SIGKILL between the pending row and the wallet’s answer, then a rest
     bettor.close();
 
     service = await startService();
-    await eventually(() => operator.calls.some((c) => c.kind === 'rollback'), 30_000);
-    await eventually(() => operator.calls.filter((c) => c.kind === 'prize').length === 2, 30_000);
+    // On PostgreSQL nothing is released at start: the calls wait out their 30 s lease.
+    const afterRestartMs = database ? 60_000 : 30_000;
+    await eventually(() => operator.calls.some((c) => c.kind === 'rollback'), afterRestartMs);
+    await eventually(() => operator.calls.filter((c) => c.kind === 'prize').length === 2, afterRestartMs);
 
     // No bet taken twice: the bettor has all his money back; the winner was paid exactly once.
     expect(operator.balanceOf('bettor')).toBe(100_000);
@@ -189,8 +199,19 @@ describe('SIGKILL between the pending row and the wallet’s answer, then a rest
     const settled = await eventually(async () => {
       const list = (await call('GET', '/v1/round?pageSize=100', { token: fresh })).body.data as any[];
       return list.every((round) => round.status === 'closed' || round.status === 'voided') && list;
-    }, 30_000);
+    }, afterRestartMs);
     expect(settled.length).toBe(2);
+    if (database) {
+      // The service ran on the test's PostgreSQL database, not on a SQLite file of its DATA_DIR.
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM rounds');
+        expect(Number(rows[0]?.n)).toBe(2);
+      } finally {
+        await client.end();
+      }
+    }
     const byPlayer = Object.fromEntries(settled.map((round: any) => [round.user.credential, round]));
     expect(byPlayer.winner.status).toBe('closed');
     expect(byPlayer.winner.transactions.map((t: any) => [t.type, t.status])).toEqual([

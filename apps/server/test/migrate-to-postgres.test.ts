@@ -2,15 +2,14 @@ import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { layoutCard, seededRng } from '@raspa/core';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPoolDrawer } from '../src/play/pool-drawer.ts';
 import type { GameRecord } from '../src/store/records.ts';
 import { normalised } from '../src/store/transfer/table-digest.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { setUpOperatorGame } from './play-fixtures.ts';
+import { drawPoolTo } from './pool-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
@@ -92,46 +91,6 @@ async function playRounds(server: TestServer, sessionId: string, count: number):
   }
 }
 
-/** Draws the operator game's pool with the service's drawer up to `LEFT` tickets from its end, as closed rounds. */
-async function drawPoolNearlyToEnd(player: { sessionId: string; playerId: string }): Promise<void> {
-  const { store } = source.deps;
-  const drawer = createPoolDrawer(source.deps);
-  const rng = seededRng(7);
-  const cards = new Map<number, string>();
-  const cardOf = (level: number) => {
-    const card = cards.get(level) ?? JSON.stringify(layoutCard(game.gameModel, game.ladder, level, rng));
-    cards.set(level, card);
-    return card;
-  };
-  const now = source.clock().toISOString();
-  await store.transaction(async (tx) => {
-    for (;;) {
-      const draw = await drawer.draw(tx, game);
-      await tx.rounds.insertRound({
-        id: source.deps.newId(),
-        clientId: game.clientId,
-        profileId: game.profileId,
-        gameId: game.id,
-        playerId: player.playerId,
-        sessionId: player.sessionId,
-        status: 'closed',
-        currency: game.currency,
-        paidMinor: game.betMinor,
-        prizeMinor: draw.level === 0 ? 0 : (game.ladder.levels[draw.level - 1]?.prize ?? 0),
-        createdAt: now,
-        endAt: now,
-        poolId: draw.poolId,
-        drawIndex: draw.drawIndex,
-        level: draw.level,
-        cardJson: cardOf(draw.level),
-        lastActionAt: now,
-        reconciliation: false,
-      });
-      if (draw.drawIndex === SAMPLING - 1 - LEFT) return;
-    }
-  });
-}
-
 /** The id of a player's only round, read from the SQLite file. */
 async function roundOf(playerId: string): Promise<string> {
   const db = new Database(join(dataDir, 'raspa.sqlite'), { readonly: true });
@@ -158,7 +117,7 @@ beforeAll(async () => {
   // Closed rounds, then the pool drawn to 3 tickets from its end.
   const regular = await session(setup.profileId, game.id, 'regular');
   await playRounds(source, regular.sessionId, 4);
-  await drawPoolNearlyToEnd(regular);
+  await drawPoolTo(source.deps, game, regular, LEFT);
   // A round left open (bought, not revealed).
   const opener = await session(setup.profileId, game.id, 'opener');
   const bought = await play.buy(opener.sessionId);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseSnapshots } from './database-snapshot.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 let server: TestServer;
@@ -79,11 +80,20 @@ describe('POST /v1/user/auth', () => {
     const now = server.clock().toISOString();
     expect((await store.players.findByLiveUserToken(sha256(userToken), now))?.id).toBe(userId);
     expect(await store.players.findByLiveUserToken(userToken, now)).toBeUndefined();
-    // Nowhere on disk either (the database file and its write-ahead log).
-    const onDisk = ['raspa.sqlite', 'raspa.sqlite-wal']
-      .map((name) => readFileSync(join(server.dataDir, name)).toString('latin1'))
-      .join('');
-    expect(onDisk).not.toContain(userToken);
+    // Nowhere in the database either: no row of any table holds it, and on SQLite not even the
+    // file or its write-ahead log (freed pages included).
+    const rows = await databaseSnapshots(server, new Set());
+    try {
+      expect(await rows.text()).not.toContain(userToken);
+    } finally {
+      await rows.close();
+    }
+    if (!server.config.DATABASE_URL) {
+      const onDisk = ['raspa.sqlite', 'raspa.sqlite-wal']
+        .map((name) => readFileSync(join(server.dataDir, name)).toString('latin1'))
+        .join('');
+      expect(onDisk).not.toContain(userToken);
+    }
   });
 
   it('accepts each credential type in its form', async () => {

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPoolDrawer } from '../src/play/pool-drawer.ts';
 import type { GameRecord } from '../src/store/records.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { drawPoolTo } from './pool-fixtures.ts';
 
 let server: TestServer;
 let tokens: TokenSet;
 let other: TokenSet;
 let profileId: string;
 let sessionId: string;
+let player: { sessionId: string; playerId: string };
 let gameId: string;
 let freshGameId: string;
 
@@ -66,6 +67,7 @@ beforeAll(async () => {
     body: { userToken: user.body.data.userToken, gameId },
   });
   sessionId = session.body.data.sessionId;
+  player = { sessionId, playerId: user.body.data.userId };
 });
 afterAll(() => server.close());
 
@@ -106,13 +108,11 @@ describe('GET /v1/game/{id}/pools', () => {
   });
 
   it('publishes the seed once the pool is used up, whose SHA-256 is the commitment; the next pool has a new seed', async () => {
-    // Draw the rest of pool 1 as the service does (the rounds themselves are the full-pool test's subject).
+    // Draw the rest of pool 1 as play would (the rounds themselves are the full-pool test's subject).
     const game = (await server.deps.store.games.findById(gameId)) as GameRecord;
-    const drawer = createPoolDrawer(server.deps);
     server.clock.advance(60_000);
-    await server.deps.store.transaction(async (tx) => {
-      for (let draw = 2; draw < SAMPLING; draw++) await drawer.draw(tx, game);
-    });
+    const ended = await drawPoolTo(server.deps, game, player, 0);
+    expect(ended.endedAt).toBe('2026-03-01T12:01:01.000Z');
     server.clock.advance(60_000);
     await buyAndReveal();
 

@@ -15,6 +15,8 @@ const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
 export interface Cluster {
   /** A URL of the cluster's `postgres` database, as its superuser. */
   url: string;
+  /** Its data folder (postmaster.pid), when it was started here. */
+  dataDir?: string;
   stop(): Promise<void>;
 }
 
@@ -98,5 +100,5 @@ export async function startCluster(): Promise<Cluster> {
   };
   // Also when the test run ends without its teardown (an interrupted run): nothing is left behind.
   process.on('exit', stop);
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop: async () => stop() };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dataDir: data, stop: async () => stop() };
 }

@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_GAME, DEMO_PLAYER, setUpDemo } from '../src/demo-setup.ts';
 import { SESSION_TTL_SECONDS } from '../src/services/session-service.ts';
+import { type DatabaseSnapshots, databaseSnapshots } from './database-snapshot.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 let server: TestServer;
 let mine: { apiKey: string; tokens: TokenSet };
 let theirs: { apiKey: string; tokens: TokenSet };
-let db: Database.Database;
+let db: DatabaseSnapshots;
 
 const game = {
   gameModel: 'oxe-ganhei',
@@ -25,10 +24,10 @@ const game = {
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 /**
- * Sessions stored: no repository counts them (a session is found only by its id or token), so
- * this one check of "nothing written" reads the SQLite file itself.
+ * The stored sessions, as a digest: no repository lists them (a session is found only by its id or
+ * token), so this one check of "nothing written" reads the table itself, on either adapter.
  */
-const countSessions = () => (db.prepare('SELECT count(*) AS n FROM game_sessions').get() as { n: number }).n;
+const storedSessions = () => db.snapshot();
 const sessions = () => server.running.app.services.sessions;
 
 /** A profile with an active oxe-ganhei game and a logged-in player, for one API client. */
@@ -65,10 +64,10 @@ beforeAll(async () => {
   server = await startTestServer();
   mine = await server.newClient();
   theirs = await server.newClient('Other operator');
-  db = new Database(join(server.dataDir, 'raspa.sqlite'), { readonly: true });
+  db = await databaseSnapshots(server, (table) => table !== 'game_sessions');
 });
 afterAll(async () => {
-  db.close();
+  await db.close();
   await server.close();
 });
 
@@ -143,7 +142,7 @@ describe('POST /v1/game/session', () => {
     // The API clients' access tokens expire too: log in again, so only the userToken is stale.
     await relogIn(mine);
     await relogIn(theirs);
-    const before = countSessions();
+    const before = await storedSessions();
     expect(await startSession({ userToken: setUp.userToken, gameId: setUp.gameId })).toMatchObject({
       status: 401,
       body: {
@@ -152,7 +151,7 @@ describe('POST /v1/game/session', () => {
         messages: ['userToken is unknown or has expired; log the player in again with POST /v1/user/auth'],
       },
     });
-    expect(countSessions()).toBe(before);
+    expect(await storedSessions()).toBe(before);
     const fresh = await server.call('POST', '/v1/user/auth', {
       token: mine.tokens,
       body: { profileId: setUp.profileId, credential: 'player-1', credentialType: 'username' },
@@ -177,7 +176,7 @@ describe('POST /v1/game/session', () => {
       token: mine.tokens,
       body: { active: false, profileId: setUp.profileId },
     });
-    const before = countSessions();
+    const before = await storedSessions();
     expect(await startSession({ userToken: setUp.userToken, gameId: setUp.gameId })).toMatchObject({
       status: 409,
       body: {
@@ -197,13 +196,13 @@ describe('POST /v1/game/session', () => {
         ],
       },
     });
-    expect(countSessions()).toBe(before);
+    expect(await storedSessions()).toBe(before);
   });
 
   it('answers 403 across API clients: their player, their game, their profile', async () => {
     const mineSetUp = await operatorSetUp(mine.tokens);
     const theirSetUp = await operatorSetUp(theirs.tokens);
-    const before = countSessions();
+    const before = await storedSessions();
     expect(await startSession({ userToken: theirSetUp.userToken, gameId: mineSetUp.gameId })).toMatchObject({
       status: 403,
       body: { code: 'FORBIDDEN', messages: ['the player of this userToken belongs to another API client'] },
@@ -225,7 +224,7 @@ describe('POST /v1/game/session', () => {
         messages: [`profile ${theirSetUp.profileId} belongs to another API client`],
       },
     });
-    expect(countSessions()).toBe(before);
+    expect(await storedSessions()).toBe(before);
   });
 
   it('refuses a game of another of the caller’s profiles with 400', async () => {
@@ -296,16 +295,16 @@ describe('POST /v1/game/session', () => {
       [expect.stringMatching(/^gameModel: must be one of /)],
     ],
   ])('refuses %o with 400', async (body, messages) => {
-    const before = countSessions();
+    const before = await storedSessions();
     const answer = await startSession(body);
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ status: 'error', code: 'VALIDATION_ERROR', messages });
-    expect(countSessions()).toBe(before);
+    expect(await storedSessions()).toBe(before);
   });
 
   it('needs a signature and a token (401); nothing is started', async () => {
     const setUp = await operatorSetUp();
-    const before = countSessions();
+    const before = await storedSessions();
     const body = { userToken: setUp.userToken, gameId: setUp.gameId };
     expect(
       await server.call('POST', '/v1/game/session', { token: mine.tokens, body, sign: false }),
@@ -317,7 +316,7 @@ describe('POST /v1/game/session', () => {
       status: 401,
       body: { code: 'UNAUTHORIZED' },
     });
-    expect(countSessions()).toBe(before);
+    expect(await storedSessions()).toBe(before);
   });
 });
 

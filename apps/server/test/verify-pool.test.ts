@@ -3,12 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { layoutCard, seededRng } from '@raspa/core';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPoolDrawer } from '../src/play/pool-drawer.ts';
 import type { GameRecord, PoolRecord } from '../src/store/records.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { drawPoolTo } from './pool-fixtures.ts';
 
 /**
  * `pnpm verify-pool` run as a real child process against the service's SQLite file: pool 1 used
@@ -80,49 +79,6 @@ async function playRounds(sessionId: string, count: number): Promise<void> {
   }
 }
 
-/** Draws the rest of the current pool with the service's drawer, recording closed rounds as play does. */
-async function drawRestOfPool(player: { sessionId: string; playerId: string }): Promise<void> {
-  const { store } = server.deps;
-  const drawer = createPoolDrawer(server.deps);
-  const rng = seededRng(7);
-  const cards = new Map<number, string>();
-  const cardOf = (level: number) => {
-    let card = cards.get(level);
-    if (!card) {
-      card = JSON.stringify(layoutCard(game.gameModel, game.ladder, level, rng));
-      cards.set(level, card);
-    }
-    return card;
-  };
-  const now = server.clock().toISOString();
-  await store.transaction(async (tx) => {
-    for (;;) {
-      const draw = await drawer.draw(tx, game);
-      await tx.rounds.insertRound({
-        id: server.deps.newId(),
-        clientId: game.clientId,
-        profileId: game.profileId,
-        gameId: game.id,
-        playerId: player.playerId,
-        sessionId: player.sessionId,
-        status: 'closed',
-        currency: game.currency,
-        paidMinor: game.betMinor,
-        prizeMinor: draw.level === 0 ? 0 : (game.ladder.levels[draw.level - 1]?.prize ?? 0),
-        createdAt: now,
-        endAt: now,
-        poolId: draw.poolId,
-        drawIndex: draw.drawIndex,
-        level: draw.level,
-        cardJson: cardOf(draw.level),
-        lastActionAt: now,
-        reconciliation: false,
-      });
-      if (draw.drawIndex === SAMPLING - 1) return;
-    }
-  });
-}
-
 beforeAll(async () => {
   server = await startTestServer({ play: { tickMs: 3_600_000 } });
   dataDir = server.config.DATA_DIR;
@@ -156,7 +112,7 @@ beforeAll(async () => {
   game = (await server.deps.store.games.findById(gameId)) as GameRecord;
   const player = await session(profileId, gameId, 'verifier-player');
   await playRounds(player.sessionId, 5);
-  await drawRestOfPool(player);
+  await drawPoolTo(server.deps, game, player, 0);
   await playRounds(player.sessionId, 3);
   [pool1, pool2] = (await server.deps.store.pools.listByGame(gameId)) as [PoolRecord, PoolRecord];
   db = new Database(join(dataDir, 'raspa.sqlite'));

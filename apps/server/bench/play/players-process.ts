@@ -9,9 +9,15 @@ import { latency } from '../kit/stats.ts';
  */
 const players: Player[] = [];
 
-async function connectAll(url: string, tokens: string[]): Promise<void> {
+/** Player i plays on urls[i mod n]: several instances get an even share, no load balancer between. */
+async function connectAll(urls: string[], tokens: string[]): Promise<void> {
   for (let i = 0; i < tokens.length; i += 50) {
-    players.push(...(await Promise.all(tokens.slice(i, i + 50).map((token) => connectPlayer(url, token)))));
+    const batch = tokens.slice(i, i + 50);
+    players.push(
+      ...(await Promise.all(
+        batch.map((token, k) => connectPlayer(urls[(i + k) % urls.length] ?? '', token)),
+      )),
+    );
   }
 }
 
@@ -64,7 +70,10 @@ async function run(seconds: number, thinkMs: number) {
 
 serveParent(async (type, body) => {
   if (type === 'connect') {
-    await connectAll(String(body.url), body.tokens as string[]);
+    await connectAll(
+      Array.isArray(body.urls) ? (body.urls as string[]) : [String(body.url)],
+      body.tokens as string[],
+    );
     return { connected: players.length };
   }
   if (type === 'run') return run(Number(body.seconds), Number(body.thinkMs ?? 0));

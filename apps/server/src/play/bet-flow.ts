@@ -17,7 +17,7 @@ import {
   type PlayRuntime,
   writeChanges,
 } from './play-runtime.ts';
-import { createPoolDrawer } from './pool-drawer.ts';
+import { BlockLostError, createPoolDrawer, type TicketReservation } from './pool-drawer.ts';
 import { inFlightUntil } from './retry-schedule.ts';
 import { newBet, newRound, playRoundOf, prizeOfLevel, type Ticket, walletMovement } from './round-records.ts';
 import { type SentCall, timedSend, walletAttemptRecord } from './wallet-attempt.ts';
@@ -57,17 +57,30 @@ function rngFrom(random: Deps['random']): Rng {
 export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<number>) {
   const { deps, retry, notifier, events, calls, track } = runtime;
   const { store } = deps;
-  const drawer = createPoolDrawer(deps);
+  const drawer = createPoolDrawer(deps, runtime.leaseOwner);
   const rng = rngFrom(deps.random);
 
-  /** Draws the round's ticket from the game's pool, on the round's transaction. */
-  async function drawTicket(tx: Transaction, game: GameRecord): Promise<Ticket> {
-    const draw = await drawer.draw(tx, game);
+  /** Draws the round's reserved ticket, on the round's transaction. */
+  async function drawTicket(tx: Transaction, game: GameRecord, ticket: TicketReservation): Promise<Ticket> {
+    const draw = await ticket.draw(tx);
     const card = layoutCard(game.gameModel, game.ladder, draw.level, rng);
     return { ...draw, cardJson: JSON.stringify(card), prizeMinor: prizeOfLevel(game.ladder, draw.level) };
   }
 
-  async function buy({ player, game, session, wallet }: BuyContext): Promise<BuyResult> {
+  async function buy(context: BuyContext): Promise<BuyResult> {
+    // The ticket is set aside before anything is written: no bet is sent without one.
+    const ticket = await drawer.reserve(context.game);
+    try {
+      return await buyWith(context, ticket);
+    } finally {
+      ticket.settle('unused'); // when it went no further than this: a settled ticket stays settled
+    }
+  }
+
+  async function buyWith(
+    { player, game, session, wallet }: BuyContext,
+    ticket: TicketReservation,
+  ): Promise<BuyResult> {
     const now = isoNow(deps);
     const roundId = deps.newId();
     const betId = deps.newId();
@@ -93,7 +106,7 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
           () => wallet.bet(walletMovement(bet, round, player, game)),
         ),
       );
-      return settleBet(round, bet.id, game, answer, sent);
+      return settleBet(round, bet.id, game, answer, sent, ticket);
     });
     // Only if another sender held a bet made a moment ago, which cannot be.
     if (!result) throw new Error(`bet ${bet.id} was already being sent`);
@@ -107,31 +120,53 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     game: GameRecord,
     answer: WalletAnswer,
     sent: SentCall,
+    reserved: TicketReservation,
   ): Promise<BuyResult> {
     let rollbackQueued = false;
-    const result = await store.transaction(async (tx): Promise<BuyResult> => {
-      const round = await mustRound(tx, roundId);
-      const bet = await tx.rounds.findTransaction(betId);
-      if (bet) await tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), bet, answer, sent));
-      const outcome = betOutcome(answer, round, bet, () => deps.newId(), isoNow(deps));
-      switch (outcome.kind) {
-        case 'opened': {
-          const changes = outcome.open(await drawTicket(tx, game));
-          const view = playRoundOf(await writeChanges(tx, events, round, changes));
-          if (!view) throw new Error(`round ${roundId} opened without a card`);
-          return { ok: true, data: { round: view, balance: outcome.balanceMinor } };
+    let drew = false;
+    let ticket = reserved;
+    const settle = () =>
+      store.transaction(async (tx): Promise<BuyResult> => {
+        drew = false;
+        const round = await mustRound(tx, roundId);
+        const bet = await tx.rounds.findTransaction(betId);
+        if (bet) await tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), bet, answer, sent));
+        const outcome = betOutcome(answer, round, bet, () => deps.newId(), isoNow(deps));
+        switch (outcome.kind) {
+          case 'opened': {
+            const changes = outcome.open(await drawTicket(tx, game, ticket));
+            drew = true;
+            const view = playRoundOf(await writeChanges(tx, events, round, changes));
+            if (!view) throw new Error(`round ${roundId} opened without a card`);
+            return { ok: true, data: { round: view, balance: outcome.balanceMinor } };
+          }
+          case 'declined':
+            await writeChanges(tx, events, round, outcome.changes);
+            return fail(outcome.code);
+          case 'voided':
+            await writeChanges(tx, events, round, outcome.changes);
+            rollbackQueued = true;
+            return fail(outcome.code);
+          case 'taken-over':
+            return fail(outcome.code);
         }
-        case 'declined':
-          await writeChanges(tx, events, round, outcome.changes);
-          return fail(outcome.code);
-        case 'voided':
-          await writeChanges(tx, events, round, outcome.changes);
-          rollbackQueued = true;
-          return fail(outcome.code);
-        case 'taken-over':
-          return fail(outcome.code);
+      });
+    let result: BuyResult;
+    for (;;) {
+      try {
+        result = await settle();
+        break;
+      } catch (error) {
+        // The block's lease ran out and another process took it: the same answer, another ticket.
+        if (!(error instanceof BlockLostError)) {
+          ticket.settle('unsure');
+          throw error;
+        }
+        ticket.settle('unused');
+        ticket = await drawer.reserve(game);
       }
-    });
+    }
+    ticket.settle(drew ? 'drawn' : 'unused');
     if (result.ok) {
       // No level or prize here: the player has not seen the card yet.
       deps.logger.info('round opened', { roundId });

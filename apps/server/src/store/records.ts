@@ -257,11 +257,26 @@ export interface PoolRecord {
   /** The 32-byte seed as hex, sealed with the server key until the pool ends. */
   seedSealed: string;
   commitment: string;
+  /**
+   * Tickets drawn: those of its closed blocks of draw indexes (stored) and the rounds drawn from
+   * its open ones; `sampling` once it ended.
+   */
   draws: number;
+  /** Draw indexes below this are in blocks (handed to processes, docs/store.md); the rest in none yet. */
+  allocated: number;
   /** Published when the pool ends. */
   seedHex: string | null;
   startedAt: string;
   endedAt: string | null;
+}
+
+/** A block of a pool's draw indexes [first, end), held by one process until its lease expires. */
+export interface PoolBlockRecord {
+  poolId: string;
+  first: number;
+  end: number;
+  owner: string;
+  expiresAt: string;
 }
 
 // ---- webhooks

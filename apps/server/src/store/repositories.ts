@@ -23,6 +23,7 @@ import type {
   OutboxHead,
   OwnerRef,
   PlayerRecord,
+  PoolBlockRecord,
   PoolDrawRecord,
   PoolRecord,
   ProfileRecord,
@@ -183,6 +184,8 @@ export interface RoundsRepo {
   ): Promise<void>;
   /** The rounds that drew from a pool after `afterDrawIndex`, by draw index: a pool may hold millions. */
   poolDraws(poolId: string, afterDrawIndex: number, limit: number): Promise<PoolDrawRecord[]>;
+  /** Inserts rounds in bulk, as insertRound does one by one (test fixtures, tools): all or none. */
+  insertRounds(rounds: RoundRecord[]): Promise<void>;
   /** The round that drew `drawIndex` of a pool. */
   findPoolDraw(poolId: string, drawIndex: number): Promise<PoolDrawRecord | undefined>;
   /** Logs one attempt of a wallet call, written with the answer it records. */
@@ -203,8 +206,29 @@ export interface PoolsRepo {
   findCurrent(gameId: string): Promise<PoolRecord | undefined>;
   findById(id: string): Promise<PoolRecord | undefined>;
   lastNumber(gameId: string): Promise<number>;
-  /** Counts one more draw; returns the draw index it took (0-based). */
-  takeDraw(poolId: string): Promise<number>;
+  /**
+   * A block of the pool's draw indexes for `owner`, leased until `expiresAt` (docs/store.md, "Ticket
+   * draws by blocks"): the lowest block whose lease had expired at `now`, taken over with the
+   * indexes rounds already drew from it; else the next `size` indexes in no block (fewer at the
+   * pool's end). Undefined when the pool ended or every index is in a live block.
+   */
+  takeBlock(
+    poolId: string,
+    owner: string,
+    size: number,
+    now: string,
+    expiresAt: string,
+  ): Promise<(PoolBlockRecord & { drawn: number[] }) | undefined>;
+  /** Whether `owner` still holds the block at `first`; moves its lease to `renewTo` when given. */
+  holdBlock(poolId: string, first: number, owner: string, renewTo: string | null): Promise<boolean>;
+  /**
+   * Closes `owner`'s block at `first` if a round drew each of its indexes: removes it and adds its
+   * size to the pool's draws. Answers the indexes no round drew (the block stays then), and
+   * whether every index of the pool is now drawn (the pool is to end).
+   */
+  closeBlock(poolId: string, first: number, owner: string): Promise<{ undrawn: number[]; poolDone: boolean }>;
+  /** The pool's open blocks, by first index. */
+  listBlocks(poolId: string): Promise<PoolBlockRecord[]>;
   end(poolId: string, seedHex: string, endedAt: string): Promise<void>;
   listByGame(gameId: string): Promise<PoolRecord[]>;
 }

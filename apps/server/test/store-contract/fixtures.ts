@@ -292,6 +292,7 @@ export function poolRecord(game: GameRecord, over: Partial<PoolRecord> = {}): Po
     seedSealed: `sealed-seed-${id}`,
     commitment: `commitment-${id}`,
     draws: 0,
+    allocated: 0,
     seedHex: null,
     startedAt: at(0),
     endedAt: null,

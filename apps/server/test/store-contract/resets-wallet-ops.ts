@@ -426,7 +426,11 @@ export function describeResetsWalletOpsContract(open: OpenStore): void {
         endedAt: at(1),
         seedHex: '1'.repeat(64),
       });
-      await seedPool(store(), seat.game, { number: 2, sampling: 10, draws: 3 });
+      const running = await seedPool(store(), seat.game, { number: 2, sampling: 10 });
+      // While a pool runs, its tickets drawn are the rounds that drew from its blocks.
+      await store().pools.takeBlock(running.id, 'me', 10, at(0), at(30));
+      for (const drawIndex of [0, 4, 7])
+        await seedRound(store(), seat, { poolId: running.id, drawIndex, level: 0 });
       await seedPool(store(), frevo, { sampling: 200_000, draws: 0 });
       await seedPool(store(), inactive, { sampling: 10, draws: 1 });
       const pools = await store().ops.currentPools();

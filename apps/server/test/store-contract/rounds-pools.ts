@@ -349,7 +349,14 @@ export function describeRoundsPoolsContract(open: OpenStore): void {
 
     it('gives an inserted pool back by id, as written', async () => {
       const seat = await seedSeat(store());
-      const pool = poolRecord(seat.game, { number: 4, sampling: 200_000, draws: 17 });
+      const pool = poolRecord(seat.game, {
+        number: 4,
+        sampling: 200_000,
+        draws: 200_000,
+        allocated: 200_000,
+        endedAt: at(3),
+        seedHex: '4'.repeat(64),
+      });
       await store().pools.insert(pool);
       expect(await store().pools.findById(pool.id)).toEqual(pool);
       expect(await store().pools.findById('nope')).toBeUndefined();
@@ -395,36 +402,128 @@ export function describeRoundsPoolsContract(open: OpenStore): void {
       expect(await store().pools.lastNumber(other.id)).toBe(0);
     });
 
-    it('takes draws 0, 1, 2, … and counts them', async () => {
-      const seat = await seedSeat(store());
-      const pool = await seedPool(store(), seat.game, { sampling: 5 });
-      const taken = [];
-      for (let i = 0; i < 5; i++) taken.push(await store().pools.takeDraw(pool.id));
-      expect(taken).toEqual([0, 1, 2, 3, 4]);
-      expect((await store().pools.findById(pool.id))?.draws).toBe(5);
-    });
-
-    it('gives each of concurrent units its own draw', async () => {
+    it('counts as a running pool’s draws its closed blocks and the rounds drawn from its open ones', async () => {
       const seat = await seedSeat(store());
       const pool = await seedPool(store(), seat.game, { sampling: 10 });
-      const taken = await Promise.all(
-        Array.from({ length: 8 }, () => store().transaction((tx) => tx.pools.takeDraw(pool.id))),
-      );
-      expect([...taken].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-      expect((await store().pools.findById(pool.id))?.draws).toBe(8);
+      await store().pools.takeBlock(pool.id, 'a', 4, at(0), at(30));
+      await store().pools.takeBlock(pool.id, 'b', 4, at(0), at(30));
+      for (const drawIndex of [3, 0, 1, 2, 6]) {
+        await seedRound(store(), seat, { poolId: pool.id, drawIndex, level: 0 });
+      }
+      expect((await store().pools.findById(pool.id))?.draws).toBe(5);
+      expect(await store().pools.closeBlock(pool.id, 0, 'a')).toEqual({ undrawn: [], poolDone: false });
+      expect((await store().pools.findById(pool.id))?.draws).toBe(5);
+      expect((await store().pools.findCurrent(seat.game.id))?.draws).toBe(5);
+      expect((await store().pools.listByGame(seat.game.id))[0]?.draws).toBe(5);
     });
 
-    it('takes no draw past the pool’s sampling, nor from an ended pool', async () => {
+    it('hands out blocks of draw indexes one after the other, fewer at the end, none past sampling', async () => {
       const seat = await seedSeat(store());
-      const full = await seedPool(store(), seat.game, { sampling: 2, draws: 2 });
-      await expect(store().pools.takeDraw(full.id)).rejects.toThrow();
-      expect((await store().pools.findById(full.id))?.draws).toBe(2);
-      await store().pools.end(full.id, 'ee'.repeat(32), at(1));
-      const other = await seedGame(store(), seat.profile, { gameModel: 'frevo-da-sorte' });
-      const ended = await seedPool(store(), other, { sampling: 9, draws: 1 });
-      await store().pools.end(ended.id, 'ff'.repeat(32), at(2));
-      await expect(store().pools.takeDraw(ended.id)).rejects.toThrow();
-      expect((await store().pools.findById(ended.id))?.draws).toBe(1);
+      const pool = await seedPool(store(), seat.game, { sampling: 10 });
+      const a = await store().pools.takeBlock(pool.id, 'a', 4, at(0), at(30));
+      const b = await store().pools.takeBlock(pool.id, 'b', 4, at(0), at(30));
+      const c = await store().pools.takeBlock(pool.id, 'a', 4, at(0), at(30));
+      expect([a, b, c]).toEqual([
+        { poolId: pool.id, first: 0, end: 4, owner: 'a', expiresAt: at(30), drawn: [] },
+        { poolId: pool.id, first: 4, end: 8, owner: 'b', expiresAt: at(30), drawn: [] },
+        { poolId: pool.id, first: 8, end: 10, owner: 'a', expiresAt: at(30), drawn: [] },
+      ]);
+      expect(await store().pools.takeBlock(pool.id, 'c', 4, at(1), at(31))).toBeUndefined();
+      expect((await store().pools.findById(pool.id))?.allocated).toBe(10);
+      expect((await store().pools.listBlocks(pool.id)).map((block) => [block.first, block.owner])).toEqual([
+        [0, 'a'],
+        [4, 'b'],
+        [8, 'a'],
+      ]);
+    });
+
+    it('gives concurrent takers blocks that do not overlap', async () => {
+      const seat = await seedSeat(store());
+      const pool = await seedPool(store(), seat.game, { sampling: 100 });
+      const blocks = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store().transaction((tx) => tx.pools.takeBlock(pool.id, `p${i}`, 10, at(0), at(30))),
+        ),
+      );
+      const indexes = blocks.flatMap((block) =>
+        block ? Array.from({ length: block.end - block.first }, (_, k) => block.first + k) : [],
+      );
+      expect(indexes.sort((x, y) => x - y)).toEqual(Array.from({ length: 80 }, (_, i) => i));
+    });
+
+    it('takes over the lowest expired block with the indexes rounds drew from it, never a live one', async () => {
+      const seat = await seedSeat(store());
+      const pool = await seedPool(store(), seat.game, { sampling: 6 });
+      await store().pools.takeBlock(pool.id, 'dead', 3, at(0), at(10));
+      await store().pools.takeBlock(pool.id, 'alive', 3, at(0), at(50));
+      await seedRound(store(), seat, { poolId: pool.id, drawIndex: 1, level: 0 });
+      // Before its lease expires nobody takes it; at its expiry, the first taker does.
+      expect(await store().pools.takeBlock(pool.id, 'other', 3, at(9), at(40))).toBeUndefined();
+      expect(await store().pools.takeBlock(pool.id, 'other', 3, at(10), at(40))).toEqual({
+        poolId: pool.id,
+        first: 0,
+        end: 3,
+        owner: 'other',
+        expiresAt: at(40),
+        drawn: [1],
+      });
+      expect(await store().pools.holdBlock(pool.id, 0, 'dead', null)).toBe(false);
+      expect(await store().pools.holdBlock(pool.id, 0, 'other', null)).toBe(true);
+      expect(await store().pools.takeBlock(pool.id, 'again', 3, at(11), at(41))).toBeUndefined();
+    });
+
+    it('renews a block’s lease only for its holder', async () => {
+      const seat = await seedSeat(store());
+      const pool = await seedPool(store(), seat.game, { sampling: 6 });
+      await store().pools.takeBlock(pool.id, 'me', 3, at(0), at(10));
+      expect(await store().pools.holdBlock(pool.id, 0, 'you', at(20))).toBe(false);
+      expect(await store().pools.holdBlock(pool.id, 0, 'me', at(20))).toBe(true);
+      expect(await store().pools.holdBlock(pool.id, 3, 'me', null)).toBe(false);
+      expect(await store().pools.takeBlock(pool.id, 'you', 3, at(15), at(40))).toMatchObject({ first: 3 });
+      expect((await store().pools.listBlocks(pool.id))[0]).toMatchObject({ owner: 'me', expiresAt: at(20) });
+    });
+
+    it('closes a block only once a round drew each of its indexes, counting them; the last close completes the pool', async () => {
+      const seat = await seedSeat(store());
+      const pool = await seedPool(store(), seat.game, { sampling: 4 });
+      await store().pools.takeBlock(pool.id, 'me', 2, at(0), at(30));
+      await store().pools.takeBlock(pool.id, 'me', 2, at(0), at(30));
+      await seedRound(store(), seat, { poolId: pool.id, drawIndex: 0, level: 0 });
+      expect(await store().pools.closeBlock(pool.id, 0, 'me')).toEqual({ undrawn: [1], poolDone: false });
+      await expect(store().pools.closeBlock(pool.id, 0, 'someone else')).rejects.toThrow();
+      await seedRound(store(), seat, { poolId: pool.id, drawIndex: 1, level: 0 });
+      expect(await store().pools.closeBlock(pool.id, 0, 'me')).toEqual({ undrawn: [], poolDone: false });
+      for (const drawIndex of [2, 3])
+        await seedRound(store(), seat, { poolId: pool.id, drawIndex, level: 0 });
+      expect(await store().pools.closeBlock(pool.id, 2, 'me')).toEqual({ undrawn: [], poolDone: true });
+      expect(await store().pools.listBlocks(pool.id)).toEqual([]);
+      await store().pools.end(pool.id, 'ee'.repeat(32), at(5));
+      expect(await store().pools.findById(pool.id)).toMatchObject({ draws: 4, allocated: 4, endedAt: at(5) });
+    });
+
+    it('hands no block out of an ended pool', async () => {
+      const seat = await seedSeat(store());
+      const pool = await seedPool(store(), seat.game, { sampling: 9 });
+      await store().pools.end(pool.id, 'ff'.repeat(32), at(2));
+      expect(await store().pools.takeBlock(pool.id, 'me', 3, at(3), at(30))).toBeUndefined();
+    });
+
+    it('inserts rounds in bulk, all or none', async () => {
+      const seat = await seedSeat(store());
+      const pool = await seedPool(store(), seat.game, { sampling: 2000 });
+      await store().pools.takeBlock(pool.id, 'me', 2000, at(0), at(30));
+      const rounds = Array.from({ length: 1200 }, (_, drawIndex) =>
+        roundRecord(seat, { poolId: pool.id, drawIndex, level: drawIndex % 3, status: 'closed' }),
+      );
+      await store().rounds.insertRounds(rounds);
+      expect(await store().rounds.findRound(rounds[1100]?.id ?? '')).toEqual(rounds[1100]);
+      expect((await store().pools.findById(pool.id))?.draws).toBe(1200);
+      const clash = [
+        roundRecord(seat, { poolId: pool.id, drawIndex: 1500, level: 0, status: 'closed' }),
+        roundRecord(seat, { poolId: pool.id, drawIndex: 5, level: 0, status: 'closed' }),
+      ];
+      await expect(store().rounds.insertRounds(clash)).rejects.toThrow();
+      expect(await store().rounds.findRound(clash[0]?.id ?? '')).toBeUndefined();
     });
 
     it('lists a game’s pools by number', async () => {

@@ -119,7 +119,7 @@ export function describeTransactionContract(open: OpenStore): void {
 
       await expect(
         store().transaction(async (tx) => {
-          await tx.pools.takeDraw(pool.id);
+          await tx.pools.takeBlock(pool.id, 'me', 4, at(1), at(2));
           await tx.rounds.updateRound(round.id, { status: 'closed', poolId: pool.id, drawIndex: 0 });
           await tx.rounds.updatePlayer(seat.player.id, 'BRL', 1, 1, 1);
           await tx.webhooks.recordAttempt(deliveryAttempt(webhook.id, { eventId: event.id }));

@@ -36,7 +36,8 @@ export function createOpsRepo(
     currentPools: () =>
       all<{ gameId: string; gameModel: string; ticketsLeft: number; tickets: number }>(
         sql,
-        `SELECT g.id AS "gameId", g.game_model AS "gameModel", p.sampling - p.draws AS "ticketsLeft",
+        `SELECT g.id AS "gameId", g.game_model AS "gameModel", p.sampling - p.draws - (SELECT count(*) FROM pool_blocks b JOIN rounds r ON r.pool_id = b.pool_id
+       AND r.draw_index >= b.first_index AND r.draw_index < b.end_index WHERE b.pool_id = p.id) AS "ticketsLeft",
            p.sampling AS tickets
          FROM games g JOIN pools p ON p.game_id = g.id AND p.ended_at IS NULL WHERE g.active`,
       ),

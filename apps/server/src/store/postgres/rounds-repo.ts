@@ -41,6 +41,20 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
   };
   return {
     insertRound: async (round) => void (await sql.query(INSERT_ROUND.text, INSERT_ROUND.values(round))),
+    insertRounds: (records) =>
+      sql.atomic(async (unit) => {
+        // 500 rows per statement: far below PostgreSQL's 65,535 parameters, one round trip each.
+        for (let start = 0; start < records.length; start += 500) {
+          const params = parameters();
+          const rows = records
+            .slice(start, start + 500)
+            .map((record) => `(${INSERT_ROUND.values(record).map(params.add).join(', ')})`);
+          await unit.query(
+            `INSERT INTO rounds (${Object.values(ROUND_FIELDS).join(', ')}) VALUES ${rows.join(', ')}`,
+            params.values,
+          );
+        }
+      }),
     findRound: (id) => first<RoundRecord>(sql, `SELECT ${ROUND_COLUMNS} FROM rounds WHERE id = $1`, [id]),
     findLiveRound: (playerId) =>
       first<RoundRecord>(

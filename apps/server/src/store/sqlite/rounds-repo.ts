@@ -113,6 +113,11 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
   return {
     insertRound: (record) =>
       void insertRound.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 }),
+    insertRounds: (records) =>
+      immediate(db, () => {
+        for (const record of records)
+          insertRound.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 });
+      }),
     findRound: (id) => {
       const row = round.get(id);
       return row && roundFromRow(row);
