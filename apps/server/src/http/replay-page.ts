@@ -9,9 +9,9 @@ const LANGS = ['en', 'pt', 'es'];
 /**
  * The replay page behind a replay link (docs/contract.md §11): `GET /replay/{token}` answers
  * apps/game's built replay.html, which reads the round from `GET /v1/replay/{token}` and draws its
- * card with the player's page's renderer. Its root says whether the link is live
- * (`data-replay="ok"`), in `?lang=`, else the game's language, else the browser's (Accept-Language) or not (`data-replay="expired"`:
- * unknown, altered or past its expireAt), so a dead link shows its message at once. Same headers as
+ * card with the player's page's renderer. Its root says whether the link is live (`data-replay="ok"`)
+ * or not (`data-replay="expired"`: unknown, altered or past its expireAt), so a dead link shows its
+ * message at once, in `?lang=`, else the game's language, else the browser's. Same headers as
  * the player's page (no referrer, no caching, a strict CSP); only the service itself may frame it.
  * The token is never logged (the request log names the route pattern).
  */
