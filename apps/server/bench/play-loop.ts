@@ -177,9 +177,9 @@ try {
   const statementsBefore = statementsFile && (await snapshotStatements(statementsFile, servicePids()));
   const cpuBefore = cpu();
   const postgresBefore = database?.cpu() ?? null;
-  const commitsBefore = await database?.commits();
+  const countsBefore = await database?.transactions();
   const run = await load.ask<RunResult>('run', { seconds, thinkMs });
-  const commitsAfter = await database?.commits();
+  const countsAfter = await database?.transactions();
   const postgresAfter = database?.cpu() ?? null;
   const cpuAfter = cpu();
   const statements =
@@ -200,13 +200,16 @@ try {
     ).map((reading) => ({ instance, ...reading })),
   );
   const postgresCpu = cpuBetween(postgresBefore, postgresAfter);
-  const commits =
-    commitsBefore === undefined || commitsAfter === undefined ? null : commitsAfter - commitsBefore;
+  const counted = (key: 'commits' | 'rollbacks') =>
+    countsBefore === undefined || countsAfter === undefined ? null : countsAfter[key] - countsBefore[key];
+  const commits = counted('commits');
+  const rollbacks = counted('rollbacks');
   const postgres = database && {
     cpuMsPerRound: postgresCpu === null ? null : Math.round(((postgresCpu * 1000) / run.rounds) * 100) / 100,
     cores: postgresCpu === null ? null : Math.round((postgresCpu / run.elapsed) * 100) / 100,
     commitsPerSecond: commits === null ? null : perSecond(commits, run.elapsed),
     commitsPerRound: commits === null ? null : Math.round((commits / run.rounds) * 100) / 100,
+    rollbacksPerRound: rollbacks === null ? null : Math.round((rollbacks / run.rounds) * 100) / 100,
   };
   // Cores each process kept busy during the run (2.0 = two whole cores).
   const coresUsed = Object.fromEntries(
@@ -299,6 +302,7 @@ try {
     ...(postgres && {
       'PostgreSQL CPU ms per round / cores': `${postgres.cpuMsPerRound} / ${postgres.cores}`,
       'PostgreSQL commits/s (per round)': `${postgres.commitsPerSecond} (${postgres.commitsPerRound})`,
+      'PostgreSQL rollbacks per round': postgres.rollbacksPerRound,
     }),
     ...(statements && {
       'SQL statements / ms per round': `${statements.statements} / ${statements.ms}`,

@@ -14,9 +14,17 @@ export interface BenchDatabase {
   url: string;
   /** CPU seconds of the postmaster and each backend now, by pid; null for a server not started here. */
   cpu(): TreeCpu | null;
-  /** pg_stat_database.xact_commit of the bench's database (its statistics lag by up to a second). */
-  commits(): Promise<number>;
+  /**
+   * pg_stat_database.xact_commit and xact_rollback of the bench's database (its statistics lag by
+   * up to a second). Rollbacks are mostly units PostgreSQL aborted, each run again by the service.
+   */
+  transactions(): Promise<TransactionCounts>;
   close(): Promise<void>;
+}
+
+export interface TransactionCounts {
+  commits: number;
+  rollbacks: number;
 }
 
 const NAME = 'raspa_bench';
@@ -44,11 +52,14 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
       postmaster === undefined
         ? null
         : new Map(processTree(postmaster).map((pid) => [pid, cpuSeconds(pid) ?? 0] as const)),
-    commits: async () =>
-      Number(
-        (await admin.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [NAME])).rows[0]
-          ?.xact_commit ?? 0,
-      ),
+    transactions: async () => {
+      const row = (
+        await admin.query('SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = $1', [
+          NAME,
+        ])
+      ).rows[0];
+      return { commits: Number(row?.xact_commit ?? 0), rollbacks: Number(row?.xact_rollback ?? 0) };
+    },
     close: async () => {
       try {
         await admin.query(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);

@@ -7,7 +7,7 @@ import type {
   PlayerRecord,
   RoundRecord,
 } from '../store/records.ts';
-import type { Transaction } from '../store/store.ts';
+import { ROW_LOCKS, type Transaction } from '../store/store.ts';
 import type { Wallet, WalletAnswer } from '../wallet/wallet.ts';
 import {
   type BuyResult,
@@ -96,6 +96,7 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
         await tx.rounds.insertTransaction(bet);
         return { ok: true, data: { round, bet } };
       },
+      ROW_LOCKS,
     );
     if (!started.ok) return started;
     const { round, bet } = started.data;
@@ -150,7 +151,7 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
           case 'taken-over':
             return fail(outcome.code);
         }
-      });
+      }, ROW_LOCKS);
     let result: BuyResult;
     for (;;) {
       try {

@@ -2,7 +2,7 @@ import { createPool, poolCommitment, seedFromHex, seedToHex, type TicketPool, ti
 import { SETTING_DEFAULTS } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import type { GameRecord } from '../store/records.ts';
-import type { Transaction } from '../store/store.ts';
+import { ROW_LOCKS, type Transaction } from '../store/store.ts';
 import {
   blockSize,
   type DrawOutcome,
@@ -113,7 +113,7 @@ export function createPoolDrawer(
         new Date(now + leaseMs).toISOString(),
       );
       return taken && { ...taken, seedSealed: pool.seedSealed };
-    });
+    }, ROW_LOCKS);
     if (!grant) return false;
     const held = blocksOf.get(game.id) ?? [];
     const mine = held.find((block) => block.poolId === grant.poolId && block.first === grant.first);
@@ -158,7 +158,7 @@ export function createPoolDrawer(
           await tx.pools.end(block.poolId, deps.secrets.open(block.seedSealed), deps.clock().toISOString());
         }
         return answer;
-      });
+      }, ROW_LOCKS);
       if (reopen(block, closed.undrawn)) return;
       drop(block.game.id, block);
       if (closed.poolDone) pools.delete(block.poolId);

@@ -1,5 +1,6 @@
 import { isoNow } from '../deps.ts';
 import type { RoundRecord } from '../store/records.ts';
+import { ROW_LOCKS } from '../store/store.ts';
 import { mustRound, type PlayRuntime, writeChanges } from './play-runtime.ts';
 import { playRoundOf } from './round-records.ts';
 import { closeOutcome } from './wallet-outcomes.ts';
@@ -31,7 +32,7 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
       return outcome.kind === 'closed'
         ? { round: changed, prize: undefined }
         : { round: changed, prize: outcome.prize };
-    });
+    }, ROW_LOCKS);
     if (!step) return undefined;
     let round = step.round;
     if (step.prize) {

@@ -1,5 +1,6 @@
 import { isoNow } from '../deps.ts';
 import type { LedgerTransaction, RoundRecord } from '../store/records.ts';
+import { ROW_LOCKS } from '../store/store.ts';
 import type { WalletAnswer } from '../wallet/wallet.ts';
 import { callContext, mustRound, type PlayRuntime, writeChanges } from './play-runtime.ts';
 import { inFlightUntil } from './retry-schedule.ts';
@@ -20,18 +21,19 @@ export function createWalletRetrier(runtime: PlayRuntime) {
   const { store } = deps;
 
   /** Leases a due pending call (so no one else sends it meanwhile), sends it and records the answer. */
-  async function attempt(transactionId: string): Promise<void> {
-    await calls.sending(transactionId, async () => {
+  async function attempt(due: Pick<LedgerTransaction, 'id' | 'roundId'>): Promise<void> {
+    await calls.sending(due.id, async () => {
       const claimed = await store.transaction(async (tx) => {
         const now = isoNow(deps);
+        // The round first, as every unit that changes a round takes it: no deadlock between them.
+        const round = await mustRound(tx, due.roundId);
         // Settled meanwhile, not due, or leased by another process: nothing to send.
-        const pending = await tx.rounds.claimDue(transactionId, leaseOwner, now, inFlightUntil(retry, now));
+        const pending = await tx.rounds.claimDue(due.id, leaseOwner, now, inFlightUntil(retry, now));
         if (!pending) return undefined;
-        const round = await mustRound(tx, pending.roundId);
         const claim = claimPending(pending, round, () => deps.newId(), retry, now);
         await writeChanges(tx, events, round, claim.changes);
         return { call: claim.send, round };
-      });
+      }, ROW_LOCKS);
       if (claimed) await sendAndRecord(claimed.call, claimed.round);
     });
   }
@@ -78,7 +80,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
         changes = outcome.changes;
       }
       return writeChanges(tx, events, round, changes);
-    });
+    }, ROW_LOCKS);
     deps.logger[answer.kind === 'ok' ? 'info' : 'warn'](`wallet ${call.type}`, {
       transactionId: call.id,
       roundId: call.roundId,
@@ -100,7 +102,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
         (t) => !calls.isSending(t.id),
       );
       if (due.length === 0) return count;
-      await Promise.all(due.map((transaction) => attempt(transaction.id)));
+      await Promise.all(due.map(attempt));
       count += due.length;
     }
   }

@@ -48,6 +48,21 @@ export interface Transaction extends Repositories {
 }
 
 /**
+ * How a unit keeps concurrent units from spoiling what it decided. By default a unit behaves as if
+ * units ran one after another, whatever it read (PostgreSQL: SERIALIZABLE, which aborts and reruns
+ * a unit that collided). `rowLocks` units promise to decide only on what the repositories lock as
+ * they read it in a unit (a round, a pool's block of draw indexes) and on constraints (one live
+ * round per player, one round per draw index): the adapter may then run them without serializable
+ * checks (PostgreSQL: READ COMMITTED), where they wait on each other's locks instead of aborting.
+ * The play loop and webhook delivery use them: they run several times per round.
+ */
+export interface UnitOptions {
+  rowLocks?: boolean;
+}
+
+export const ROW_LOCKS: UnitOptions = { rowLocks: true };
+
+/**
  * Everything the services persist, behind one async interface that any database can implement
  * (SQLite under store/sqlite/ today). Each call on a repository is its own unit.
  */
@@ -57,9 +72,11 @@ export interface Store extends Repositories {
    * the unit is durably committed. `work` touches nothing but `tx`: no wallet call, no socket emit,
    * no timer, so no adapter ever holds a transaction open across the network. Called inside
    * another unit's `work`, it nests (its own savepoint). SQLite commits the units queued in one
-   * turn of the event loop together (group commit); a unit that throws is undone alone.
+   * turn of the event loop together (group commit); a unit that throws is undone alone. SQLite
+   * runs its units one at a time, so `options` change nothing there; a nested unit runs as its
+   * outer one does.
    */
-  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Transaction) => Promise<T>, options?: UnitOptions): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../deps.ts';
 import type { DeliveryAttempt, OutboxEvent, WebhookRecord } from '../store/records.ts';
+import { ROW_LOCKS } from '../store/store.ts';
 import { deliveryRequest } from './delivery-request.ts';
 import { readAnswer } from './receiver-answer.ts';
 import { afterFailure, type RetryPolicy } from './retry-policy.ts';
@@ -108,7 +109,7 @@ export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
       await store.transaction(async (tx) => {
         await tx.webhooks.recordAttempt({ ...logged, willRetry: false });
         await tx.outbox.markDelivered(event.id, attempts);
-      });
+      }, ROW_LOCKS);
       logger.debug('webhook delivered', { webhookId: webhook.id, eventId: event.id, attempts });
       deps.onSettled?.('delivered', event);
       return true;
@@ -136,7 +137,7 @@ export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
       if (next.disable === null) return { next };
       await tx.webhooks.setStatus(webhook.id, 'disabled');
       return { next, dropped: await tx.outbox.dropQueued(webhook.id) };
-    });
+    }, ROW_LOCKS);
     // Logged once committed: the transaction does nothing but store work.
     const { next, dropped } = settled;
     if (!next.retry) {

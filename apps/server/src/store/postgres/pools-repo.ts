@@ -66,9 +66,11 @@ export function createPoolsRepo(sql: Sql): PoolsRepo {
         if (!pool) return undefined;
         const old = await first<PoolBlockRecord>(
           unit,
+          // The lapse is checked again on the row itself: a draw that renewed the lease while this
+          // waited on its lock keeps the block (READ COMMITTED re-reads only the outer WHERE).
           `UPDATE pool_blocks SET owner = $2, expires_at = $4
            WHERE (pool_id, first_index) = (SELECT pool_id, first_index FROM pool_blocks
-             WHERE pool_id = $1 AND expires_at <= $3 ORDER BY first_index LIMIT 1)
+             WHERE pool_id = $1 AND expires_at <= $3 ORDER BY first_index LIMIT 1) AND expires_at <= $3
            RETURNING ${BLOCK_COLUMNS}`,
           [poolId, owner, now, expiresAt],
         );
@@ -95,9 +97,12 @@ export function createPoolsRepo(sql: Sql): PoolsRepo {
       }),
     holdBlock: async (poolId, start, owner, renewTo) =>
       renewTo === null
-        ? (await first(
+        ? // Shared: the round's draws from one block do not wait on each other, a take-over waits on them.
+          (await first(
             sql,
-            'SELECT 1 AS held FROM pool_blocks WHERE pool_id = $1 AND first_index = $2 AND owner = $3',
+            `SELECT 1 AS held FROM pool_blocks WHERE pool_id = $1 AND first_index = $2 AND owner = $3${
+              sql.inUnit ? ' FOR SHARE' : ''
+            }`,
             [poolId, start, owner],
           )) !== undefined
         : (await changes(
@@ -107,9 +112,12 @@ export function createPoolsRepo(sql: Sql): PoolsRepo {
           )) === 1,
     closeBlock: (poolId, start, owner) =>
       sql.atomic(async (unit) => {
+        // The pool's row, then the block's, as a take (takeBlock) locks them: no deadlock between them.
+        await unit.query('SELECT 1 FROM pools WHERE id = $1 FOR UPDATE', [poolId]);
         const open = await first<PoolBlockRecord>(
           unit,
-          `SELECT ${BLOCK_COLUMNS} FROM pool_blocks WHERE pool_id = $1 AND first_index = $2 AND owner = $3`,
+          `SELECT ${BLOCK_COLUMNS} FROM pool_blocks WHERE pool_id = $1 AND first_index = $2 AND owner = $3
+           FOR UPDATE`,
           [poolId, start, owner],
         );
         if (!open) throw new Error(`block ${start} of pool ${poolId} is not held by ${owner}`);

@@ -50,7 +50,8 @@ export interface PostgresStore extends Store {
 /**
  * The Store on a PostgreSQL database (issue 13), over a node-postgres pool. Each call on a
  * repository is one autocommitted statement (or, for the few that write several, a transaction
- * of its own); `transaction()` is a SERIALIZABLE transaction on one connection (units.ts).
+ * of its own); `transaction()` is a SERIALIZABLE transaction on one connection, or READ COMMITTED
+ * with row locks for a `rowLocks` unit (units.ts).
  * Migrations are applied at open, one instance at a time; calls wait for them.
  */
 export function createPostgresStore(pool: pg.Pool, options: { readonly?: boolean } = {}): PostgresStore {
@@ -72,8 +73,11 @@ export function createPostgresStore(pool: pg.Pool, options: { readonly?: boolean
   return {
     ...createRepos(units.outside, state),
     ready,
-    transaction: (work) =>
-      units.unit((sql, control) => work({ ...createRepos(sql, state), afterCommit: control.afterCommit })),
+    transaction: (work, options) =>
+      units.unit(
+        (sql, control) => work({ ...createRepos(sql, state), afterCommit: control.afterCommit }),
+        options,
+      ),
     close: async () => {
       await ready.catch(() => {});
       await pool.end();

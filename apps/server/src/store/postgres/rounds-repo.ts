@@ -55,7 +55,13 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
           );
         }
       }),
-    findRound: (id) => first<RoundRecord>(sql, `SELECT ${ROUND_COLUMNS} FROM rounds WHERE id = $1`, [id]),
+    // In a unit, the round is locked: whatever changes a round reads it first (store.ts UnitOptions).
+    findRound: (id) =>
+      first<RoundRecord>(
+        sql,
+        `SELECT ${ROUND_COLUMNS} FROM rounds WHERE id = $1${sql.inUnit ? ' FOR UPDATE' : ''}`,
+        [id],
+      ),
     findLiveRound: (playerId) =>
       first<RoundRecord>(
         sql,

@@ -12,6 +12,11 @@ export interface Sql {
    * all or nothing), outside one in a transaction of their own.
    */
   atomic<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  /**
+   * On a unit's connection: a read the unit decides on locks its row until the unit ends (a
+   * `rowLocks` unit relies on it, store.ts UnitOptions). A lone read outside a unit locks nothing.
+   */
+  readonly inUnit: boolean;
 }
 
 /** The first row, if any. */

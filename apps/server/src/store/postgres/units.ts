@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import { runCallbacks } from '../run-callbacks.ts';
+import type { UnitOptions } from '../store.ts';
 import { run, type Sql } from './sql.ts';
 
 /** What a unit's work may ask of the unit itself. */
@@ -20,7 +21,7 @@ interface UnitScope {
 
 export interface Units {
   /** Runs `work` as a unit, or nested in the current unit (a savepoint): see Store.transaction. */
-  unit<T>(work: (sql: Sql, control: UnitControl) => Promise<T>): Promise<T>;
+  unit<T>(work: (sql: Sql, control: UnitControl) => Promise<T>, options?: UnitOptions): Promise<T>;
   /** The statements of a call made on the Store: in the current unit if there is one, else on the pool. */
   outside: Sql;
 }
@@ -28,13 +29,21 @@ export interface Units {
 /** Serialization failure and deadlock: the unit's work is run again from the start. */
 const RETRIED = new Set(['40001', '40P01']);
 /**
+ * A unique violation in a `rowLocks` unit: another unit inserted the same key (a player's second
+ * live round, a pool's next number) after this one looked. Run again, the unit's reads see that
+ * row and decide as they would have one after the other; a key that is taken for good fails on
+ * the second run.
+ */
+const UNIQUE_VIOLATION = '23505';
+const UNIQUE_RERUNS = 1;
+/**
  * A bound, so a unit that keeps colliding fails instead of spinning: retried units run one at a
  * time (see `oneAtATime`), so a retry collides only with the first attempts still arriving.
  */
 export const MAX_ATTEMPTS = 30;
 
-const retryable = (error: unknown) =>
-  typeof error === 'object' && error !== null && RETRIED.has((error as { code?: string }).code ?? '');
+const codeOf = (error: unknown) =>
+  typeof error === 'object' && error !== null ? ((error as { code?: string }).code ?? '') : '';
 
 /** A short random wait before running a unit again, so units that collided do not collide again. */
 const backoff = (attempt: number) =>
@@ -42,9 +51,10 @@ const backoff = (attempt: number) =>
 
 /**
  * Units as real PostgreSQL transactions at SERIALIZABLE: concurrent units behave as if they ran
- * one after another, whatever they read before they write. A unit PostgreSQL aborts to keep that
- * promise (serialization failure, deadlock) is rolled back and its work run again, up to
- * MAX_ATTEMPTS times; the afterCommit callbacks of an attempt that rolled back are dropped, so
+ * one after another, whatever they read before they write. `rowLocks` units run at READ
+ * COMMITTED instead: they decide on rows their repositories lock (sql.ts `inUnit`), so they wait
+ * rather than abort. A unit PostgreSQL aborts (serialization failure, deadlock) is rolled back
+ * and its work run again, up to MAX_ATTEMPTS times; the afterCommit callbacks of an attempt that rolled back are dropped, so
  * each runs once, after the commit that counts. Nested units are savepoints of the unit's
  * connection, run one after another (savepoints are a stack).
  */
@@ -59,6 +69,7 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>): Units {
     const sql: Sql = {
       query: (text, values) => run(scope.client, text, values),
       atomic: (work) => work(sql),
+      inUnit: true,
     };
     return sql;
   };
@@ -75,6 +86,7 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>): Units {
       if (scope) return work(onClient(scope));
       return unit((sql) => work(sql));
     },
+    inUnit: false,
   };
 
   async function savepoint<T>(
@@ -107,12 +119,15 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>): Units {
 
   async function attempt<T>(
     work: (sql: Sql, control: UnitControl) => Promise<T>,
+    options: UnitOptions,
   ): Promise<{ value: T; committed: Array<() => void> }> {
     const client = await pool.connect();
     const scope: UnitScope = { client, committed: [], ended: false };
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      await client.query(
+        options.rowLocks ? 'BEGIN ISOLATION LEVEL READ COMMITTED' : 'BEGIN ISOLATION LEVEL SERIALIZABLE',
+      );
       const value = await scopeOfContext.run(scope, () =>
         work(onClient(scope), { afterCommit: (callback) => void scope.committed.push(callback) }),
       );
@@ -144,17 +159,26 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>): Units {
     return turn;
   }
 
-  async function unit<T>(work: (sql: Sql, control: UnitControl) => Promise<T>): Promise<T> {
+  async function unit<T>(
+    work: (sql: Sql, control: UnitControl) => Promise<T>,
+    options: UnitOptions = {},
+  ): Promise<T> {
     const outer = current();
     if (outer) return nested(outer, work);
     await ready();
+    let uniqueReruns = 0;
     for (let tries = 1; ; tries++) {
       try {
-        const { value, committed } = await (tries === 1 ? attempt(work) : oneAtATime(() => attempt(work)));
+        const run = () => attempt(work, options);
+        const { value, committed } = await (tries === 1 ? run() : oneAtATime(run));
         runCallbacks(committed);
         return value;
       } catch (error) {
-        if (!retryable(error) || tries >= MAX_ATTEMPTS) throw error;
+        const code = codeOf(error);
+        const rerun =
+          RETRIED.has(code) ||
+          (code === UNIQUE_VIOLATION && options.rowLocks === true && uniqueReruns++ < UNIQUE_RERUNS);
+        if (!rerun || tries >= MAX_ATTEMPTS) throw error;
         await backoff(tries);
       }
     }
