@@ -10,9 +10,18 @@ interface DeliveryRow extends Omit<DeliveryRecord, 'payload'> {
   payload: string | null;
 }
 
-const WEBHOOK_COLUMNS = `id, client_id AS "clientId", url, event_triggers AS "eventTriggers", token_enc AS "tokenSealed",
-  status, created_at AS "createdAt", last_triggered AS "lastTriggered", success_count AS "successCount",
-  failure_count AS "failureCount", deleted_at AS "deletedAt"`;
+/** Slots of a webhook's counters (migration 006): attempts in flight together rarely share one. */
+const COUNT_SLOTS = 16;
+
+/** A webhook with its counters: its row's own plus its slots' (`w` is webhooks). */
+const WEBHOOK_COLUMNS = `w.id, w.client_id AS "clientId", w.url, w.event_triggers AS "eventTriggers",
+  w.token_enc AS "tokenSealed", w.status, w.created_at AS "createdAt",
+  greatest(w.last_triggered, c.last_triggered) AS "lastTriggered",
+  w.success_count + coalesce(c.success_count, 0) AS "successCount",
+  w.failure_count + coalesce(c.failure_count, 0) AS "failureCount", w.deleted_at AS "deletedAt"`;
+const WEBHOOKS = `webhooks w LEFT JOIN LATERAL (SELECT sum(success_count) AS success_count,
+  sum(failure_count) AS failure_count, max(last_triggered) AS last_triggered
+  FROM webhook_count_slots s WHERE s.webhook_id = w.id) c ON true`;
 
 /** A log row with its event's payload (stored once, in the outbox); `d` is webhook_deliveries. */
 const DELIVERY_COLUMNS = `d.id, d.webhook_id AS "webhookId", d.event_id AS "eventId", d.event_type AS "eventType",
@@ -84,17 +93,18 @@ export function createWebhooksRepo(sql: Sql): WebhooksRepo {
           w.deletedAt,
         ],
       )),
-    findById: (id) => one(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1`, [id]),
+    findById: (id) => one(`SELECT ${WEBHOOK_COLUMNS} FROM ${WEBHOOKS} WHERE w.id = $1`, [id]),
     findLiveByUrl: (clientId, url) =>
       one(
-        `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE client_id = $1 AND url = $2 AND deleted_at IS NULL`,
+        `SELECT ${WEBHOOK_COLUMNS} FROM ${WEBHOOKS} WHERE w.client_id = $1 AND w.url = $2 AND w.deleted_at IS NULL`,
         [clientId, url],
       ),
     listLiveByClient: async (clientId) =>
       (
         await all<WebhookRow>(
           sql,
-          `SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE client_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
+          `SELECT ${WEBHOOK_COLUMNS} FROM ${WEBHOOKS} WHERE w.client_id = $1 AND w.deleted_at IS NULL
+           ORDER BY w.created_at, w.id`,
           [clientId],
         )
       ).map(webhookFromRow),
@@ -131,14 +141,21 @@ export function createWebhooksRepo(sql: Sql): WebhooksRepo {
           );
         }
         await writeDelivery(unit, delivery);
-        const counted = await changes(
-          unit,
-          `UPDATE webhooks SET success_count = success_count + $2, failure_count = failure_count + $3,
-            last_triggered = CASE WHEN last_triggered IS NULL OR last_triggered < $4 THEN $4 ELSE last_triggered END
-           WHERE id = $1`,
-          [attempt.webhookId, attempt.success ? 1 : 0, attempt.success ? 0 : 1, attempt.timestamp],
+        // The event's slot, not the webhook's row: see COUNT_SLOTS. A missing webhook breaks the key.
+        await unit.query(
+          `INSERT INTO webhook_count_slots AS s (webhook_id, slot, success_count, failure_count, last_triggered)
+           VALUES ($1, abs(hashtext($5)) % ${COUNT_SLOTS}, $2, $3, $4)
+           ON CONFLICT (webhook_id, slot) DO UPDATE SET success_count = s.success_count + excluded.success_count,
+             failure_count = s.failure_count + excluded.failure_count,
+             last_triggered = greatest(s.last_triggered, excluded.last_triggered)`,
+          [
+            attempt.webhookId,
+            attempt.success ? 1 : 0,
+            attempt.success ? 0 : 1,
+            attempt.timestamp,
+            attempt.eventId,
+          ],
         );
-        if (counted !== 1) throw new Error(`webhook ${attempt.webhookId} does not exist`);
         return delivery;
       }),
     listDeliveries: async (webhookId, filter, page) => {
