@@ -190,3 +190,61 @@ describe('GET /v1/game/{id}/pools', () => {
     expect(JSON.stringify(pool.properties.seed)).toContain('null');
   });
 });
+
+describe('the last tickets of a pool', () => {
+  it('are given back by a process whose players stopped buying, and at a clean stop, for another to draw at once', async () => {
+    const endGameId = await createGame('frevo-da-sorte');
+    const user = await server.call('POST', '/v1/user/auth', {
+      token: tokens,
+      body: { profileId, credential: 'pool-end-player', credentialType: 'username' },
+    });
+    const session = await server.call('POST', '/v1/game/session', {
+      token: tokens,
+      body: { userToken: user.body.data.userToken, gameId: endGameId },
+    });
+    const play = server.running.app.services.play;
+    const { store } = server.deps;
+    const game = (await store.games.findById(endGameId)) as GameRecord;
+    const buy = async () => {
+      const bought = await play.buy(session.body.data.sessionId);
+      if (!bought.ok) throw new Error(`buy refused: ${bought.code}`);
+      await play.reveal(session.body.data.sessionId, bought.data.round.roundId);
+    };
+    await buy(); // starts the pool
+    // An end-of-pool block: 16 tickets left, so this process takes 2 (an eighth of them).
+    const pool = await drawPoolTo(
+      server.deps,
+      game,
+      { sessionId: session.body.data.sessionId, playerId: user.body.data.userId },
+      16,
+    );
+    await buy();
+    const held = (await store.pools.listBlocks(pool.id)).filter((block) => block.owner !== 'fixture');
+    expect(held).toEqual([expect.objectContaining({ first: SAMPLING - 16, end: SAMPLING - 14 })]);
+    expect(Date.parse(held[0]?.expiresAt ?? '')).toBeGreaterThan(server.clock().getTime());
+
+    // Its player has just bought: the block stays.
+    expect(await play.giveBackIdleBlocks()).toBe(0);
+    server.clock.advance(2_000);
+    expect(await play.giveBackIdleBlocks()).toBe(1);
+    const now = server.clock().toISOString();
+    expect(
+      (await store.pools.listBlocks(pool.id)).find((block) => block.first === SAMPLING - 16)?.expiresAt,
+    ).toBe(now);
+    // Another process now takes it over, with the index already drawn, without waiting for its lease.
+    const taken = await store.pools.takeBlock(pool.id, 'another', 8, now, '9999-12-31T23:59:59.999Z');
+    expect(taken).toMatchObject({ first: SAMPLING - 16, end: SAMPLING - 14, drawn: [SAMPLING - 16] });
+
+    // A clean stop gives back every block it holds, busy or not (the last test here: play stops).
+    await buy();
+    const mine = (await store.pools.listBlocks(pool.id)).filter(
+      (block) => !['fixture', 'another'].includes(block.owner),
+    );
+    expect(mine).toEqual([expect.objectContaining({ first: SAMPLING - 14, end: SAMPLING - 12 })]);
+    expect(mine[0]?.expiresAt).not.toBe(now);
+    await play.stop();
+    expect(
+      (await store.pools.listBlocks(pool.id)).find((block) => block.first === SAMPLING - 14)?.expiresAt,
+    ).toBe(server.clock().toISOString());
+  });
+});

@@ -184,5 +184,5 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     return result;
   }
 
-  return { buy };
+  return { buy, giveBackBlocks: drawer.giveBack };
 }

@@ -198,10 +198,17 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
       };
     },
 
-    /** Stops taking new rounds and waits for the calls in flight. */
+    /** Gives back the blocks of a pool's end this process stopped drawing from (pool-drawer.ts). */
+    giveBackIdleBlocks: () => bets.giveBackBlocks(),
+
+    /**
+     * Stops taking new rounds, waits for the calls in flight, then gives back every block of draw
+     * indexes it holds: another instance draws them at once, not after their lease.
+     */
     async stop(): Promise<void> {
       stopping = true;
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      await bets.giveBackBlocks(true);
     },
   };
 }

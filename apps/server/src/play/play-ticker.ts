@@ -3,7 +3,8 @@ import type { PlayService } from './play-service.ts';
 
 /**
  * Drives the play loop's background work: wallet calls due for a retry (rollbacks, prizes, bets
- * left without an answer by a crash) and rounds idle past their time-out. One pass at a time.
+ * left without an answer by a crash), rounds idle past their time-out, and blocks of a pool's
+ * last draw indexes this process stopped drawing from. One pass at a time.
  */
 export function startPlayTicker(
   play: PlayService,
@@ -16,6 +17,7 @@ export function startPlayTicker(
     try {
       await play.settleDue();
       await play.closeIdleRounds();
+      await play.giveBackIdleBlocks();
     } catch (error) {
       logger.error('play loop pass failed', {
         error: error instanceof Error ? error.message : String(error),

@@ -6,6 +6,7 @@ import {
   type HeldBlock,
   handOut,
   holdBlock,
+  mayGiveBack,
   nextBlock,
   reopen,
   settle,
@@ -73,6 +74,41 @@ describe('a held block', () => {
     // The database says 14 was not drawn after all: it is handed out again.
     expect(reopen(block, [14])).toBe(true);
     expect(handOut(block)).toBe(14);
+  });
+
+  it('gives back only a quiet end-of-pool block with indexes left and nothing out or unsure', () => {
+    const at = { preferred: 100, idleMs: 1000, lastHandOutAt: 0, now: 1000 };
+    const block = holdBlock(990, 1000, [990]);
+    expect(mayGiveBack(block, at)).toBe(true);
+    expect(mayGiveBack(block, { ...at, now: 999 })).toBe(false); // a buy a moment ago
+    expect(mayGiveBack(holdBlock(0, 100), at)).toBe(false); // a full-size block: the pool is not ending
+    expect(mayGiveBack(holdBlock(990, 1000, [990, 991, 992, 993, 994, 995, 996, 997, 998, 999]), at)).toBe(
+      false,
+    ); // nothing left to give
+    const index = handOut(block) as number;
+    expect(mayGiveBack(block, at)).toBe(false); // a buy holds one of its indexes
+    settle(block, index, 'unsure');
+    expect(mayGiveBack(block, at)).toBe(false); // the database has yet to say whether it was drawn
+  });
+
+  it('never gives back a block with an index out or unsure, whatever was handed out and settled', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 30 }),
+        fc.array(fc.constantFrom<DrawOutcome | 'keep'>('drawn', 'unused', 'unsure', 'keep'), {
+          maxLength: 40,
+        }),
+        (size, steps) => {
+          const block = holdBlock(0, size);
+          for (const step of steps) {
+            const index = handOut(block);
+            if (index !== undefined && step !== 'keep') settle(block, index, step);
+          }
+          const given = mayGiveBack(block, { preferred: 31, idleMs: 0, lastHandOutAt: 0, now: 0 });
+          expect(given).toBe(block.out.size === 0 && block.unsure.size === 0 && block.free.length > 0);
+        },
+      ),
+    );
   });
 
   /**

@@ -68,6 +68,25 @@ export function settle(block: HeldBlock, index: number, outcome: DrawOutcome): v
 export const spent = (block: HeldBlock): boolean => block.free.length === 0 && block.out.size === 0;
 
 /**
+ * Whether a process gives a block back for another to take over at once: a block of the pool's
+ * end (smaller than `preferred`: see blockSize), with indexes left, none out or unsure, and none
+ * handed out for `idleMs`. Otherwise a buy elsewhere would wait out the block's lease while this
+ * process, whose players stopped buying, sits on the pool's last tickets.
+ */
+export function mayGiveBack(
+  block: HeldBlock,
+  at: { preferred: number; idleMs: number; lastHandOutAt: number; now: number },
+): boolean {
+  return (
+    block.end - block.first < at.preferred &&
+    block.free.length > 0 &&
+    block.out.size === 0 &&
+    block.unsure.size === 0 &&
+    at.now - at.lastHandOutAt >= at.idleMs
+  );
+}
+
+/**
  * What the database answered at close: the indexes of the block no round drew. None: the block
  * is done. Some (unsure ones that did not commit): they are handed out again.
  */

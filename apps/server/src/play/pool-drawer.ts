@@ -9,6 +9,7 @@ import {
   type HeldBlock,
   handOut,
   holdBlock,
+  mayGiveBack,
   reopen,
   settle,
   spent,
@@ -38,12 +39,16 @@ interface Block extends HeldBlock {
   /** Epoch ms until which the block is this process's. */
   expiresAt: number;
   lost: boolean;
+  /** Epoch ms of its last index handed out (or of its take). */
+  lastHandOutAt: number;
   /** Its close, while it runs. */
   closing?: Promise<void> | undefined;
 }
 
 /** How often a buy looks again when every index of the pool is in other processes' blocks. */
 const WAIT_STEP_MS = 100;
+/** A block of a pool's end unused this long is given back (pool-blocks.ts `mayGiveBack`). */
+export const GIVE_BACK_IDLE_MS = 2000;
 
 /**
  * Draws tickets without replacement from a game version's current pool (docs/contract.md §5) by
@@ -134,6 +139,7 @@ export function createPoolDrawer(
         game,
         expiresAt: Date.parse(grant.expiresAt),
         lost: false,
+        lastHandOutAt: now,
       },
     ]);
     return true;
@@ -213,13 +219,17 @@ export function createPoolDrawer(
     /**
      * Sets a ticket of the game's current pool aside for one buy, outside any unit. When every
      * index of the pool is in other processes' blocks (its last tickets), waits until one is
-     * drawn up, closed or expired, at most one and a half leases.
+     * drawn up, closed, given back (`giveBack`: within a few seconds of its process going quiet)
+     * or expired (a process that died), at most one and a half leases.
      */
     async reserve(game: GameRecord): Promise<TicketReservation> {
       for (let waitedMs = 0; ; ) {
         for (const block of blocksOf.get(game.id) ?? []) {
           const index = block.lost ? undefined : handOut(block);
-          if (index !== undefined) return reservation(block, index);
+          if (index !== undefined) {
+            block.lastHandOutAt = deps.clock().getTime();
+            return reservation(block, index);
+          }
         }
         if (await take(game)) continue;
         // This process's own last blocks being closed: the pool may end with them.
@@ -234,6 +244,52 @@ export function createPoolDrawer(
         await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
         waitedMs += WAIT_STEP_MS;
       }
+    },
+
+    /**
+     * Ends the lease of the blocks of a pool's end this process stopped drawing from
+     * (`mayGiveBack`), or with `all` (a clean stop, nothing in flight) of every block with no
+     * index out, so a buy on another process takes them over at once instead of waiting out the
+     * lease. Each is dropped here first, so no buy hands out one of its indexes meanwhile.
+     * Returns how many were given back.
+     */
+    async giveBack(all = false): Promise<number> {
+      const now = deps.clock().getTime();
+      const chosen: Block[] = [];
+      for (const [gameId, blocks] of blocksOf) {
+        for (const block of blocks) {
+          if (block.lost || block.closing) continue;
+          const quiet = all
+            ? block.out.size === 0
+            : mayGiveBack(block, {
+                preferred,
+                idleMs: GIVE_BACK_IDLE_MS,
+                lastHandOutAt: block.lastHandOutAt,
+                now,
+              });
+          if (!quiet) continue;
+          block.lost = true;
+          drop(gameId, block);
+          chosen.push(block);
+        }
+      }
+      const until = new Date(now).toISOString();
+      await Promise.all(
+        chosen.map((block) =>
+          deps.store
+            .transaction((tx) => tx.pools.holdBlock(block.poolId, block.first, owner, until), ROW_LOCKS)
+            .catch((error: unknown) => {
+              // Its lease runs out by itself: only the wait elsewhere is longer.
+              deps.logger.warn('a block of draw indexes was not given back', {
+                poolId: block.poolId,
+                first: block.first,
+                error: error instanceof Error ? error.message : String(error),
+              });
+            }),
+        ),
+      );
+      if (chosen.length > 0) deps.logger.info('blocks of draw indexes given back', { count: chosen.length });
+      return chosen.length;
     },
   };
 }
