@@ -41,7 +41,8 @@ const { values } = parseArgs({
     database: { type: 'string', default: 'sqlite' },
     // Service instances on the one PostgreSQL database (each with `workers` processes).
     instances: { type: 'string', default: '1' },
-    // SQL statements per round, counted in the service (the STATEMENT_STATS setting; SQLite).
+    // SQL statements per round: counted in the service (the STATEMENT_STATS setting) on SQLite, by
+    // pg_stat_statements on PostgreSQL.
     statements: { type: 'boolean', default: false },
   },
 });
@@ -107,7 +108,7 @@ let load: BenchChild | undefined;
 try {
   operator = forkChild(new URL('./play/operator-process.ts', import.meta.url));
   const address = await operator.ask<OperatorAddress>('address');
-  if (onPostgres) database = await startBenchDatabase();
+  if (onPostgres) database = await startBenchDatabase({ countStatements: values.statements });
   // Instances share the database and the key of its sealed tokens and seeds; one migrates first.
   const secretKey = randomBytes(32).toString('hex');
   const urls: string[] = [];
@@ -174,7 +175,10 @@ try {
     ...Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)])),
   });
   const servicePids = () => services.flatMap((each) => processTree(each.pid));
-  const statementsBefore = statementsFile && (await snapshotStatements(statementsFile, servicePids()));
+  /** The statements run so far: the service's own counts on SQLite, pg_stat_statements' on PostgreSQL. */
+  const snapshot = async () =>
+    statementsFile ? await snapshotStatements(statementsFile, servicePids()) : await database?.statements();
+  const statementsBefore = await snapshot();
   const cpuBefore = cpu();
   const postgresBefore = database?.cpu() ?? null;
   const countsBefore = await database?.transactions();
@@ -182,13 +186,10 @@ try {
   const countsAfter = await database?.transactions();
   const postgresAfter = database?.cpu() ?? null;
   const cpuAfter = cpu();
+  const statementsAfter = statementsBefore && (await snapshot());
   const statements =
-    statementsFile && statementsBefore
-      ? statementsPerRound(
-          statementsBefore,
-          await snapshotStatements(statementsFile, servicePids()),
-          run.rounds,
-        )
+    statementsBefore && statementsAfter
+      ? statementsPerRound(statementsBefore, statementsAfter, run.rounds)
       : undefined;
   const perProcess = services.flatMap((each, instance) =>
     perProcessCpu(
@@ -241,7 +242,7 @@ try {
       successCount: hookAfter.successCount - hookBefore.successCount,
       failureCount: hookAfter.failureCount - hookBefore.failureCount,
     };
-  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${onPostgres ? ` --database postgres --instances ${instanceCount}` : ''}${statementsFile ? ' --statements' : ''}`;
+  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${onPostgres ? ` --database postgres --instances ${instanceCount}` : ''}${values.statements ? ' --statements' : ''}`;
 
   const result = {
     players,

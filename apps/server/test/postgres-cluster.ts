@@ -65,8 +65,11 @@ function run(binary: string, args: string[]): void {
   }
 }
 
-/** Starts a fresh cluster, or hands back the server named by TEST_DATABASE_URL / DATABASE_URL. */
-export async function startCluster(): Promise<Cluster> {
+/**
+ * Starts a fresh cluster (with `settings`, each `name=value`, on top of the tests' own), or hands
+ * back the server named by TEST_DATABASE_URL / DATABASE_URL.
+ */
+export async function startCluster(settings: readonly string[] = []): Promise<Cluster> {
   const given = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   if (given) return { url: given, stop: async () => {} };
   ensureBinaries();
@@ -81,7 +84,10 @@ export async function startCluster(): Promise<Cluster> {
   const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-instructions']);
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on -c max_connections=300`;
+    const options = [
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on -c max_connections=300`,
+      ...settings.map((setting) => `-c ${setting}`),
+    ].join(' ');
     run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start']);
   } catch (error) {
     remove();

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import type { StatementCounts } from '../../src/store/sqlite/statement-stats.ts';
 import { startCluster } from '../../test/postgres-cluster.ts';
 import { cpuSeconds, processTree, type TreeCpu } from '../kit/cpu.ts';
 
@@ -19,6 +20,11 @@ export interface BenchDatabase {
    * up to a second). Rollbacks are mostly units PostgreSQL aborted, each run again by the service.
    */
   transactions(): Promise<TransactionCounts>;
+  /**
+   * Every statement the bench's database ran so far, by text, from pg_stat_statements (started
+   * with `countStatements` only; BEGIN and COMMIT included). Undefined without it.
+   */
+  statements(): Promise<StatementCounts | undefined>;
   close(): Promise<void>;
 }
 
@@ -29,8 +35,11 @@ export interface TransactionCounts {
 
 const NAME = 'raspa_bench';
 
-export async function startBenchDatabase(): Promise<BenchDatabase> {
-  const cluster = await startCluster();
+export async function startBenchDatabase(
+  options: { countStatements?: boolean } = {},
+): Promise<BenchDatabase> {
+  const counting = options.countStatements === true;
+  const cluster = await startCluster(counting ? ['shared_preload_libraries=pg_stat_statements'] : []);
   const admin = new pg.Client({ connectionString: cluster.url });
   try {
     await admin.connect();
@@ -43,6 +52,7 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
   }
   const url = new URL(cluster.url);
   url.pathname = `/${NAME}`;
+  if (counting) await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   const postmaster = cluster.dataDir
     ? Number(readFileSync(join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
     : undefined;
@@ -59,6 +69,20 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
         ])
       ).rows[0];
       return { commits: Number(row?.xact_commit ?? 0), rollbacks: Number(row?.xact_rollback ?? 0) };
+    },
+    statements: async () => {
+      if (!counting) return undefined;
+      const { rows } = await admin.query<{ query: string; calls: string; ms: number }>(
+        `SELECT s.query, s.calls, s.total_exec_time AS ms FROM pg_stat_statements s
+         JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1`,
+        [NAME],
+      );
+      const counts: StatementCounts = {};
+      for (const row of rows) {
+        const into = counts[row.query] ?? { calls: 0, ms: 0 };
+        counts[row.query] = { calls: into.calls + Number(row.calls), ms: into.ms + row.ms };
+      }
+      return counts;
     },
     close: async () => {
       try {
