@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * The server test files that run on PostgreSQL too (project server-postgres). Not the
  * SQLite-specific ones (ledger-counts, multi-currency-migration, verify-pool's tampering,
- * store-leases, workers).
+ * store-leases).
  */
 const POSTGRES_SUITE = [
   'play-loop',
@@ -30,6 +30,7 @@ const POSTGRES_SUITE = [
   'players',
   'sessions',
   'pools',
+  'workers',
 ];
 
 export default defineConfig({

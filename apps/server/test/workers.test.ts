@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenSet } from './harness.ts';
 import { connectPlayer, eventually, type Player } from './play-fixtures.ts';
+import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
 import {
   type ServiceProcess,
   sessionToken,
@@ -16,20 +17,25 @@ import { startTestOperator, type TestOperator } from './test-operator.ts';
  * WORKERS=2: the real service as a primary and two worker processes on one SQLite file, Node's
  * cluster sharing the port. A player's tabs land on both workers (the cluster deals connections
  * round-robin); pushes reach all of them; concurrent buys open one round; SIGTERM stops them all.
+ * In the server-postgres project the same on a PostgreSQL database: the pushes then go through
+ * PostgreSQL (@socket.io/postgres-adapter), and the one-live-round rule is the unique index.
  */
 const API_KEY = 'rsp_workers-test-api-key-0123456789';
 
 let operator: TestOperator;
 let dataDir: string;
 let service: ServiceProcess | undefined;
+let database: TestDatabase | undefined;
 
 beforeAll(async () => {
   operator = await startTestOperator();
   dataDir = mkdtempSync(join(tmpdir(), 'raspa-workers-'));
+  if (process.env.RASPA_TEST_STORE === 'postgres') database = await createTestDatabase();
 });
 afterAll(async () => {
   if (service?.child.exitCode === null) service.child.kill('SIGKILL');
   await operator.close();
+  await database?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -40,6 +46,7 @@ describe('WORKERS=2', () => {
       DATA_DIR: dataDir,
       DEMO_API_KEY: API_KEY,
       OUTBOUND_ALLOW_PRIVATE: 'true', // the test operator's wallet is on 127.0.0.1
+      ...(database && { DATABASE_URL: database.url }),
     });
     const { call, url } = service;
     expect(new Set(service.workerPids()).size).toBe(2);
