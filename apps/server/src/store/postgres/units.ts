@@ -54,9 +54,10 @@ const backoff = (attempt: number) =>
  * one after another, whatever they read before they write. `rowLocks` units run at READ
  * COMMITTED instead: they decide on rows their repositories lock (sql.ts `inUnit`), so they wait
  * rather than abort. A unit PostgreSQL aborts (serialization failure, deadlock) is rolled back
- * and its work run again, up to MAX_ATTEMPTS times; the afterCommit callbacks of an attempt that rolled back are dropped, so
- * each runs once, after the commit that counts. Nested units are savepoints of the unit's
- * connection, run one after another (savepoints are a stack).
+ * and its work run again, up to MAX_ATTEMPTS times; the afterCommit callbacks of an attempt
+ * that rolled back are dropped, so each runs once, after the commit that counts. Nested units
+ * are savepoints of the unit's connection, run one after another (savepoints are a stack), at
+ * their outer unit's level.
  */
 export function createUnits(pool: pg.Pool, ready: () => Promise<void>): Units {
   const scopeOfContext = new AsyncLocalStorage<UnitScope>();
