@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAll, playThroughAKill } from './fleet-scenario.ts';
 import { apiCaller } from './harness.ts';
+import { createInstallation } from './installation.ts';
 import { type LoadBalancer, startLoadBalancer } from './load-balancer.ts';
 import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
 import { type ServiceProcess, startServiceProcess } from './service-process.ts';
@@ -25,7 +22,7 @@ let operator: TestOperator;
 let database: TestDatabase;
 let balancer: LoadBalancer | undefined;
 const instances: ServiceProcess[] = [];
-const dataDirs: string[] = [];
+let installation: ReturnType<typeof createInstallation> | undefined;
 
 beforeAll(async () => {
   let calls = 0;
@@ -34,33 +31,26 @@ beforeAll(async () => {
     chooseFault: (kind) => (kind !== 'rollback' && ++calls % 7 === 0 ? 'ok-then-hang' : undefined),
   });
   database = await createTestDatabase();
+  installation = createInstallation(database.url, {
+    DEMO_API_KEY: API_KEY,
+    WALLET_TIMEOUT_MS: '1000',
+    ROUND_IDLE_TIMEOUT: '60s', // the shortest allowed: a safety net, as players reveal their rounds
+    WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s', // retried soon, and not given up
+    OUTBOUND_ALLOW_PRIVATE: 'true', // the test operator's wallet and receiver are on 127.0.0.1
+  });
 });
 afterAll(async () => {
   await balancer?.close();
   for (const instance of instances) if (instance.child.exitCode === null) instance.child.kill('SIGKILL');
   await operator.close();
   await database.drop();
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  installation?.removeFolders();
 });
 
-/** Every instance the same database and SECRET_KEY (the sealed tokens and seeds), a folder of its own. */
-const SECRET_KEY = randomBytes(32).toString('hex');
-function instanceEnv(port?: number): Record<string, string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'raspa-instance-'));
-  dataDirs.push(dataDir);
-  return {
-    WORKERS: '1',
-    DATABASE_URL: database.url,
-    SECRET_KEY,
-    DATA_DIR: dataDir,
-    DEMO_API_KEY: API_KEY,
-    WALLET_TIMEOUT_MS: '1000',
-    ROUND_IDLE_TIMEOUT: '60s', // the shortest allowed: a safety net, as players reveal their rounds
-    WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s', // retried soon, and not given up
-    OUTBOUND_ALLOW_PRIVATE: 'true', // the test operator's wallet and receiver are on 127.0.0.1
-    ...(port !== undefined && { PORT: String(port) }),
-  };
-}
+const instanceEnv = (port?: number) =>
+  (installation as ReturnType<typeof createInstallation>).env(
+    port === undefined ? {} : { PORT: String(port) },
+  );
 
 describe('three instances on one PostgreSQL database behind HAProxy, one killed mid-burst', () => {
   it('ends every round, keeps the balances, delivers every event as logged and draws each ticket once', async () => {

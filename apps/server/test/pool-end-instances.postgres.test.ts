@@ -1,7 +1,4 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +8,7 @@ import { buildDeps } from '../src/server.ts';
 import type { GameRecord } from '../src/store/records.ts';
 import { eachPoolDraw } from '../src/store/store.ts';
 import type { Caller, TokenSet } from './harness.ts';
+import { createInstallation } from './installation.ts';
 import { connectPlayer, type Player } from './play-fixtures.ts';
 import { drawPoolTo } from './pool-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
@@ -26,7 +24,6 @@ import { type ServiceProcess, startServiceProcess } from './service-process.ts';
  * its ladder.
  */
 const API_KEY = 'rsp_pool-end-instances-api-key-0123456789';
-const SECRET_KEY = randomBytes(32).toString('hex');
 const SAMPLING = 100_001;
 const LEFT = 300;
 const PLAYERS = 24;
@@ -36,33 +33,24 @@ const TSX = join(SERVER_DIR, 'node_modules', '.bin', 'tsx');
 let database: TestDatabase;
 let deps: Deps;
 const instances: ServiceProcess[] = [];
-const dataDirs: string[] = [];
+let installation: ReturnType<typeof createInstallation>;
 const players: Player[] = [];
 
-function instanceEnv(): Record<string, string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'raspa-pool-end-'));
-  dataDirs.push(dataDir);
-  return {
-    WORKERS: '1',
-    DATABASE_URL: database.url,
-    SECRET_KEY,
-    DATA_DIR: dataDir,
+beforeAll(async () => {
+  database = await createTestDatabase();
+  installation = createInstallation(database.url, {
     DEMO_API_KEY: API_KEY,
     POOL_BLOCK_SIZE: '20',
     POOL_BLOCK_LEASE: '5', // the killed instance's block is taken over 5 s after its last renewal
     LOG_LEVEL: 'warn',
-  };
-}
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  instances.push(await startServiceProcess(instanceEnv()));
-  for (let i = 1; i < 3; i++) instances.push(await startServiceProcess(instanceEnv()));
+  });
+  instances.push(await startServiceProcess(installation.env()));
+  for (let i = 1; i < 3; i++) instances.push(await startServiceProcess(installation.env()));
   // The test's own view of the same database, with the same key (the sealed seeds).
   const config = readConfig({
     DATABASE_URL: database.url,
-    SECRET_KEY,
-    DATA_DIR: dataDirs[0],
+    SECRET_KEY: installation.secretKey,
+    DATA_DIR: installation.firstDataDir(),
     LOG_LEVEL: 'silent',
   });
   if (!config.ok) throw new Error(JSON.stringify(config));
@@ -74,7 +62,7 @@ afterAll(async () => {
   for (const instance of instances) if (instance.child.exitCode === null) instance.child.kill('SIGKILL');
   await deps?.store.close();
   await database?.drop();
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  installation?.removeFolders();
 });
 
 /** A demo profile (the built-in wallet) with one game, and a session for each player. */
@@ -146,8 +134,8 @@ function verifyPool(gameId: string): Promise<{ code: number; stdout: string; std
           PATH: process.env.PATH,
           LOG_LEVEL: 'silent',
           DATABASE_URL: database.url,
-          SECRET_KEY,
-          DATA_DIR: dataDirs[0] ?? '',
+          SECRET_KEY: installation.secretKey,
+          DATA_DIR: installation.firstDataDir(),
         },
       },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
