@@ -20,7 +20,7 @@ import type { Sql } from './sql.ts';
 import { createUnits } from './units.ts';
 import { createWebhooksRepo } from './webhooks-repo.ts';
 
-/** Every repository over one Sql: the pool's (a call is its own unit) or a unit's connection. */
+/** Every repository over one Sql, which runs each statement in the current unit or on the pool. */
 function createRepos(sql: Sql, migrations: () => MigrationState): Repositories {
   return {
     clients: createClientsRepo(sql),
@@ -70,14 +70,13 @@ export function createPostgresStore(pool: pg.Pool, options: { readonly?: boolean
   void ready.catch(() => {});
   const state = () => migrations;
   const units = createUnits(pool, () => ready);
+  // One set of repositories: inside a unit's work, their statements run on its connection.
+  const repos = createRepos(units.outside, state);
   return {
-    ...createRepos(units.outside, state),
+    ...repos,
     ready,
     transaction: (work, options) =>
-      units.unit(
-        (sql, control) => work({ ...createRepos(sql, state), afterCommit: control.afterCommit }),
-        options,
-      ),
+      units.unit((_sql, control) => work({ ...repos, afterCommit: control.afterCommit }), options),
     close: async () => {
       await ready.catch(() => {});
       await pool.end();

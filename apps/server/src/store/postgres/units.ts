@@ -22,7 +22,10 @@ interface UnitScope {
 export interface Units {
   /** Runs `work` as a unit, or nested in the current unit (a savepoint): see Store.transaction. */
   unit<T>(work: (sql: Sql, control: UnitControl) => Promise<T>, options?: UnitOptions): Promise<T>;
-  /** The statements of a call made on the Store: in the current unit if there is one, else on the pool. */
+  /**
+   * The statements of a call made on the Store: in the current unit if there is one (its async
+   * context), else each on the pool. The repositories of every unit are built over it once.
+   */
   outside: Sql;
 }
 
@@ -87,7 +90,9 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>): Units {
       if (scope) return work(onClient(scope));
       return unit((sql) => work(sql));
     },
-    inUnit: false,
+    get inUnit() {
+      return current() !== undefined;
+    },
   };
 
   async function savepoint<T>(
