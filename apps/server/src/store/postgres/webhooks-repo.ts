@@ -10,8 +10,12 @@ interface DeliveryRow extends Omit<DeliveryRecord, 'payload'> {
   payload: string | null;
 }
 
-/** Slots of a webhook's counters (migration 006): attempts in flight together rarely share one. */
-const COUNT_SLOTS = 16;
+/**
+ * Slots of a webhook's counters (migration 006), by the event's place in the outbox: the events a
+ * drain has in flight are consecutive, so up to this many of them (WEBHOOK_IN_FLIGHT's default)
+ * never share a slot.
+ */
+const COUNT_SLOTS = 32;
 
 /** A webhook with its counters: its row's own plus its slots' (`w` is webhooks). */
 const WEBHOOK_COLUMNS = `w.id, w.client_id AS "clientId", w.url, w.event_triggers AS "eventTriggers",
@@ -144,7 +148,7 @@ export function createWebhooksRepo(sql: Sql): WebhooksRepo {
         // The event's slot, not the webhook's row: see COUNT_SLOTS. A missing webhook breaks the key.
         await unit.query(
           `INSERT INTO webhook_count_slots AS s (webhook_id, slot, success_count, failure_count, last_triggered)
-           VALUES ($1, abs(hashtext($5)) % ${COUNT_SLOTS}, $2, $3, $4)
+           VALUES ($1, coalesce((SELECT seq FROM webhook_events WHERE id = $5), 0) % ${COUNT_SLOTS}, $2, $3, $4)
            ON CONFLICT (webhook_id, slot) DO UPDATE SET success_count = s.success_count + excluded.success_count,
              failure_count = s.failure_count + excluded.failure_count,
              last_triggered = greatest(s.last_triggered, excluded.last_triggered)`,

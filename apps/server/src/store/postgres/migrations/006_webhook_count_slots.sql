@@ -1,4 +1,4 @@
--- A webhook's attempt counters spread over slots (by a hash of the event's id) and read as the
+-- A webhook's attempt counters spread over slots (by the event's seq) and read as the
 -- webhook row's own counts plus the slots' sums. The attempts a webhook has in flight together
 -- (WEBHOOK_IN_FLIGHT) each add to a slot's row instead of all to the webhook's one, so their units
 -- no longer wait on each other's commits. The webhook row keeps what was counted before this
