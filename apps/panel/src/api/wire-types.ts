@@ -111,6 +111,8 @@ export interface Player {
 }
 
 export type TransactionType = 'bet' | 'prize' | 'rollback' | 'deposit';
+export type TransactionStatus = 'pending' | 'completed' | 'declined' | 'failed';
+export type RoundStatus = 'pending' | 'open' | 'closing' | 'closed' | 'declined' | 'voided';
 
 export interface Transaction {
   _id: string;
@@ -148,6 +150,8 @@ export interface LedgerQuery {
   userId?: string;
   roundId?: string;
   type?: TransactionType;
+  /** A round's status on the round list, a transaction's on the transaction list. */
+  status?: RoundStatus | TransactionStatus;
   dateStart?: string;
   dateEnd?: string;
   pageIndex?: number;

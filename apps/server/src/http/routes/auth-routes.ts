@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoTime, messagesBody, successStatus } from '../../schemas/common.ts';
+import { clientIp } from '../client-ip.ts';
 import { ok, okMessages } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
@@ -26,7 +27,7 @@ export function authRoutes({ services, limits }: RouteKit): RouteDefinition[] {
       before: limits.login,
       success: { status: 200, schema: z.object({ status: successStatus, data: tokenSetSchema }) },
       errors: [400, 401, 429, 500],
-      handle: async ({ body }) => ok(await services.auth.login(body.apiKey)),
+      handle: async ({ body, request }) => ok(await services.auth.login(body.apiKey, clientIp(request))),
     }),
     defineRoute({
       method: 'post',

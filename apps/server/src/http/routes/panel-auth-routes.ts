@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { LANGS, lang, messagesBody, successStatus } from '../../schemas/common.ts';
+import { clientIp } from '../client-ip.ts';
 import { ok, okMessages } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
@@ -56,8 +57,6 @@ function languageHint(request: Request) {
   const hint = request.get('x-user-language')?.trim().toLowerCase().slice(0, 2);
   return LANGS.find((known) => known === hint);
 }
-
-const clientIp = (request: Request) => request.ip ?? '';
 
 export function panelAuthRoutes({ services, limits }: RouteKit): RouteDefinition[] {
   const { panel } = services;
