@@ -2,7 +2,7 @@
  * The records the store keeps and hands back, independent of any database: the repositories
  * (repositories.ts) take and return these shapes. Money is integer minor units throughout.
  */
-import type { GameModel, Ladder } from '@raspa/core';
+import { type GameModel, type Ladder, roundStatusSchema } from '@raspa/core';
 import type { Page } from './paging.ts';
 
 // ---- clients
@@ -202,7 +202,7 @@ export interface OwnerRef {
  * A round's life: `pending` (bet sent), `open` (card bought), `closing` (prize sent), `closed`;
  * or `declined` (the wallet said no) and `voided` (the bet had no answer and was rolled back).
  */
-export const ROUND_STATUSES = ['pending', 'open', 'closing', 'closed', 'declined', 'voided'] as const;
+export const ROUND_STATUSES = roundStatusSchema.options; // the play protocol's
 
 export type RoundStatus = (typeof ROUND_STATUSES)[number];
 

@@ -13,6 +13,10 @@ export const tokenSetSchema = z
   })
   .meta({ id: 'TokenSet' });
 
+export const newApiKeySchema = z
+  .object({ apiKey: z.string().meta({ description: 'The new key, shown once' }) })
+  .meta({ id: 'NewApiKey' });
+
 const loginBody = z.object({ apiKey: z.string('must be a string').min(1, 'must not be empty').max(200) });
 
 export function authRoutes({ services, limits }: RouteKit): RouteDefinition[] {
@@ -62,7 +66,7 @@ export function authRoutes({ services, limits }: RouteKit): RouteDefinition[] {
         status: 200,
         schema: z.object({
           status: successStatus,
-          data: z.object({ apiKey: z.string().meta({ description: 'The new key, shown once' }) }),
+          data: newApiKeySchema,
         }),
       },
       errors: [401, 500],

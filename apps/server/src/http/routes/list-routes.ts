@@ -50,8 +50,8 @@ const ledgerQuery = <S extends typeof roundStatus | typeof transactionStatus>(st
       checkPageReach(value, context);
     });
 
-const transactionQuery = ledgerQuery(transactionStatus, 'transactions');
-const roundQuery = ledgerQuery(roundStatus, 'rounds');
+export const transactionQuery = ledgerQuery(transactionStatus, 'transactions');
+export const roundQuery = ledgerQuery(roundStatus, 'rounds');
 
 const LIST_NOTES =
   'Newest first. Filters combine (AND); dateStart and dateEnd are whole UTC days, both included. ' +
@@ -59,7 +59,7 @@ const LIST_NOTES =
   `Pages reach the newest ${LIST_REACH.toLocaleString('en')} records of a list: pageIndex may be at most ` +
   `ceil(${LIST_REACH} / pageSize); narrow the list (e.g. dateStart and dateEnd) to reach older ones.`;
 
-const reportQuery = z
+export const reportQuery = z
   .object({
     profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 403)' }),
     groupBy: z.enum(REPORT_GROUPS, 'must be day, game, currency or player').default('day'),
