@@ -19,7 +19,8 @@ import { type PanelSignIn, panelSignIn } from '../src/panel-sign-in.ts';
  * service (SQLite) and a real HTTP wallet on 127.0.0.1:
  * - a round whose prize the wallet failed for a day, so the service flagged it for reconciliation,
  *   resolved from the round's own page: it leaves the flagged list and the audit log has it;
- * - a ticket pool used up, whose published seed *Verify* checks in the browser.
+ * - a ticket pool used up, whose published seed *Verify* checks in the browser;
+ * - a webhook deleted (the staff day only registers one).
  *
  * One game of the smallest pool the rules allow (100,001 tickets), every ticket a winner (so the
  * wallet is asked for a prize). The service's own ticker is held off (`tickMs`): the test moves the
@@ -185,5 +186,20 @@ describe('settling in the back office, in a real browser against a real service'
     expect(await ended.textContent()).toContain(en.pools.drawnOf('100,001', '100,001'));
     await ended.getByRole('button', { name: en.pools.verifyLabel(1) }).click();
     await ended.getByRole('status').filter({ hasText: en.pools.verified }).waitFor(WAIT);
+  });
+
+  it('deletes a webhook after asking, and the service has it no more', async () => {
+    await nav(en.nav.webhooks).click();
+    await heading(en.webhooks.title).waitFor(WAIT);
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.getByRole('button', { name: `${en.common.delete}: ${operator.webhookUrl}` }).click();
+    await page.getByRole('status').filter({ hasText: en.webhooks.deleted }).waitFor(WAIT);
+    expect(asked).toEqual([en.webhooks.confirmDelete(operator.webhookUrl)]);
+    expect((await server.call('GET', '/v1/webhook', { token: tokens })).body.data).toEqual([]);
+    expect(await page.getByRole('row', { name: new RegExp(operator.webhookUrl) }).count()).toBe(0);
   });
 });

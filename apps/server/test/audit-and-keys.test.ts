@@ -179,6 +179,50 @@ describe('GET /v1/audit', () => {
     ]);
   });
 
+  it('has the game, activation, player and session writes too, each naming its record', async () => {
+    const { tokens: token } = await server.newClient();
+    const profile = await server.call('POST', '/v1/profile', { token, body: { name: 'Room', type: 'demo' } });
+    const profileId = profile.body.data.profileId;
+    const game = await server.call('POST', '/v1/game', {
+      token,
+      body: {
+        profileId,
+        gameModel: 'oxe-ganhei',
+        lang: 'en',
+        currency: 'BRL',
+        rtp: 0.9,
+        sampling: 100_001,
+        prizedPercent: 0.3,
+        betPrice: 1,
+        simulation: false,
+        replacePreviousVersion: false,
+      },
+    });
+    const gameId = game.body.data.id;
+    const off = await server.call('PUT', `/v1/game/${gameId}`, { token, body: { active: false, profileId } });
+    const on = await server.call('PUT', `/v1/game/${gameId}`, { token, body: { active: true, profileId } });
+    const user = await server.call('POST', '/v1/user/auth', {
+      token,
+      body: { profileId, credential: 'ana', credentialType: 'username' },
+    });
+    const session = await server.call('POST', '/v1/game/session', {
+      token,
+      body: { userToken: user.body.data.userToken, gameId },
+    });
+    expect([game, off, on, user, session].map((answer) => answer.status)).toEqual([201, 200, 200, 200, 201]);
+
+    const audit = await server.call('GET', '/v1/audit?pageSize=100', { token });
+    expect(audit.body.data.map((entry: any) => [entry.operation, entry.targetId])).toEqual([
+      ['POST /v1/game/session', session.body.data.sessionId],
+      ['POST /v1/user/auth', user.body.data.userId],
+      ['PUT /v1/game/:id', gameId],
+      ['PUT /v1/game/:id', gameId],
+      ['POST /v1/game', gameId],
+      ['POST /v1/profile', profileId],
+      ['POST /v1/auth/login', null],
+    ]);
+  });
+
   it('tells a panel user from the API key, and shows a client only its own entries', async () => {
     const client = await server.newClient();
     const other = await server.newClient();
