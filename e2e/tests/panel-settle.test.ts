@@ -20,7 +20,7 @@ import { type PanelSignIn, panelSignIn } from '../src/panel-sign-in.ts';
  * - a round whose prize the wallet failed for a day, so the service flagged it for reconciliation,
  *   resolved from the round's own page: it leaves the flagged list and the audit log has it;
  * - a ticket pool used up, whose published seed *Verify* checks in the browser;
- * - a webhook deleted (the staff day only registers one).
+ * - a failing webhook on the overview, then deleted (the staff day's webhook never fails).
  *
  * One game of the smallest pool the rules allow (100,001 tickets), every ticket a winner (so the
  * wallet is asked for a prize). The service's own ticker is held off (`tickMs`): the test moves the
@@ -188,7 +188,26 @@ describe('settling in the back office, in a real browser against a real service'
     await ended.getByRole('status').filter({ hasText: en.pools.verified }).waitFor(WAIT);
   });
 
-  it('deletes a webhook after asking, and the service has it no more', async () => {
+  it('shows a failing webhook on the overview, then deletes it after asking: the service has it no more', async () => {
+    const [webhook] = (await server.call('GET', '/v1/webhook', { token: tokens })).body.data;
+    const failures = async () => {
+      const count = async (status: string) =>
+        (await server.call('GET', `/v1/webhook/${webhook.id}?status=${status}`, { token: tokens })).body
+          .pagination.totalCount as number;
+      return (await count('failed')) + (await count('pending'));
+    };
+    expect(await failures()).toBe(0);
+    // The receiver answers the next delivery with a 500: a failed attempt, retried later.
+    operator.webhookAnswers(500);
+    await playOne((await seat('later')).token);
+    await eventually(async () => (await failures()) > 0, 30_000);
+    // The overview's week is the browser's: make it the service's (its test clock is in March 2026).
+    await page.clock.setFixedTime(server.clock());
+    await nav(en.nav.overview).click();
+    await heading(en.overview.title).waitFor(WAIT);
+    const failing = page.getByRole('table', { name: en.overview.webhooksTitle });
+    await failing.getByRole('row', { name: new RegExp(operator.webhookUrl) }).waitFor(WAIT);
+
     await nav(en.nav.webhooks).click();
     await heading(en.webhooks.title).waitFor(WAIT);
     const asked: string[] = [];
