@@ -20,7 +20,8 @@ import { type PanelSignIn, panelSignIn } from '../src/panel-sign-in.ts';
  * - a round whose prize the wallet failed for a day, so the service flagged it for reconciliation,
  *   resolved from the round's own page: it leaves the flagged list and the audit log has it;
  * - a ticket pool used up, whose published seed *Verify* checks in the browser;
- * - a failing webhook on the overview, then deleted (the staff day's webhook never fails).
+ * - a failing webhook on the overview, then deleted (the staff day's webhook never fails);
+ * - the round list paged, and the transaction list filtered by status.
  *
  * One game of the smallest pool the rules allow (100,001 tickets), every ticket a winner (so the
  * wallet is asked for a prize). The service's own ticker is held off (`tickMs`): the test moves the
@@ -220,5 +221,27 @@ describe('settling in the back office, in a real browser against a real service'
     expect(asked).toEqual([en.webhooks.confirmDelete(operator.webhookUrl)]);
     expect((await server.call('GET', '/v1/webhook', { token: tokens })).body.data).toEqual([]);
     expect(await page.getByRole('row', { name: new RegExp(operator.webhookUrl) }).count()).toBe(0);
+  });
+
+  it('pages the rounds within the lists’ reach, and filters the transactions by status', async () => {
+    const total = (await server.call('GET', '/v1/round?pageSize=1', { token: tokens })).body.pagination
+      .totalCount as number;
+    expect(total).toBeGreaterThan(SAMPLING); // the pool's rounds and a few more
+    await nav(en.nav.rounds).click();
+    await heading(en.rounds.title).waitFor(WAIT);
+    // 20 a page, and the service pages through the newest 10,000 records: 500 pages at most.
+    await page.getByText(en.common.pageOf(1, 500, total)).waitFor(WAIT);
+    await page.getByRole('button', { name: en.common.next }).click();
+    await page.getByText(en.common.pageOf(2, 500, total)).waitFor(WAIT);
+    await page.waitForURL((url) => url.searchParams.get('pageIndex') === '2', WAIT);
+
+    // The prize given up is the one failed transaction.
+    await nav(en.nav.transactions).click();
+    await heading(en.transactions.title).waitFor(WAIT);
+    await page.getByLabel(en.common.status).selectOption({ label: en.transactions.statuses.failed });
+    await page.getByRole('button', { name: en.common.apply }).click();
+    await page.getByText(en.common.pageOf(1, 1, 1)).waitFor(WAIT);
+    const row = page.getByRole('row', { name: /failed/ });
+    expect(await row.getByRole('link', { name: en.round.open(flaggedRoundId) }).count()).toBe(1);
   });
 });
