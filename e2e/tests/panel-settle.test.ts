@@ -19,7 +19,8 @@ import { type PanelSignIn, panelSignIn } from '../src/panel-sign-in.ts';
  * service (SQLite) and a real HTTP wallet on 127.0.0.1:
  * - a round whose prize the wallet failed for a day, so the service flagged it for reconciliation,
  *   resolved from the round's own page: it leaves the flagged list and the audit log has it;
- * - a ticket pool used up, whose published seed *Verify* checks in the browser;
+ * - a ticket pool used up, whose published seed *Verify* checks in the browser (the pool, and a
+ *   round's draw on its page);
  * - a failing webhook on the overview, then deleted (the staff day's webhook never fails);
  * - the round list paged, and the transaction list filtered by status.
  *
@@ -187,6 +188,17 @@ describe('settling in the back office, in a real browser against a real service'
     expect(await ended.textContent()).toContain(en.pools.drawnOf('100,001', '100,001'));
     await ended.getByRole('button', { name: en.pools.verifyLabel(1) }).click();
     await ended.getByRole('status').filter({ hasText: en.pools.verified }).waitFor(WAIT);
+
+    // A round of that pool: its page now checks its own draw against the published seed.
+    const detail = await server.call('GET', `/v1/round/${flaggedRoundId}`, { token: tokens });
+    expect(detail.body.data.ticket).toMatchObject({ seed: pool.seed, level: expect.any(Number) });
+    await page.goto(`${server.url}/panel/round?id=${flaggedRoundId}`);
+    const ticket = page.getByRole('region', { name: en.round.ticketTitle });
+    await ticket.getByRole('button', { name: en.round.verify }).click();
+    await ticket
+      .getByRole('status')
+      .filter({ hasText: en.round.verified(detail.body.data.ticket.level) })
+      .waitFor(WAIT);
   });
 
   it('shows a failing webhook on the overview, then deletes it after asking: the service has it no more', async () => {
