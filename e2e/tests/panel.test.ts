@@ -10,6 +10,7 @@ import { connectPlayer, newSession } from '../../apps/server/test/play-fixtures.
 import { type SmtpSink, startSmtpSink } from '../../apps/server/test/smtp-sink.ts';
 import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
 import { launchChromium } from '../src/chromium.ts';
+import { type PanelSignIn, panelSignIn } from '../src/panel-sign-in.ts';
 import { eventually } from '../src/raspa-fixture.ts';
 
 /**
@@ -18,9 +19,8 @@ import { eventually } from '../src/raspa-fixture.ts';
  * game after reading its ladder, register a webhook, find a round played through a gameUrl, switch
  * language, have the session expire, change the password, and reset a forgotten one from the e-mail.
  *
- * The captcha: the browser asks GET /v1/auth/captcha as usual, and the test answers that request with
- * a captcha the same service issued in-process (services.panel.issueCaptcha, as the panel-auth tests
- * solve theirs), so it knows the answer. Nothing in the service or the panel has a way around it.
+ * The captcha: the browser's requests for one are answered with captchas the same service issued, so
+ * the test knows their answers (e2e/src/panel-sign-in.ts).
  *
  * PANEL_SCREENSHOTS=docs/screenshots writes the README's screenshots.
  */
@@ -43,8 +43,7 @@ let roundId = '';
 let profileId = '';
 let gameId = '';
 let apiTokens: Awaited<ReturnType<TestServer['newClient']>>['tokens'];
-/** The answers of the captchas the browser was given, newest last. */
-const answers: string[] = [];
+let captcha: PanelSignIn;
 /** Uncaught errors in the panel, and what the page's CSP refused: there must be none. */
 const pageErrors: string[] = [];
 
@@ -59,15 +58,7 @@ beforeAll(async () => {
   server.deps.settings.panelUrl = `${server.url}/panel/reset-password`;
   ({ email, apiKey, tokens: apiTokens } = await server.newClient('Casa Lotérica'));
   context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US' });
-  await context.route(`${server.url}/v1/auth/captcha`, async (route) => {
-    const { captchaId, image, answer } = await server.running.app.services.panel.issueCaptcha();
-    answers.push(answer);
-    await route.fulfill({
-      status: 200,
-      contentType: 'application/json',
-      body: JSON.stringify({ status: 'success', data: { captchaId, image } }),
-    });
-  });
+  captcha = await panelSignIn(context, server);
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   // The round page's renderer (Pixi) runs under the service's CSP: a refused script, eval or worker shows here.
@@ -91,19 +82,8 @@ async function shoot(name: string, target: Page = page): Promise<void> {
 
 const heading = (text: string) => page.getByRole('heading', { level: 1, name: text });
 
-/** Fills the captcha with the answer of the image on show (the newest one the browser was given). */
-async function solveCaptcha(): Promise<void> {
-  await page.locator('img.captcha[src^="data:image/svg+xml"]').waitFor(WAIT);
-  await page.getByLabel(en.auth.captcha).fill(answers.at(-1) ?? '');
-}
-
-async function signIn(password: string): Promise<void> {
-  await heading(en.auth.signInTitle).waitFor(WAIT);
-  await page.getByLabel(en.auth.email).fill(email);
-  await page.getByLabel(en.auth.password, { exact: true }).fill(password);
-  await solveCaptcha();
-  await page.getByRole('button', { name: en.auth.signIn, exact: true }).click();
-}
+const solveCaptcha = () => captcha.solveCaptcha(page);
+const signIn = (password: string) => captcha.signIn(page, email, password);
 
 const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true });
 
@@ -117,12 +97,12 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByLabel(en.auth.email).fill(email);
     await page.getByLabel(en.auth.password, { exact: true }).fill(PASSWORD);
     await page.locator('img.captcha[src^="data:image/svg+xml"]').waitFor(WAIT);
-    const shown = answers.length;
+    const shown = captcha.answers.length;
     await page.getByLabel(en.auth.captcha).fill('WRONG');
     await page.getByRole('button', { name: en.auth.signIn, exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'captcha: is wrong' }).waitFor(WAIT);
     // A captcha takes one guess: the panel shows a new one at once.
-    await expect.poll(() => answers.length, WAIT).toBe(shown + 1);
+    await expect.poll(() => captcha.answers.length, WAIT).toBe(shown + 1);
 
     await solveCaptcha();
     await page.getByRole('button', { name: en.auth.signIn, exact: true }).click();
@@ -249,9 +229,18 @@ describe('the back office, in a real browser against a real service', () => {
     await heading(en.rounds.title).waitFor(WAIT);
     await page.getByLabel(en.common.profile).selectOption({ label: 'Casa Lotérica' });
     await page.getByLabel(en.rounds.type).selectOption('bet');
+    // A status the round does not have: the API's status filter leaves nothing.
+    await page.getByLabel(en.common.status).selectOption('voided');
+    await page.getByRole('button', { name: en.common.apply }).click();
+    await page.waitForURL((url) => url.searchParams.get('status') === 'voided', WAIT);
+    await page.getByText(en.common.none).waitFor(WAIT);
+    await page.getByLabel(en.common.status).selectOption({ label: en.rounds.statuses.closed });
     await page.getByRole('button', { name: en.common.apply }).click();
     // The filters live in the address once their page has arrived, so a reload keeps them.
-    await page.waitForURL((url) => url.searchParams.get('type') === 'bet', WAIT);
+    await page.waitForURL(
+      (url) => url.searchParams.get('type') === 'bet' && url.searchParams.get('status') === 'closed',
+      WAIT,
+    );
     const round = page.getByRole('row', { name: /maria@example\.test/ });
     await round.waitFor(WAIT);
     expect(await round.textContent()).toContain('closed');

@@ -75,6 +75,7 @@ for (const item of casesFor(seeded)) {
     playerId: null,
     roundId: null,
     type: null,
+    status: null,
     from: null,
     before: null,
     ...item.filter,

@@ -75,12 +75,11 @@ describe('POST /v1/auth/logout', () => {
 
     expect((await server.call('GET', '/v1/profile', { token: client.tokens })).status).toBe(200);
     const audit = await server.call('GET', '/v1/audit', { token: other });
-    expect(audit.body.data[0]).toMatchObject({
-      actor: 'panel',
-      operation: 'POST /v1/auth/logout',
-      targetId: null,
-    });
-    expect(audit.body.pagination.totalCount).toBe(1);
+    expect(audit.body.data.map((entry: any) => [entry.actor, entry.operation])).toEqual([
+      ['panel', 'POST /v1/auth/logout'],
+      ['apiKey', 'POST /v1/auth/login'], // the second token set's
+      ['apiKey', 'POST /v1/auth/login'], // newClient's
+    ]);
   });
 });
 
@@ -137,9 +136,16 @@ describe('GET /v1/audit', () => {
 
     const audit = await server.call('GET', '/v1/audit?pageSize=100', { token: fresh.body.data });
     expect(audit.status).toBe(200);
-    expect(audit.body.pagination).toEqual({ pageIndex: 1, pageSize: 100, totalCount: 5 });
+    expect(audit.body.pagination).toEqual({ pageIndex: 1, pageSize: 100, totalCount: 7 });
     const rows = audit.body.data.map(({ id, at, ...rest }: any) => rest);
+    const login = {
+      actor: 'apiKey',
+      operation: 'POST /v1/auth/login',
+      targetId: null,
+      ip: expect.any(String),
+    };
     expect(rows).toEqual([
+      login, // with the new key
       {
         actor: 'apiKey',
         operation: 'POST /v1/auth/rotate-key',
@@ -160,8 +166,61 @@ describe('GET /v1/audit', () => {
         ip: expect.any(String),
       },
       { actor: 'apiKey', operation: 'POST /v1/profile', targetId: profileId, ip: expect.any(String) },
+      login, // newClient's, with the first key
     ]);
-    expect(audit.body.data.map((entry: any) => entry.at)).toEqual([iso(4), iso(3), iso(2), iso(1), iso(0)]);
+    expect(audit.body.data.map((entry: any) => entry.at)).toEqual([
+      iso(4),
+      iso(4),
+      iso(3),
+      iso(2),
+      iso(1),
+      iso(0),
+      iso(0),
+    ]);
+  });
+
+  it('has the game, activation, player and session writes too, each naming its record', async () => {
+    const { tokens: token } = await server.newClient();
+    const profile = await server.call('POST', '/v1/profile', { token, body: { name: 'Room', type: 'demo' } });
+    const profileId = profile.body.data.profileId;
+    const game = await server.call('POST', '/v1/game', {
+      token,
+      body: {
+        profileId,
+        gameModel: 'oxe-ganhei',
+        lang: 'en',
+        currency: 'BRL',
+        rtp: 0.9,
+        sampling: 100_001,
+        prizedPercent: 0.3,
+        betPrice: 1,
+        simulation: false,
+        replacePreviousVersion: false,
+      },
+    });
+    const gameId = game.body.data.id;
+    const off = await server.call('PUT', `/v1/game/${gameId}`, { token, body: { active: false, profileId } });
+    const on = await server.call('PUT', `/v1/game/${gameId}`, { token, body: { active: true, profileId } });
+    const user = await server.call('POST', '/v1/user/auth', {
+      token,
+      body: { profileId, credential: 'ana', credentialType: 'username' },
+    });
+    const session = await server.call('POST', '/v1/game/session', {
+      token,
+      body: { userToken: user.body.data.userToken, gameId },
+    });
+    expect([game, off, on, user, session].map((answer) => answer.status)).toEqual([201, 200, 200, 200, 201]);
+
+    const audit = await server.call('GET', '/v1/audit?pageSize=100', { token });
+    expect(audit.body.data.map((entry: any) => [entry.operation, entry.targetId])).toEqual([
+      ['POST /v1/game/session', session.body.data.sessionId],
+      ['POST /v1/user/auth', user.body.data.userId],
+      ['PUT /v1/game/:id', gameId],
+      ['PUT /v1/game/:id', gameId],
+      ['POST /v1/game', gameId],
+      ['POST /v1/profile', profileId],
+      ['POST /v1/auth/login', null],
+    ]);
   });
 
   it('tells a panel user from the API key, and shows a client only its own entries', async () => {
@@ -183,6 +242,7 @@ describe('GET /v1/audit', () => {
         operation: 'POST /v1/profile',
         targetId: created.body.data.profileId,
       }),
+      expect.objectContaining({ actor: 'apiKey', operation: 'POST /v1/auth/login' }),
     ]);
     const bad = await server.call('GET', '/v1/audit?pageSize=1000', { token: client.tokens });
     expect(bad.status).toBe(400);

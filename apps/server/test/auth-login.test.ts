@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 let server: TestServer;
+const lines: string[] = [];
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ deps: { logger: createLogger('info', (line) => lines.push(line)) } });
 });
 afterAll(() => server.close());
 
@@ -25,10 +27,33 @@ describe('POST /v1/auth/login', () => {
     expect(answer.body.data.signatureToken).not.toBe(answer.body.data.accessToken);
   });
 
-  it('refuses an unknown key with 401 UNAUTHORIZED', async () => {
+  it('refuses an unknown key with 401 UNAUTHORIZED, logged with the address and never the key', async () => {
     const answer = await server.call('POST', '/v1/auth/login', { body: { apiKey: 'rsp_not-a-key' } });
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual({ status: 'error', code: 'UNAUTHORIZED', messages: ['apiKey is not valid'] });
+    // It names no API client, so no client's audit log can hold it: the service's log does.
+    const refused = lines
+      .map((line) => JSON.parse(line))
+      .filter((entry) => /apiKey login refused/.test(entry.msg));
+    expect(refused).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        ip: expect.stringMatching(/127\.0\.0\.1/),
+        reqId: expect.any(String),
+      }),
+    ]);
+    expect(lines.join('\n')).not.toContain('rsp_not-a-key');
+  });
+
+  it('writes each login to the client’s audit log, with its address', async () => {
+    const { apiKey, tokens } = await server.newClient();
+    await server.call('POST', '/v1/auth/login', { body: { apiKey } });
+    const audit = await server.call('GET', '/v1/audit', { token: tokens });
+    expect(audit.body.data).toEqual([
+      expect.objectContaining({ actor: 'apiKey', operation: 'POST /v1/auth/login', targetId: null }),
+      expect.objectContaining({ actor: 'apiKey', operation: 'POST /v1/auth/login', targetId: null }),
+    ]);
+    for (const entry of audit.body.data) expect(entry.ip).toMatch(/127\.0\.0\.1/);
   });
 
   it.each([

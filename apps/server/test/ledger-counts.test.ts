@@ -137,7 +137,7 @@ function filters(players: { id: string; profileId: string }[]): LedgerFilter[] {
       for (const playerId of [null, players[0]?.id ?? null, players[4]?.id ?? null])
         for (const type of [null, ...TRANSACTION_TYPES])
           for (const [from, before] of ranges)
-            result.push({ clientId, profileId, playerId, roundId: null, type, from, before });
+            result.push({ clientId, profileId, playerId, roundId: null, type, status: null, from, before });
   for (const roundId of ['round-0003', 'round-0100'])
     for (const type of [null, 'prize' as const])
       result.push({
@@ -146,6 +146,7 @@ function filters(players: { id: string; profileId: string }[]): LedgerFilter[] {
         playerId: null,
         roundId,
         type,
+        status: null,
         from: null,
         before: null,
       });

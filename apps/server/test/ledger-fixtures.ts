@@ -25,8 +25,11 @@ export interface RoundOptions {
   at: string;
   /** 0: a losing card. */
   prizeMinor?: number;
-  /** open: bought, not yet revealed; voided: the bet had no answer and was rolled back. */
-  outcome?: 'closed' | 'open' | 'voided';
+  /**
+   * open: bought, not yet revealed; voided: the bet had no answer and was rolled back; declined:
+   * the wallet refused the bet (nothing moved).
+   */
+  outcome?: 'closed' | 'open' | 'voided' | 'declined';
   /** Milliseconds from buying to closing (prize or rollback); default 2 s. */
   closeAfterMs?: number;
 }
@@ -138,6 +141,7 @@ export function ledgerFixtures(server: TestServer) {
     const endAt = outcome === 'open' ? null : later(options.at, options.closeAfterMs ?? 2000);
     const roundId = newId();
     const betId = newId();
+    const declined = outcome === 'declined';
     const transaction = (
       id: string,
       type: 'bet' | 'prize' | 'rollback',
@@ -152,9 +156,9 @@ export function ledgerFixtures(server: TestServer) {
       type,
       amountMinor,
       currency: at.currency,
-      balanceBeforeMinor: before,
-      balanceAfterMinor: before + amountMinor,
-      status: 'completed' as const,
+      balanceBeforeMinor: declined ? null : before,
+      balanceAfterMinor: declined ? null : before + amountMinor,
+      status: declined ? ('declined' as const) : ('completed' as const),
       createdAt: type === 'bet' ? options.at : (endAt ?? options.at),
       originalTransactionId: null,
       attempts: 0,
@@ -185,7 +189,7 @@ export function ledgerFixtures(server: TestServer) {
         lastActionAt: null as unknown as string,
         reconciliation: false,
       });
-      const afterBet = start - at.betMinor;
+      const afterBet = declined ? start : start - at.betMinor;
       await tx.rounds.insertTransaction(transaction(betId, 'bet', -at.betMinor, start));
       let settleId: string | null = null;
       let end = afterBet;
@@ -197,7 +201,7 @@ export function ledgerFixtures(server: TestServer) {
           transaction(settleId, outcome === 'voided' ? 'rollback' : 'prize', amount, afterBet),
         );
       }
-      await tx.rounds.updatePlayer(at.playerId, at.currency, end, 1, prizeMinor > 0 ? 1 : 0);
+      await tx.rounds.updatePlayer(at.playerId, at.currency, end, declined ? 0 : 1, prizeMinor > 0 ? 1 : 0);
       return { roundId, betId, settleId, createdAt: options.at, endAt };
     });
   }

@@ -357,6 +357,97 @@ describe('GET /v1/round', () => {
   });
 });
 
+describe('status filter', () => {
+  // A client of its own, so the lists above keep their totals: one round of each outcome.
+  let casa: TokenSet;
+  const c: Record<string, WrittenRound> = {};
+  beforeAll(async () => {
+    const client = await server.newClient('Casa C');
+    casa = client.tokens;
+    const seat = await fixtures.seat(client.clientId, { credential: 'caio@example.test' });
+    c.won = await fixtures.round(seat, { at: '2026-04-01T10:00:00.000Z', prizeMinor: 1000 });
+    c.lost = await fixtures.round(seat, { at: '2026-04-01T11:00:00.000Z' });
+    c.voided = await fixtures.round(seat, { at: '2026-04-01T12:00:00.000Z', outcome: 'voided' });
+    c.declined = await fixtures.round(seat, { at: '2026-04-01T13:00:00.000Z', outcome: 'declined' });
+    c.open = await fixtures.round(seat, { at: '2026-04-02T10:00:00.000Z', outcome: 'open' });
+  });
+  const of = (name: string) => c[name] as WrittenRound;
+
+  it.each([
+    ['closed', 'status=closed', () => [of('lost'), of('won')]],
+    ['open', 'status=open', () => [of('open')]],
+    ['voided', 'status=voided', () => [of('voided')]],
+    ['declined', 'status=declined', () => [of('declined')]],
+    ['pending (none)', 'status=pending', () => []],
+    ['closing (none)', 'status=closing', () => []],
+    ['closed, with type (the rounds that paid a prize)', 'status=closed&type=prize', () => [of('won')]],
+    [
+      'closed, with a date',
+      'status=closed&dateStart=2026-04-01&dateEnd=2026-04-01',
+      () => [of('lost'), of('won')],
+    ],
+    ['open, on a day without one', 'status=open&dateEnd=2026-04-01', () => []],
+  ])('keeps the rounds %s', async (_name, query, expected) => {
+    const answer = await get(`/v1/round?pageSize=100&${query}`, casa);
+    expect(answer.status).toBe(200);
+    expect(ids(answer)).toEqual(expected().map((written) => written.roundId));
+    expect(
+      answer.body.data.every((item: { status: string }) => item.status === query.slice(7).split('&')[0]),
+    ).toBe(true);
+    expect(answer.body.pagination.totalCount).toBe(expected().length);
+  });
+
+  it.each([
+    [
+      'completed',
+      'status=completed',
+      () => [
+        of('open').betId,
+        of('voided').settleId,
+        of('voided').betId,
+        of('lost').betId,
+        of('won').settleId,
+        of('won').betId,
+      ],
+    ],
+    ['declined', 'status=declined', () => [of('declined').betId]],
+    ['pending (none)', 'status=pending', () => []],
+    ['failed (none)', 'status=failed', () => []],
+    ['completed, with type', 'status=completed&type=rollback', () => [of('voided').settleId]],
+    ['declined, with a day without one', 'status=declined&dateStart=2026-04-02', () => []],
+  ])('keeps the transactions %s', async (_name, query, expected) => {
+    const answer = await get(`/v1/transaction?pageSize=100&${query}`, casa);
+    expect(answer.status).toBe(200);
+    expect(ids(answer)).toEqual(expected());
+    expect(answer.body.pagination.totalCount).toBe(expected().length);
+  });
+
+  it('pages through a status, one record a page', async () => {
+    const first = await get('/v1/round?status=closed&pageSize=1&pageIndex=1', casa);
+    const second = await get('/v1/round?status=closed&pageSize=1&pageIndex=2', casa);
+    expect([...ids(first), ...ids(second)]).toEqual([of('lost').roundId, of('won').roundId]);
+    expect(second.body.pagination).toEqual({ pageIndex: 2, pageSize: 1, totalCount: 2 });
+  });
+
+  it.each([
+    ['/v1/round', 'status=completed', 'status: must be pending, open, closing, closed, declined or voided'],
+    ['/v1/round', 'status=flagged', 'status: must be pending, open, closing, closed, declined or voided'],
+    ['/v1/transaction', 'status=closed', 'status: must be pending, completed, declined or failed'],
+    ['/v1/transaction', 'status=', 'status: must be pending, completed, declined or failed'],
+    [
+      '/v1/transaction',
+      'status=completed&status=failed',
+      'status: must be pending, completed, declined or failed',
+    ],
+  ])('%s refuses %s: only the statuses of that list', async (path, query, message) => {
+    expect(await get(`${path}?${query}`, casa)).toEqual({
+      status: 400,
+      body: { status: 'error', code: 'VALIDATION_ERROR', messages: [message] },
+      headers: expect.anything(),
+    });
+  });
+});
+
 describe.each(['/v1/round', '/v1/transaction'])('%s: access and validation', (path) => {
   it('shows another client only its own records', async () => {
     const answer = await get(`${path}?pageSize=100`, theirs);

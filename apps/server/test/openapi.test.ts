@@ -45,6 +45,21 @@ describe('GET /v1/openapi.json', () => {
     const readProfile = document.paths['/v1/profile/{profileId}'].get;
     expect(readProfile.parameters).toContainEqual(expect.objectContaining({ in: 'path', name: 'profileId' }));
   });
+
+  it('gives each list’s status filter the statuses of its own records', async () => {
+    const document = (await server.call('GET', '/v1/openapi.json')).body;
+    const statusOf = (path: string) => {
+      const parameter = document.paths[path].get.parameters.find((each: any) => each.name === 'status');
+      const schema = parameter?.schema ?? {};
+      const ref = schema.$ref ?? schema.allOf?.[0]?.$ref;
+      return (ref ? document.components.schemas[ref.split('/').at(-1)] : schema).enum;
+    };
+    expect(statusOf('/v1/round')).toEqual(['pending', 'open', 'closing', 'closed', 'declined', 'voided']);
+    expect(statusOf('/v1/transaction')).toEqual(['pending', 'completed', 'declined', 'failed']);
+    // A round's card is described (the layout the page draws), not left as any value.
+    const card = document.components.schemas.RoundDetail.properties.card.anyOf[0];
+    expect(Object.keys(card.properties)).toEqual(expect.arrayContaining(['model', 'cells', 'winningCells']));
+  });
 });
 
 describe('GET /docs', () => {

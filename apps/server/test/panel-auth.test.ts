@@ -411,9 +411,8 @@ describe('POST /v1/auth/change-password', () => {
 });
 
 describe('the audit log of sign-ins and passwords', () => {
-  it('records panel sign-ins (refused ones too, never the password), password changes and resets', async () => {
-    // The API key's own sign-in (newClient logs in with it) is not an entry: the panel's are.
-    const { email } = await server.newClient();
+  it('records API-key and panel sign-ins (refused ones too, never the password), reset requests, changes and resets', async () => {
+    const { email, apiKey } = await server.newClient(); // newClient logs in with its API key: an entry
     const wrong = 'not the password 123';
     expect((await panelLogin(email, wrong)).status).toBe(401);
     const signedIn = await panelLogin(email, PASSWORD);
@@ -423,13 +422,29 @@ describe('the audit log of sign-ins and passwords', () => {
       body: { currentPassword: PASSWORD, newPassword: 'a new password 456' },
     });
     expect(changed.status).toBe(200);
+    // A reset asked with a wrong captcha is refused, and recorded once the answer has gone out.
+    const refused = await server.call('POST', '/v1/auth/forgot-password', {
+      body: { email, captcha: 'nope:WRONG' },
+    });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    await panel().settled();
     const { token } = await requestReset(email);
     const reset = await server.call('POST', '/v1/auth/reset-password', {
       body: { token, newPassword: PASSWORD },
     });
     expect(reset.status).toBe(200);
-    // An unknown e-mail's refusal belongs to no account's log; a refused captcha is no sign-in.
+    // An unknown e-mail's requests belong to no account's log; a refused captcha is no sign-in.
     expect((await panelLogin('nobody@example.test', wrong)).status).toBe(401);
+    await server.call('POST', '/v1/auth/forgot-password', {
+      body: { email: 'nobody@example.test', captcha: await solvedCaptcha() },
+    });
+    await panel().settled();
+    // A refused API key names no client: it is in no client's log (the service's log has it).
+    expect((await server.call('POST', '/v1/auth/login', { body: { apiKey: `${apiKey}x` } })).status).toBe(
+      401,
+    );
+    const api = await server.call('POST', '/v1/auth/login', { body: { apiKey } });
+    expect(api.status).toBe(200);
 
     const fresh = await panelLogin(email, PASSWORD);
     const audit = await server.call('GET', '/v1/audit?pageSize=100', { token: fresh.body.data });
@@ -437,14 +452,18 @@ describe('the audit log of sign-ins and passwords', () => {
     const entries = audit.body.data.map((entry: any) => [entry.actor, entry.operation, entry.targetId]);
     expect(entries).toEqual([
       ['panel', 'POST /v1/auth/panel-login', null],
+      ['apiKey', 'POST /v1/auth/login', null],
       ['panel', 'POST /v1/auth/reset-password', null],
+      ['panel', 'POST /v1/auth/forgot-password', null],
+      ['panel', 'POST /v1/auth/forgot-password (refused)', null],
       ['panel', 'POST /v1/auth/change-password', null],
       ['panel', 'POST /v1/auth/panel-login', null],
       ['panel', 'POST /v1/auth/panel-login (refused)', null],
+      ['apiKey', 'POST /v1/auth/login', null],
     ]);
-    expect(JSON.stringify(audit.body)).not.toContain(wrong);
-    expect(JSON.stringify(audit.body)).not.toContain(PASSWORD);
-    for (const entry of audit.body.data) expect(entry.ip).not.toBe('');
+    const text = JSON.stringify(audit.body);
+    for (const secret of [wrong, PASSWORD, apiKey, token]) expect(text).not.toContain(secret);
+    for (const entry of audit.body.data) expect(entry.ip).toMatch(/127\.0\.0\.1/);
   });
 });
 

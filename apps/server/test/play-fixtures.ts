@@ -11,13 +11,17 @@ export interface GameSetup {
   webhookId: string;
 }
 
-/** An operator profile wired to the test operator's wallet and webhook receiver, with one active game. */
+/**
+ * An operator profile wired to the test operator's wallet and webhook receiver, with one active game,
+ * for a new API client or the one of `client` (its token set).
+ */
 export async function setUpOperatorGame(
   server: TestServer,
   operator: TestOperator,
   game: { prizedPercent?: number; sampling?: number; betPrice?: number; gameModel?: string } = {},
+  client?: TokenSet,
 ): Promise<GameSetup> {
-  const { tokens } = await server.newClient();
+  const tokens = client ?? (await server.newClient()).tokens;
   const profile = await server.call('POST', '/v1/profile', {
     token: tokens,
     body: {

@@ -190,6 +190,9 @@ describe('GET /v1/report', () => {
       ['/v1/round?type=rollback', flatRound],
       ['/v1/transaction?type=prize&dateStart=2026-02-02&dateEnd=2026-02-03', (row: any) => row],
       [`/v1/transaction?userId=${b.playerId}`, (row: any) => row],
+      ['/v1/round?status=voided', flatRound],
+      ['/v1/round?status=closed&type=prize', flatRound],
+      ['/v1/transaction?status=completed&type=rollback', (row: any) => row],
     ] as const;
     for (const [path, flatten] of lists) {
       const paged = await listAll(client.tokens, path);
@@ -223,6 +226,7 @@ describe('GET /v1/report', () => {
     const theirs = await fixtures.seat(other.clientId);
     for (const [path, status] of [
       ['/v1/round?format=csv&type=refund', 400],
+      ['/v1/transaction?format=csv&status=closed', 400],
       [`/v1/round?format=csv&profileId=${theirs.profileId}`, 403],
       ['/v1/transaction?format=csv&userId=no-such-player', 404],
     ] as const) {

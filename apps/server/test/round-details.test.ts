@@ -241,9 +241,15 @@ describe('POST /v1/round/{roundId}/replay', () => {
     // An altered link is unknown.
     expect((await server.call('GET', `${path.slice(0, -4)}AAAA`)).status).toBe(404);
 
+    // The page's own answer reads only the token's round and game, not the whole dossier.
+    const rounds = server.running.app.services.rounds;
+    expect(await rounds.replayCover(token)).toEqual({ gameLang: 'en' });
+    expect(await rounds.replayCover(`${token.slice(0, -4)}AAAA`)).toBeUndefined();
+
     server.clock.advance(15 * 60_000 - 1);
     expect((await server.call('GET', path)).status).toBe(200);
     server.clock.advance(1);
+    expect(await rounds.replayCover(token)).toBeUndefined();
     const expired = await server.call('GET', path);
     expect(expired.status).toBe(404);
     expect(expired.body.code).toBe('NOT_FOUND');

@@ -163,6 +163,7 @@ async function newRound(operator: Operator): Promise<{ roundId: string; payload:
       playerId: null,
       roundId,
       type: null,
+      status: null,
       from: null,
       before: null,
     },

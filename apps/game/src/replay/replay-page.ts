@@ -1,6 +1,7 @@
 import { asLang, createI18n, type Lang } from '../i18n/i18n.ts';
+import { type ReplayRound, replayRoundSchema } from './replay-round.ts';
 import { REPLAY_STRINGS } from './replay-strings.ts';
-import { drawRoundCard, minorOf, type ReplayRound, replayRoundSchema } from './round-card.ts';
+import { drawRoundCard, minorOf } from './round-card.ts';
 
 /**
  * The replay page (served at /replay/{token}, docs/contract.md §11): reads the round behind its

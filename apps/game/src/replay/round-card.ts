@@ -1,28 +1,12 @@
-import { cardSchema, toMinor } from '@raspa/core';
-import { z } from 'zod';
+import { toMinor } from '@raspa/core';
 import { StillCard } from '../card/still-card.ts';
 import { createI18n, type Lang } from '../i18n/i18n.ts';
 import type { DrawContext } from '../models/model-art.ts';
 import { MODEL_ART } from '../models/registry.ts';
 
-/**
- * What drawing a played round needs, as `GET /v1/round/{roundId}` and `GET /v1/replay/{token}`
- * answer it (money in major units, as the API sends it): the panel's round details pass that answer
- * as it is.
- */
-export const replayRoundSchema = z.object({
-  _id: z.string(),
-  currency: z.string(),
-  status: z.string(),
-  prize: z.number(),
-  paidPrice: z.number(),
-  createdAt: z.string(),
-  endAt: z.string().nullable(),
-  card: cardSchema.nullable(),
-  prizeLevels: z.array(z.object({ level: z.number().int(), prize: z.number() })),
-});
+import type { ReplayRound } from './replay-round.ts';
 
-export type ReplayRound = z.infer<typeof replayRoundSchema>;
+export type { ReplayRound } from './replay-round.ts';
 
 /** Major units from the API as the integer minor units the renderer formats (0 if unreadable). */
 export function minorOf(amount: number, currency: string): number {

@@ -2,30 +2,42 @@ import { signBodyWebCrypto } from '@raspa/core';
 import type {
   AuditEntry,
   Captcha,
+  ChangePassword,
   Delivery,
   DeliveryPagination,
   DeliveryQuery,
+  ForgotPassword,
   Game,
+  GameActivation,
   GameCreated,
   GameInput,
   Lang,
   LedgerQuery,
   ListedTransaction,
+  NewApiKey,
   Page,
+  PageQuery,
   Pagination,
+  PanelLogin,
   Player,
+  PlayerQuery,
   Pool,
   Profile,
   ProfileInput,
+  ProfileUpdate,
+  Redeliver,
   ReplayLink,
   ReportQuery,
   ReportRow,
+  ResetPassword,
+  ResolveRound,
   Round,
   RoundDetail,
   RoundResolution,
   TokenSet,
   Webhook,
-  WebhookEvent,
+  WebhookCreated,
+  WebhookInput,
 } from './wire-types.ts';
 
 /** The header every POST and PUT under /v1 (but /v1/auth/*) carries (docs/contract.md §2). */
@@ -179,25 +191,25 @@ export function createApiClient(options: ApiClientOptions) {
   return {
     // ---- authentication (panel account)
     captcha: () => data<Captcha>({ method: 'GET', path: '/auth/captcha', auth: 'none' }),
-    panelLogin: (body: { email: string; password: string; captcha: string }) =>
+    panelLogin: (body: PanelLogin) =>
       data<TokenSet>({ method: 'POST', path: '/auth/panel-login', auth: 'none', body }),
-    forgotPassword: (body: { email: string; captcha: string; lang?: Lang }) =>
+    forgotPassword: (body: ForgotPassword) =>
       messages({ method: 'POST', path: '/auth/forgot-password', auth: 'none', body }),
-    resetPassword: (body: { token: string; newPassword: string }) =>
+    resetPassword: (body: ResetPassword) =>
       messages({ method: 'POST', path: '/auth/reset-password', auth: 'none', body }),
-    changePassword: (body: { currentPassword: string; newPassword: string }) =>
+    changePassword: (body: ChangePassword) =>
       messages({ method: 'POST', path: '/auth/change-password', auth: 'bearer', body }),
     /** Ends this token set on the service (sign-out): it answers 401 from then on. */
     signOut: () => messages({ method: 'POST', path: '/auth/logout', auth: 'bearer', body: {} }),
 
     // ---- profiles
-    listProfiles: (query: { pageIndex?: number; pageSize?: number } = {}) =>
+    listProfiles: (query: PageQuery = {}) =>
       page<Profile>({ method: 'GET', path: '/profile', auth: 'bearer', query: { ...query } }),
     getProfile: (profileId: string) =>
       data<Profile>({ method: 'GET', path: `/profile/${segment(profileId)}`, auth: 'bearer' }),
     createProfile: (body: ProfileInput) =>
       data<Profile>({ method: 'POST', path: '/profile', auth: 'signed', body }),
-    updateProfile: (profileId: string, body: Partial<ProfileInput>) =>
+    updateProfile: (profileId: string, body: ProfileUpdate) =>
       data<Profile>({ method: 'PUT', path: `/profile/${segment(profileId)}`, auth: 'signed', body }),
 
     // ---- games
@@ -218,11 +230,11 @@ export function createApiClient(options: ApiClientOptions) {
         auth: 'signed',
         body: { ...body, simulation: false },
       }),
-    setGameActive: (gameId: string, body: { profileId: string; active: boolean }) =>
+    setGameActive: (gameId: string, body: GameActivation) =>
       send({ method: 'PUT', path: `/game/${segment(gameId)}`, auth: 'signed', body }).then(() => undefined),
 
     // ---- players
-    listPlayers: (query: { profileId: string; search?: string; pageIndex?: number; pageSize?: number }) =>
+    listPlayers: (query: PlayerQuery) =>
       page<Player>({ method: 'GET', path: '/user', auth: 'bearer', query: { ...query } }),
 
     // ---- rounds and transactions
@@ -244,9 +256,9 @@ export function createApiClient(options: ApiClientOptions) {
         auth: 'signed',
         body: {},
       }),
-    listFlagged: (query: { pageIndex?: number; pageSize?: number } = {}) =>
+    listFlagged: (query: PageQuery = {}) =>
       page<Round>({ method: 'GET', path: '/reconciliation', auth: 'bearer', query: { ...query } }),
-    resolveRound: (roundId: string, body: { resolution: RoundResolution['resolution']; note: string }) =>
+    resolveRound: (roundId: string, body: ResolveRound) =>
       data<RoundResolution>({
         method: 'POST',
         path: `/round/${segment(roundId)}/resolve`,
@@ -264,15 +276,14 @@ export function createApiClient(options: ApiClientOptions) {
 
     // ---- API access
     /** A new apiKey, shown this once; the old one stops working at once. */
-    rotateKey: () =>
-      data<{ apiKey: string }>({ method: 'POST', path: '/auth/rotate-key', auth: 'signed', body: {} }),
-    listAudit: (query: { pageIndex?: number; pageSize?: number } = {}) =>
+    rotateKey: () => data<NewApiKey>({ method: 'POST', path: '/auth/rotate-key', auth: 'signed', body: {} }),
+    listAudit: (query: PageQuery = {}) =>
       page<AuditEntry>({ method: 'GET', path: '/audit', auth: 'bearer', query: { ...query } }),
 
     // ---- webhooks
     listWebhooks: () => data<Webhook[]>({ method: 'GET', path: '/webhook', auth: 'bearer' }),
-    createWebhook: (body: { url: string; eventTriggers: WebhookEvent[]; signatureToken: string }) =>
-      data<{ webhookId: string }>({ method: 'POST', path: '/webhook', auth: 'signed', body }),
+    createWebhook: (body: WebhookInput) =>
+      data<WebhookCreated>({ method: 'POST', path: '/webhook', auth: 'signed', body }),
     deleteWebhook: (webhookId: string) =>
       send({ method: 'DELETE', path: `/webhook/${segment(webhookId)}`, auth: 'bearer' }).then(
         () => undefined,
@@ -290,7 +301,7 @@ export function createApiClient(options: ApiClientOptions) {
         method: 'POST',
         path: `/webhook/${segment(webhookId)}/redeliver`,
         auth: 'signed',
-        body: { eventId },
+        body: { eventId } satisfies Redeliver,
       }),
   };
 }

@@ -1,293 +1,149 @@
-// The shapes the panel reads and sends, as the OpenAPI document at /v1/openapi.json describes them
-// (apps/server/src/http/routes/*). Written as types only, so no schema library ships to the browser;
-// api-client.test.ts checks them against a real service. Money is in major units, as on the wire.
+// The shapes the panel reads and sends, derived from the service's own zod schemas (the ones that
+// validate its requests and write /v1/openapi.json), so the panel's typecheck breaks when an API
+// shape changes. Type-only imports: they are erased at build, and nothing of zod or of the server
+// reaches the browser bundle (vite.config.ts fails a build that holds any). Money is in major
+// units, as on the wire. Answers are `z.output` (what the service sends); bodies the panel sends are
+// `z.input` (defaults optional); queries are the validated `z.output`, every field optional, since
+// their numbers arrive as text and are coerced.
+import type { z } from 'zod';
+import type { pageQuery, paginationSchema } from '../../../server/src/http/paging-schema.ts';
+import type { auditEntrySchema } from '../../../server/src/http/routes/audit-routes.ts';
+import type { newApiKeySchema, tokenSetSchema } from '../../../server/src/http/routes/auth-routes.ts';
+import type {
+  activationBody,
+  gameCreateBody,
+  gameCreatedSchema,
+  gameSchema,
+  levelSchema,
+} from '../../../server/src/http/routes/game-routes.ts';
+import type {
+  reportQuery,
+  reportRowSchema,
+  roundQuery,
+  transactionQuery,
+} from '../../../server/src/http/routes/list-routes.ts';
+import type {
+  captchaSchema,
+  changeBody,
+  forgotBody,
+  panelLoginBody,
+  resetBody,
+} from '../../../server/src/http/routes/panel-auth-routes.ts';
+import type { poolSchema } from '../../../server/src/http/routes/pool-routes.ts';
+import type {
+  profileCreateBody,
+  profileSchema,
+  profileUpdateBody,
+} from '../../../server/src/http/routes/profile-routes.ts';
+import type {
+  replayLinkSchema,
+  resolutionSchema,
+  resolveBody,
+  roundDossierSchema,
+  ticketSchema,
+  walletAttemptSchema,
+} from '../../../server/src/http/routes/round-routes.ts';
+import type { playerListQuery, playerSchema } from '../../../server/src/http/routes/user-routes.ts';
+import type {
+  deliveryLogSchema,
+  deliveryPagination,
+  deliveryQuery,
+  redeliverBody,
+  webhookCreatedSchema,
+  webhookEvent,
+  webhookRegisterBody,
+  webhookSchema,
+} from '../../../server/src/http/routes/webhook-routes.ts';
+import type { lang } from '../../../server/src/schemas/common.ts';
+import type {
+  roundListItem,
+  roundStatus,
+  transactionListItem,
+  transactionSchema,
+  transactionStatus,
+  transactionType,
+} from '../../../server/src/schemas/round.ts';
 
-export interface TokenSet {
-  accessToken: string;
-  signatureToken: string;
-  expireAt: string;
-}
+/** A query as the panel builds it: the validated shape, every field optional, `format` its own (csv()). */
+type QueryOf<S extends z.ZodType> = Partial<Omit<z.output<S>, 'format'>>;
 
-export interface Pagination {
-  pageIndex: number;
-  pageSize: number;
-  totalCount: number;
-}
+// ---- authentication
+export type TokenSet = z.output<typeof tokenSetSchema>;
+export type Captcha = z.output<typeof captchaSchema>;
+export type PanelLogin = z.input<typeof panelLoginBody>;
+export type ForgotPassword = z.input<typeof forgotBody>;
+export type ResetPassword = z.input<typeof resetBody>;
+export type ChangePassword = z.input<typeof changeBody>;
+export type NewApiKey = z.output<typeof newApiKeySchema>;
+export type Lang = z.output<typeof lang>;
 
+// ---- lists
+export type Pagination = z.output<typeof paginationSchema>;
+/** Paging of a list the panel asks for. */
+export type PageQuery = QueryOf<typeof pageQuery>;
+
+/**
+ * A page of a list as the api client hands it to the pages: the envelope's `data` as `items`, beside
+ * its `pagination`. Hand-written: it is the client's own reshaping, not a shape on the wire.
+ */
 export interface Page<T, P extends Pagination = Pagination> {
   items: T[];
   pagination: P;
 }
 
-export interface Captcha {
-  captchaId: string;
-  /** data: URL of an SVG. */
-  image: string;
-}
+// ---- profiles
+export type Profile = z.output<typeof profileSchema>;
+export type ProfileType = Profile['type'];
+export type ProfileInput = z.input<typeof profileCreateBody>;
+export type ProfileUpdate = z.input<typeof profileUpdateBody>;
 
-export type Lang = 'pt' | 'en' | 'es';
-export type ProfileType = 'operator' | 'integrator' | 'demo';
+// ---- games
+export type Level = z.output<typeof levelSchema>;
+export type Game = z.output<typeof gameSchema>;
+/** A game to create or simulate; the api client sets `simulation`. */
+export type GameInput = Omit<z.input<typeof gameCreateBody>, 'simulation'>;
+export type GameCreated = z.output<typeof gameCreatedSchema>;
+export type GameActivation = z.input<typeof activationBody>;
 
-export interface Profile {
-  profileId: string;
-  name: string;
-  type: ProfileType;
-  currency: string;
-  currencies: string[] | null;
-  walletUrl: string | null;
-  hasWalletSignatureToken: boolean;
-  allowedOrigins: string[];
-  createdAt: string;
-  updatedAt: string;
-}
+// ---- players
+export type Player = z.output<typeof playerSchema>;
+export type PlayerQuery = QueryOf<typeof playerListQuery>;
 
-export interface ProfileInput {
-  name: string;
-  type: ProfileType;
-  currency?: string;
-  currencies?: string[] | null;
-  walletUrl?: string;
-  walletSignatureToken?: string;
-  allowedOrigins?: string[];
-}
+// ---- rounds and transactions
+export type TransactionType = z.output<typeof transactionType>;
+export type TransactionStatus = z.output<typeof transactionStatus>;
+export type RoundStatus = z.output<typeof roundStatus>;
+export type Transaction = z.output<typeof transactionSchema>;
+export type ListedTransaction = z.output<typeof transactionListItem>;
+export type Round = z.output<typeof roundListItem>;
+/** Filters of the round and transaction lists: `status` takes a round's or a transaction's. */
+export type LedgerQuery = QueryOf<typeof roundQuery> | QueryOf<typeof transactionQuery>;
 
-export interface Level {
-  level: number;
-  winners: number;
-  totalPrize: number;
-  prize: number;
-  percentage: number;
-}
-
-export interface Game {
-  id: string;
-  gameModel: string;
-  lang: string;
-  currency: string;
-  rtp: number;
-  maxBetPrize: number;
-  sampling: number;
-  prizedPercent: number;
-  betPrice: number;
-  version: number;
-  active: boolean;
-  mediaUrl: string;
-  levels: Level[];
-}
-
-export interface GameInput {
-  profileId: string;
-  gameModel: string;
-  lang: Lang;
-  currency: string;
-  rtp: number;
-  sampling: number;
-  prizedPercent: number;
-  betPrice: number;
-  replacePreviousVersion: boolean;
-}
-
-export interface GameCreated {
-  id: string | null;
-  version: number | null;
-  gameModel: string;
-  active: boolean;
-  totalAmount: number;
-  totalDistribuitionAmount: number;
-  totalPrized: number;
-  totalLevels: number;
-  levels: Level[];
-}
-
-export interface Player {
-  _id: string;
-  credential: string;
-  credentialType: string;
-  balance: number;
-  balances: Record<string, number>;
-  betWins: number;
-  totalBets: number;
-  createdAt: string;
-}
-
-export type TransactionType = 'bet' | 'prize' | 'rollback' | 'deposit';
-
-export interface Transaction {
-  _id: string;
-  amount: number;
-  type: TransactionType;
-  currency: string;
-  balanceBefore: number | null;
-  balanceAfter: number | null;
-  status: string;
-}
-
-export interface ListedTransaction extends Transaction {
-  roundId: string;
-  userId: string;
-  profileId: string;
-  createdAt: string;
-}
-
-export interface Round {
-  _id: string;
-  user: { _id: string; credential: string; credentialType: string; balance: number };
-  prize: number;
-  paidPrice: number;
-  status: string;
-  transactions: Transaction[];
-  createdAt: string;
-  endAt: string | null;
-  profileId: string;
-  gameId: string;
-}
-
-/** Filters of the round and transaction lists (all optional; dates are whole UTC days). */
-export interface LedgerQuery {
-  profileId?: string;
-  userId?: string;
-  roundId?: string;
-  type?: TransactionType;
-  dateStart?: string;
-  dateEnd?: string;
-  pageIndex?: number;
-  pageSize?: number;
-}
-
-export type WebhookEvent = 'open-round' | 'close-round';
-
-export interface Webhook {
-  id: string;
-  url: string;
-  eventTriggers: WebhookEvent[];
-  signatureToken: string;
-  status: 'active' | 'disabled';
-  createdAt: string;
-  lastTriggered: string | null;
-  failureCount: number;
-  successCount: number;
-}
-
-export interface Delivery {
-  id: string;
-  webhookId: string;
-  /** The event's id (its webhook-id header), the same on every attempt: what redeliver takes. */
-  eventId: string;
-  eventType: WebhookEvent;
-  payload: Omit<Round, 'profileId' | 'gameId'>;
-  responseCode: number | null;
-  responseBody: string;
-  success: boolean;
-  duration: number;
-  timestamp: string;
-  retryCount: number;
-  errorMessage: string | null;
-}
-
-export interface DeliveryPagination extends Pagination {
-  successCount: number;
-  failureCount: number;
-}
-
-export interface DeliveryQuery {
-  status?: 'success' | 'failed' | 'pending';
-  dateStart?: string;
-  dateEnd?: string;
-  pageIndex?: number;
-  pageSize?: number;
-}
-
-/** One row of GET /v1/report: sums of the completed transactions of a day, game, currency or player. */
-export interface ReportRow {
-  key: string;
-  currency: string;
-  rounds: number;
-  players: number;
-  bets: number;
-  prizes: number;
-  rollbacks: number;
-  ggr: number;
-  /** prizes / bets; null without bets. */
-  rtp: number | null;
-}
-
-export type ReportGroup = 'day' | 'game' | 'currency' | 'player';
-
-export interface ReportQuery {
-  profileId?: string;
-  groupBy?: ReportGroup;
-  dateStart?: string;
-  dateEnd?: string;
-}
-
-export interface RoundResolution {
-  resolution: 'paid' | 'written-off';
-  note: string;
-  resolvedAt: string;
-}
-
-export interface WalletCallAttempt {
-  transactionId: string;
-  type: string;
-  attempt: number;
-  sentAt: string;
-  duration: number;
-  outcome: 'ok' | 'declined' | 'unknown';
-  httpStatus: number | null;
-  balance: number | null;
-  detail: string | null;
-}
-
-export interface RoundTicket {
-  poolId: string;
-  poolNumber: number | null;
-  commitment: string | null;
-  seed: string | null;
-  drawIndex: number | null;
-  level: number | null;
-}
-
+export type RoundResolution = z.output<typeof resolutionSchema>;
+export type ResolveRound = z.input<typeof resolveBody>;
+export type WalletCallAttempt = z.output<typeof walletAttemptSchema>;
+export type RoundTicket = z.output<typeof ticketSchema>;
 /** GET /v1/round/{roundId} (and a replay link): the round with everything support needs. */
-export interface RoundDetail extends Round {
-  gameModel: string | null;
-  currency: string;
-  flagged: boolean;
-  resolution: RoundResolution | null;
-  /** The card as the game page draws it (@raspa/core's layout); null before a ticket. */
-  card: unknown;
-  ticket: RoundTicket | null;
-  /** Each level's prize of the game's ladder (major units): what the card's prize spots stand for. */
-  prizeLevels: Array<{ level: number; prize: number }>;
-  walletCalls: WalletCallAttempt[];
-  deliveries: Delivery[];
-}
+export type RoundDetail = z.output<typeof roundDossierSchema>;
+export type ReplayLink = z.output<typeof replayLinkSchema>;
 
-export interface ReplayLink {
-  /** The read-only page that draws the round's card. */
-  url: string;
-  /** The same round as JSON. */
-  dataUrl: string;
-  expireAt: string;
-}
+// ---- report
+export type ReportRow = z.output<typeof reportRowSchema>;
+export type ReportQuery = QueryOf<typeof reportQuery>;
+export type ReportGroup = z.output<typeof reportQuery>['groupBy'];
 
-/** GET /v1/game/{id}/pools: one ticket pool of a game version. */
-export interface Pool {
-  poolId: string;
-  number: number;
-  sampling: number;
-  commitment: string;
-  draws: number;
-  startedAt: string;
-  endedAt: string | null;
-  /** Published once the pool ended. */
-  seed: string | null;
-}
+// ---- pools
+export type Pool = z.output<typeof poolSchema>;
 
-export interface AuditEntry {
-  id: string;
-  actor: 'apiKey' | 'panel';
-  operation: string;
-  targetId: string | null;
-  ip: string;
-  at: string;
-}
+// ---- webhooks
+export type WebhookEvent = z.output<typeof webhookEvent>;
+export type Webhook = z.output<typeof webhookSchema>;
+export type WebhookInput = z.input<typeof webhookRegisterBody>;
+export type WebhookCreated = z.output<typeof webhookCreatedSchema>;
+export type Delivery = z.output<typeof deliveryLogSchema>;
+export type DeliveryPagination = z.output<typeof deliveryPagination>;
+export type DeliveryQuery = QueryOf<typeof deliveryQuery>;
+export type Redeliver = z.input<typeof redeliverBody>;
+
+// ---- API access
+export type AuditEntry = z.output<typeof auditEntrySchema>;

@@ -162,8 +162,14 @@ export const en = {
     prize: 'Prize',
     ended: 'Ended',
     transactions: 'Transactions',
-    statusNote:
-      'The API filters rounds by profile, player, transaction type and dates; status is shown per row.',
+    statuses: {
+      pending: 'pending (bet sent)',
+      open: 'open',
+      closing: 'closing (prize sent)',
+      closed: 'closed',
+      declined: 'declined',
+      voided: 'voided',
+    },
   },
   transactions: {
     title: 'Transactions',
@@ -173,6 +179,7 @@ export const en = {
     amount: 'Amount',
     before: 'Balance before',
     after: 'Balance after',
+    statuses: { pending: 'pending', completed: 'completed', declined: 'declined', failed: 'failed' },
   },
   webhooks: {
     title: 'Webhooks',

@@ -165,8 +165,14 @@ export const es: Catalogue = {
     prize: 'Premio',
     ended: 'Terminó',
     transactions: 'Transacciones',
-    statusNote:
-      'La API filtra rondas por perfil, jugador, tipo de transacción y fechas; el estado se ve en cada fila.',
+    statuses: {
+      pending: 'pendiente (apuesta enviada)',
+      open: 'abierta',
+      closing: 'cerrándose (premio enviado)',
+      closed: 'cerrada',
+      declined: 'rechazada',
+      voided: 'anulada',
+    },
   },
   transactions: {
     title: 'Transacciones',
@@ -176,6 +182,7 @@ export const es: Catalogue = {
     amount: 'Importe',
     before: 'Saldo antes',
     after: 'Saldo después',
+    statuses: { pending: 'pendiente', completed: 'completada', declined: 'rechazada', failed: 'fallida' },
   },
   webhooks: {
     title: 'Webhooks',

@@ -163,8 +163,14 @@ export const pt: Catalogue = {
     prize: 'Prêmio',
     ended: 'Terminou',
     transactions: 'Transações',
-    statusNote:
-      'A API filtra rodadas por perfil, jogador, tipo de transação e datas; a situação aparece em cada linha.',
+    statuses: {
+      pending: 'pendente (aposta enviada)',
+      open: 'aberta',
+      closing: 'fechando (prêmio enviado)',
+      closed: 'fechada',
+      declined: 'recusada',
+      voided: 'anulada',
+    },
   },
   transactions: {
     title: 'Transações',
@@ -174,6 +180,7 @@ export const pt: Catalogue = {
     amount: 'Valor',
     before: 'Saldo antes',
     after: 'Saldo depois',
+    statuses: { pending: 'pendente', completed: 'concluída', declined: 'recusada', failed: 'falhou' },
   },
   webhooks: {
     title: 'Webhooks',

@@ -15,7 +15,7 @@ import { poolsView } from './pools-view.ts';
 export function gameInput(values: Record<string, string>, profileId: string): GameInput {
   return {
     profileId,
-    gameModel: values.gameModel ?? GAME_MODELS[0],
+    gameModel: (values.gameModel ?? GAME_MODELS[0]) as GameModel,
     lang: (values.lang ?? 'pt') as Lang,
     currency: (values.currency ?? '').toUpperCase(),
     rtp: Number(values.rtp),

@@ -4,6 +4,8 @@ import type {
   ListedTransaction,
   Page as ListPage,
   Round,
+  RoundStatus,
+  TransactionStatus,
   TransactionType,
 } from '../api/wire-types.ts';
 import type { Catalogue } from '../i18n/en.ts';
@@ -20,7 +22,10 @@ import { roundLink } from './round-link.ts';
 
 const PAGE_SIZE = 20;
 const TYPES: readonly TransactionType[] = ['bet', 'prize', 'rollback', 'deposit'];
-const FILTERS = ['profileId', 'userId', 'roundId', 'type', 'dateStart', 'dateEnd'] as const;
+const FILTERS = ['profileId', 'userId', 'roundId', 'type', 'status', 'dateStart', 'dateEnd'] as const;
+/** The statuses each list's `status` filter takes (the API refuses any other with a 400). */
+const ROUND_STATUSES: readonly RoundStatus[] = ['open', 'closed', 'pending', 'closing', 'declined', 'voided'];
+const TRANSACTION_STATUSES: readonly TransactionStatus[] = ['completed', 'pending', 'declined', 'failed'];
 
 /** The list's filters from the form (or the address): empty ones left out. */
 export function ledgerFilters(values: Record<string, string>): LedgerQuery {
@@ -44,7 +49,8 @@ interface Ledger<T> {
   byRound: boolean;
   load: (context: PageContext, query: LedgerQuery) => Promise<ListPage<T>>;
   columns: (context: PageContext) => ReadonlyArray<readonly [string, (item: T) => Node | string | number]>;
-  note?: (t: Catalogue) => string;
+  /** The options of the status filter: the list's statuses with their names in the page's language. */
+  statuses: (t: Catalogue) => ReadonlyArray<readonly [string, string]>;
 }
 
 function ledgerPage<T>(ledger: Ledger<T>): Page {
@@ -100,6 +106,10 @@ function ledgerPage<T>(ledger: Ledger<T>): Page {
               initial('type'),
             ),
           ),
+          field(
+            t.common.status,
+            select('status', [['', t.common.any], ...ledger.statuses(t)], initial('status')),
+          ),
           date('dateStart', t.common.dateStart),
           date('dateEnd', t.common.dateEnd),
         ]),
@@ -127,7 +137,6 @@ function ledgerPage<T>(ledger: Ledger<T>): Page {
         ]),
       );
       form.append(el('p', { class: 'hint' }, [t.common.exportHint]));
-      if (ledger.note) form.append(el('p', { class: 'hint' }, [ledger.note(t)]));
       form.addEventListener('submit', (event) => {
         event.preventDefault();
         void rows.first();
@@ -144,7 +153,7 @@ export const roundsPage = ledgerPage<Round>({
   byRound: false,
   load: (context, query) => context.api.listRounds(query),
   csv: (context, query) => context.api.roundsCsv(query),
-  note: (t) => t.rounds.statusNote,
+  statuses: (t) => ROUND_STATUSES.map((status) => [status, t.rounds.statuses[status]] as const),
   columns: (context) => {
     const { t, lang } = context;
     return [
@@ -166,6 +175,7 @@ export const transactionsPage = ledgerPage<ListedTransaction>({
   byRound: true,
   load: (context, query) => context.api.listTransactions(query),
   csv: (context, query) => context.api.transactionsCsv(query),
+  statuses: (t) => TRANSACTION_STATUSES.map((status) => [status, t.transactions.statuses[status]] as const),
   columns: (context) => {
     const { t, lang } = context;
     return [

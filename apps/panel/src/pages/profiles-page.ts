@@ -1,4 +1,4 @@
-import type { Profile, ProfileInput, ProfileType } from '../api/wire-types.ts';
+import type { Profile, ProfileInput, ProfileType, ProfileUpdate } from '../api/wire-types.ts';
 import type { Page } from '../ui/context.ts';
 import { el, field, formValues, select, table } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
@@ -20,18 +20,23 @@ export function currencyList(text: string): string[] | undefined {
 /** One origin per line (or separated by spaces or commas). */
 export const originList = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
-/** The body of a create or update: empty optional fields are left out (an update keeps what it had). */
-export function profileBody(values: Record<string, string>, editing: boolean): ProfileInput {
+/** The body of a create: empty optional fields are left out. */
+export function profileBody(values: Record<string, string>): ProfileInput {
   const body: ProfileInput = { name: values.name ?? '', type: (values.type ?? 'operator') as ProfileType };
   if (values.currency) body.currency = values.currency.toUpperCase();
   const currencies = currencyList(values.currencies ?? '');
   if (currencies) body.currencies = currencies;
-  else if (editing) body.currencies = null;
   if (values.walletUrl) body.walletUrl = values.walletUrl;
   if (values.walletSignatureToken) body.walletSignatureToken = values.walletSignatureToken;
   body.allowedOrigins = originList(values.allowedOrigins ?? '');
   return body;
 }
+
+/** The body of an update: the same, but no currencies listed means any (null); a field left out keeps what it had. */
+export const profileUpdate = (values: Record<string, string>): ProfileUpdate => ({
+  ...profileBody(values),
+  currencies: currencyList(values.currencies ?? '') ?? null,
+});
 
 export const profilesPage: Page = (context) => {
   const { api, t, lang } = context;
@@ -109,11 +114,14 @@ export const profilesPage: Page = (context) => {
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const body = profileBody(formValues(form), Boolean(editing));
+    const values = formValues(form);
     const target = editing;
     const saved = await formFeedback.run(
       t.common.saving,
-      () => (target ? api.updateProfile(target.profileId, body) : api.createProfile(body)),
+      () =>
+        target
+          ? api.updateProfile(target.profileId, profileUpdate(values))
+          : api.createProfile(profileBody(values)),
       { button: submit, region: form },
     );
     if (!saved) return;

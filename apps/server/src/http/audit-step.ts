@@ -3,6 +3,7 @@ import type { Logger } from '../logger.ts';
 import type { AuditScope } from '../services/audit-scope.ts';
 import type { AuditService } from '../services/audit-service.ts';
 import type { AuthContext } from '../services/auth-context.ts';
+import { clientIp } from './client-ip.ts';
 
 /** What the audit step reads of a route (route.ts's RouteDefinition has it). */
 export interface AuditedRoute {
@@ -54,7 +55,7 @@ export function createAuditStep(audit: AuditService, scope: AuditScope, logger: 
   return async (route, request, auth, handle) => {
     const operation = `${route.method.toUpperCase()} /v1${route.path}`;
     const params = request.params as Record<string, unknown>;
-    const ip = request.ip ?? '';
+    const ip = clientIp(request);
     const entry = {
       clientId: auth.clientId,
       actor: auth.via,

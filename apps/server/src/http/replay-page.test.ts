@@ -5,12 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RoundDossier } from '../services/round-service.ts';
 import { createReplayPageRouter } from './replay-page.ts';
 
 const TOKEN = 'live-replay-token';
-const dossier = { game: { lang: 'pt' } } as unknown as RoundDossier;
-const rounds = { replay: async (token: string) => (token === TOKEN ? dossier : undefined) };
+// Only the cover: the page never builds the round's dossier (its /v1/replay fetch does, once).
+const rounds = { replayCover: async (token: string) => (token === TOKEN ? { gameLang: 'pt' } : undefined) };
 
 let built: string;
 let empty: string;

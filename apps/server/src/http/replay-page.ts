@@ -16,7 +16,7 @@ const LANGS = ['en', 'pt', 'es'];
  * The token is never logged (the request log names the route pattern).
  */
 export function createReplayPageRouter(options: {
-  rounds: Pick<RoundService, 'replay'>;
+  rounds: Pick<RoundService, 'replayCover'>;
   distDir?: string;
 }): Router {
   const distDir = options.distDir ?? GAME_DIST_DIR;
@@ -33,15 +33,15 @@ export function createReplayPageRouter(options: {
       });
       return;
     }
-    const dossier = token ? await options.rounds.replay(token) : undefined;
+    const cover = token ? await options.rounds.replayCover(token) : undefined;
     const asked = request.query.lang;
     const wanted = typeof asked === 'string' && LANGS.includes(asked) ? asked : undefined;
-    const game = dossier?.game && LANGS.includes(dossier.game.lang) ? dossier.game.lang : undefined;
+    const game = cover?.gameLang && LANGS.includes(cover.gameLang) ? cover.gameLang : undefined;
     const lang = wanted ?? game ?? (request.acceptsLanguages(...LANGS) || 'en');
-    const root = `<html lang="${lang}" data-replay="${dossier ? 'ok' : 'expired'}">`;
+    const root = `<html lang="${lang}" data-replay="${cover ? 'ok' : 'expired'}">`;
     pageHeaders(response, "'self'");
     response
-      .status(dossier ? 200 : 404)
+      .status(cover ? 200 : 404)
       .type('html')
       .send(html.replace(/<html[^>]*>/, root));
   };

@@ -1,6 +1,12 @@
 import { toMajor } from '@raspa/core';
 import { z } from 'zod';
-import { type RoundDetail, TRANSACTION_TYPES, type TransactionRecord } from '../store/records.ts';
+import {
+  ROUND_STATUSES,
+  type RoundDetail,
+  TRANSACTION_STATUSES,
+  TRANSACTION_TYPES,
+  type TransactionRecord,
+} from '../store/records.ts';
 import { isoTime } from './common.ts';
 
 /**
@@ -12,6 +18,27 @@ export const transactionType = z
   .enum(TRANSACTION_TYPES, 'must be bet, prize, rollback or deposit')
   .meta({ id: 'TransactionType' });
 
+export const transactionStatus = z
+  .enum(TRANSACTION_STATUSES, 'must be pending, completed, declined or failed')
+  .meta({
+    id: 'TransactionStatus',
+    description:
+      '`completed` once the wallet has confirmed it (a bet it never answered: once its rollback is ' +
+      'confirmed, the pair netting to zero); `pending` while it is being sent; `failed` a bet with no ' +
+      'definite answer whose rollback is not confirmed yet, or a prize given up; `declined` a definite no. ' +
+      'Only `completed` ones moved money: see docs/reconciliation.md',
+  });
+
+export const roundStatus = z
+  .enum(ROUND_STATUSES, 'must be pending, open, closing, closed, declined or voided')
+  .meta({
+    id: 'RoundStatus',
+    description:
+      '`open` once the card is bought, until it is fully revealed; then `closing` while its prize is sent, ' +
+      'and `closed`. `pending` while the bet is sent; `declined` when the wallet refused the bet; `voided` ' +
+      'when the bet had no definite answer and was rolled back',
+  });
+
 const money = (description: string) => z.number().meta({ description: `${description}, in major units` });
 
 export const transactionSchema = z
@@ -22,13 +49,7 @@ export const transactionSchema = z
     currency: z.string().meta({ description: 'ISO 4217' }),
     balanceBefore: money('The balance the wallet reported before it (null until it has answered)').nullable(),
     balanceAfter: money('The balance the wallet reported after it (null until it has answered)').nullable(),
-    status: z.string().meta({
-      description:
-        '`completed` once the wallet has confirmed it (a bet it never answered: once its rollback is ' +
-        'confirmed, the pair netting to zero); `pending` while it is being sent; `failed` a bet with no ' +
-        'definite answer whose rollback is not confirmed yet, or a prize given up; `declined` a definite no. ' +
-        'Only `completed` ones moved money: see docs/reconciliation.md',
-    }),
+    status: transactionStatus,
   })
   .meta({ id: 'Transaction' });
 
@@ -49,7 +70,7 @@ export const roundSchema = z
     user: roundUserSchema,
     prize: money('Prize of the round (0 when it won nothing)'),
     paidPrice: money('Amount paid for the round'),
-    status: z.string().meta({ description: '`open` until the card is fully revealed, then `closed`' }),
+    status: roundStatus,
     transactions: z.array(transactionSchema).meta({ description: 'Oldest first: the bet, then the prize' }),
     createdAt: isoTime,
     endAt: isoTime.nullable().meta({ description: 'When the round closed; null while open' }),

@@ -13,6 +13,9 @@ export interface TokenSet {
 
 const API_KEY_PREFIX = 'rsp_';
 
+/** The audit log's operation for an API-key login (it carries no token: the service records it itself). */
+export const AUDIT_API_LOGIN = 'POST /v1/auth/login';
+
 /** API clients: creation, API-key login, and resolving a bearer token to its client. */
 export function createAuthService(deps: Deps) {
   const { store, secrets } = deps;
@@ -43,10 +46,18 @@ export function createAuthService(deps: Deps) {
   return {
     issueTokenSet,
 
-    async login(apiKey: string): Promise<TokenSet> {
+    /**
+     * A token set for an API key, the login in the client's audit log. A refused key names no
+     * client (only digests are kept, and a rotated key's is gone), so it belongs to no client's log:
+     * it is a warning in the service's log, with the address and never the key.
+     */
+    async login(apiKey: string, ip: string): Promise<TokenSet> {
       const client = await store.clients.findClientByApiKeyHash(digest(apiKey));
-      if (!client) throw new ApiError('UNAUTHORIZED', 'apiKey is not valid');
-      return issueTokenSet(client.id);
+      if (!client) {
+        deps.logger.warn('apiKey login refused: no API client has this key', { ip });
+        throw new ApiError('UNAUTHORIZED', 'apiKey is not valid');
+      }
+      return issueTokenSet(client.id, 'api-key', { operation: AUDIT_API_LOGIN, ip });
     },
 
     async authenticate(accessToken: string): Promise<AuthContext | undefined> {

@@ -1,6 +1,13 @@
 import type { Deps } from '../deps.ts';
 import type { PageRequest } from '../store/paging.ts';
-import type { LedgerFilter, ListCursor, ReportGroup, TransactionType } from '../store/records.ts';
+import type {
+  LedgerFilter,
+  ListCursor,
+  ReportGroup,
+  RoundStatus,
+  TransactionStatus,
+  TransactionType,
+} from '../store/records.ts';
 import type { AuthContext } from './auth-context.ts';
 import { dayBounds } from './day-bounds.ts';
 import { owned } from './ownership.ts';
@@ -11,6 +18,8 @@ export interface LedgerQuery {
   userId?: string | undefined;
   roundId?: string | undefined;
   type?: TransactionType | undefined;
+  /** A round status on the round list, a transaction status on the transaction list. */
+  status?: RoundStatus | TransactionStatus | undefined;
   dateStart?: string | undefined;
   dateEnd?: string | undefined;
 }
@@ -37,6 +46,7 @@ export function createListService(deps: Deps) {
       playerId: userId ?? null,
       roundId: roundId ?? null,
       type: query.type ?? null,
+      status: query.status ?? null,
       ...dayBounds(query),
     };
   }
@@ -83,9 +93,15 @@ export function createListService(deps: Deps) {
     async transactions(auth: AuthContext, query: LedgerQuery, page: PageRequest) {
       return store.ledger.listTransactions(await filterFor(auth, query), page);
     },
-    /** The GGR report over the same filter as the transaction list (no type: it sums every type). */
-    async report(auth: AuthContext, query: Omit<LedgerQuery, 'type'>, groupBy: ReportGroup) {
-      return store.ledger.report(await filterFor(auth, { ...query, type: undefined }), groupBy);
+    /**
+     * The GGR report over the same filter as the transaction list (no type: it sums every type; no
+     * status: it sums the completed ones).
+     */
+    async report(auth: AuthContext, query: Omit<LedgerQuery, 'type' | 'status'>, groupBy: ReportGroup) {
+      return store.ledger.report(
+        await filterFor(auth, { ...query, type: undefined, status: undefined }),
+        groupBy,
+      );
     },
   };
 }

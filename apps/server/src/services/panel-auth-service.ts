@@ -39,17 +39,19 @@ export interface PanelAuthOptions {
 }
 
 /**
- * The web panel's account operations: captcha, e-mail + password login, forgotten and changed
- * passwords. Answers never tell whether an e-mail has an account, in words or in time.
- */
-/**
- * The audit log's operations for the panel's sign-ins and password resets, which carry no token (the
- * HTTP layer's audit step records only writes made with one): named like the others.
+ * The audit log's operations for the panel's sign-ins, reset requests and password resets, which
+ * carry no token (the HTTP layer's audit step records only writes made with one): named like the others.
  */
 export const AUDIT_PANEL_LOGIN = 'POST /v1/auth/panel-login';
 export const AUDIT_PANEL_LOGIN_REFUSED = 'POST /v1/auth/panel-login (refused)';
+export const AUDIT_FORGOT_PASSWORD = 'POST /v1/auth/forgot-password';
+export const AUDIT_FORGOT_PASSWORD_REFUSED = 'POST /v1/auth/forgot-password (refused)';
 export const AUDIT_RESET_PASSWORD = 'POST /v1/auth/reset-password';
 
+/**
+ * The web panel's account operations: captcha, e-mail + password login, forgotten and changed
+ * passwords. Answers never tell whether an e-mail has an account, in words or in time.
+ */
 export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {}) {
   const { store } = deps;
   const auth = options.auth ?? createAuthService(deps);
@@ -74,24 +76,30 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
     if (!(await captchaVerifier.verify(token, ip))) throw badCaptcha();
   }
 
-  /** Runs `job` after the answer has gone out, so the answer takes the same time either way. */
-  function enqueue(job: () => Promise<void>) {
+  /**
+   * Runs `job` after the answer has gone out, so the answer takes the same time either way;
+   * `failure` is the log line if it fails.
+   */
+  function enqueue(job: () => Promise<void>, failure: string) {
     const run: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
       .then(job)
       .catch((error: unknown) =>
-        deps.logger.error('password-reset e-mail failed', {
-          error: error instanceof Error ? error.message : String(error),
-        }),
+        deps.logger.error(failure, { error: error instanceof Error ? error.message : String(error) }),
       )
       .finally(() => jobs.delete(run));
     jobs.add(run);
   }
 
-  async function sendResetLink(email: string, requestedLang: MailLang | undefined) {
+  /** A reset request in the account's audit log (an unknown e-mail's belongs to no account). */
+  const forgotEntry = (clientId: string, ip: string, operation: string) =>
+    auditRow(deps, { clientId, actor: 'panel', targetId: null, ip, operation });
+
+  async function sendResetLink(email: string, requestedLang: MailLang | undefined, ip: string) {
     const client = await store.clients.findClientByEmail(email);
     if (!client) return;
     const token = newToken(deps.random, 32);
     await store.transaction(async (tx) => {
+      await tx.audit.insert(forgotEntry(client.id, ip, AUDIT_FORGOT_PASSWORD));
       await tx.resets.deleteUnusedResetTokens(client.id);
       await tx.resets.insertResetToken({
         id: deps.newId(),
@@ -144,13 +152,25 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
       return auth.issueTokenSet(client.id, 'panel', { operation: AUDIT_PANEL_LOGIN, ip });
     },
 
-    /** Checks the captcha, then queues the e-mail (if the account exists) and returns at once. */
+    /**
+     * Checks the captcha, then queues the e-mail (if the account exists) and returns at once. The
+     * request, refused or not, is in the account's audit log, written after the answer went out
+     * (so an existing account takes no longer to answer).
+     */
     async forgotPassword(
       input: { email: string; captcha: string; lang?: MailLang | undefined },
       ip: string,
     ): Promise<string> {
-      await checkCaptcha(input.captcha, ip);
-      enqueue(() => sendResetLink(input.email, input.lang));
+      try {
+        await checkCaptcha(input.captcha, ip);
+      } catch (error) {
+        enqueue(async () => {
+          const client = await store.clients.findClientByEmail(input.email);
+          if (client) await store.audit.insert(forgotEntry(client.id, ip, AUDIT_FORGOT_PASSWORD_REFUSED));
+        }, 'could not audit a refused password-reset request');
+        throw error;
+      }
+      enqueue(() => sendResetLink(input.email, input.lang, ip), 'password-reset e-mail failed');
       return FORGOT_PASSWORD_MESSAGE;
     },
 

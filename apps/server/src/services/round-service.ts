@@ -43,6 +43,18 @@ export function createRoundService(deps: Deps) {
     return owned(await store.rounds.findRound(roundId), auth.clientId, `round ${roundId}`);
   }
 
+  /** The round behind a live replay token; undefined when it is unknown, tampered with or expired. */
+  async function replayedRound(token: string): Promise<RoundRecord | undefined> {
+    let claim: ReplayClaim;
+    try {
+      claim = JSON.parse(deps.secrets.open(token)) as ReplayClaim;
+    } catch {
+      return undefined;
+    }
+    if (typeof claim.roundId !== 'string' || !(claim.expireAt > isoNow(deps))) return undefined;
+    return store.rounds.findRound(claim.roundId);
+  }
+
   async function dossier(round: RoundRecord): Promise<RoundDossier> {
     const [detail, game, pool, walletAttempts, deliveries, resolution] = await Promise.all([
       store.ledger.findRoundDetail(round.id),
@@ -89,17 +101,20 @@ export function createRoundService(deps: Deps) {
       return { token: deps.secrets.seal(JSON.stringify(claim)), expireAt };
     },
 
-    /** The round behind a live replay token; undefined when it is unknown, tampered with or expired. */
+    /** The round behind a live replay token, with everything behind it (GET /v1/replay/{token}). */
     async replay(token: string): Promise<RoundDossier | undefined> {
-      let claim: ReplayClaim;
-      try {
-        claim = JSON.parse(deps.secrets.open(token)) as ReplayClaim;
-      } catch {
-        return undefined;
-      }
-      if (typeof claim.roundId !== 'string' || !(claim.expireAt > isoNow(deps))) return undefined;
-      const round = await store.rounds.findRound(claim.roundId);
+      const round = await replayedRound(token);
       return round && dossier(round);
+    },
+
+    /**
+     * What the replay page itself needs (GET /replay/{token}): whether the token is live, and its
+     * game's language. Two reads, not the dossier: the page then fetches the round from /v1/replay.
+     */
+    async replayCover(token: string): Promise<{ gameLang: string | undefined } | undefined> {
+      const round = await replayedRound(token);
+      if (!round) return undefined;
+      return { gameLang: (await store.games.findById(round.gameId))?.lang };
     },
   };
 }

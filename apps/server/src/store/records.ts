@@ -2,7 +2,7 @@
  * The records the store keeps and hands back, independent of any database: the repositories
  * (repositories.ts) take and return these shapes. Money is integer minor units throughout.
  */
-import type { GameModel, Ladder } from '@raspa/core';
+import { type GameModel, type Ladder, roundStatusSchema } from '@raspa/core';
 import type { Page } from './paging.ts';
 
 // ---- clients
@@ -136,7 +136,7 @@ export interface TransactionRecord {
   /** null until the wallet has answered. */
   balanceBeforeMinor: number | null;
   balanceAfterMinor: number | null;
-  status: string;
+  status: TransactionStatus;
   createdAt: string;
 }
 
@@ -158,7 +158,7 @@ export interface RoundDetail {
   profileId: string;
   gameId: string;
   sessionId: string;
-  status: string;
+  status: RoundStatus;
   currency: string;
   paidMinor: number;
   prizeMinor: number;
@@ -176,6 +176,8 @@ export interface LedgerFilter {
   roundId: string | null;
   /** Transactions of this type; rounds having a transaction of this type. */
   type: TransactionType | null;
+  /** The record's own status: a round's (RoundStatus) on the round list, a transaction's on the other. */
+  status: RoundStatus | TransactionStatus | null;
   /** Inclusive lower bound of `createdAt` (ISO). */
   from: string | null;
   /** Exclusive upper bound of `createdAt` (ISO). */
@@ -196,9 +198,17 @@ export interface OwnerRef {
 
 // ---- rounds
 
-export type RoundStatus = 'pending' | 'open' | 'closing' | 'closed' | 'declined' | 'voided';
+/**
+ * A round's life: `pending` (bet sent), `open` (card bought), `closing` (prize sent), `closed`;
+ * or `declined` (the wallet said no) and `voided` (the bet had no answer and was rolled back).
+ */
+export const ROUND_STATUSES = roundStatusSchema.options; // the play protocol's
 
-export type TransactionStatus = 'pending' | 'completed' | 'declined' | 'failed';
+export type RoundStatus = (typeof ROUND_STATUSES)[number];
+
+export const TRANSACTION_STATUSES = ['pending', 'completed', 'declined', 'failed'] as const;
+
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 
 /** A round as the play loop writes it (the lists read it through the ledger repo). */
 export interface RoundRecord {

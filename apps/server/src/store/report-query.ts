@@ -25,7 +25,9 @@ export function reportQuery(where: string, groupBy: ReportGroup): string {
    GROUP BY 1, 2 ORDER BY 1, 2`;
 }
 
-/** The report sums every type: a filter naming one is a caller's mistake. */
-export function assertNoType(filter: { type: string | null }): void {
+/** The report sums every type of the completed transactions: a filter naming a type or a status is a caller's mistake. */
+export function assertReportFilter(filter: { type: string | null; status: string | null }): void {
   if (filter.type !== null) throw new Error('the report sums every type: its filter has no type');
+  if (filter.status !== null)
+    throw new Error('the report sums the completed transactions: its filter has no status');
 }

@@ -271,6 +271,7 @@ export const ledgerFilter = (clientId: string, over: Partial<LedgerFilter> = {})
   playerId: null,
   roundId: null,
   type: null,
+  status: null,
   from: null,
   before: null,
   ...over,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoTime, messagesBody, successStatus } from '../../schemas/common.ts';
+import { clientIp } from '../client-ip.ts';
 import { ok, okMessages } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
@@ -11,6 +12,10 @@ export const tokenSetSchema = z
     expireAt: isoTime,
   })
   .meta({ id: 'TokenSet' });
+
+export const newApiKeySchema = z
+  .object({ apiKey: z.string().meta({ description: 'The new key, shown once' }) })
+  .meta({ id: 'NewApiKey' });
 
 const loginBody = z.object({ apiKey: z.string('must be a string').min(1, 'must not be empty').max(200) });
 
@@ -26,7 +31,7 @@ export function authRoutes({ services, limits }: RouteKit): RouteDefinition[] {
       before: limits.login,
       success: { status: 200, schema: z.object({ status: successStatus, data: tokenSetSchema }) },
       errors: [400, 401, 429, 500],
-      handle: async ({ body }) => ok(await services.auth.login(body.apiKey)),
+      handle: async ({ body, request }) => ok(await services.auth.login(body.apiKey, clientIp(request))),
     }),
     defineRoute({
       method: 'post',
@@ -61,7 +66,7 @@ export function authRoutes({ services, limits }: RouteKit): RouteDefinition[] {
         status: 200,
         schema: z.object({
           status: successStatus,
-          data: z.object({ apiKey: z.string().meta({ description: 'The new key, shown once' }) }),
+          data: newApiKeySchema,
         }),
       },
       errors: [401, 500],

@@ -17,7 +17,7 @@ const ratioRange = (limits: { min: number; max: number }) =>
 const samplingRange = `must be a whole number above 100000 and at most ${sampling.max.toLocaleString('en')}`;
 const flag = z.boolean('must be true or false');
 
-const createBody = z
+export const gameCreateBody = z
   .object({
     profileId: id,
     gameModel,
@@ -54,7 +54,7 @@ const createBody = z
   })
   .meta({ id: 'GameCreate' });
 
-const levelSchema = z
+export const levelSchema = z
   .object({
     level: z.number().int().meta({ description: '1 is the smallest prize, 8 the jackpot' }),
     winners: z.number().int(),
@@ -64,7 +64,7 @@ const levelSchema = z
   })
   .meta({ id: 'Level' });
 
-const gameCreatedSchema = z
+export const gameCreatedSchema = z
   .object({
     id: z.string().nullable().meta({ description: 'null for a simulation' }),
     version: z.number().int().nullable().meta({ description: 'null for a simulation' }),
@@ -80,7 +80,7 @@ const gameCreatedSchema = z
   })
   .meta({ id: 'GameCreated' });
 
-const gameSchema = z
+export const gameSchema = z
   .object({
     id: z.string(),
     gameModel,
@@ -100,7 +100,7 @@ const gameSchema = z
 
 const listQuery = z.object({ profileId: id });
 const gameParams = z.object({ id });
-const activationBody = z
+export const activationBody = z
   .object({ active: flag, profileId: id.meta({ description: 'The profile the game belongs to' }) })
   .meta({ id: 'GameActivation' });
 
@@ -140,7 +140,7 @@ export function gameRoutes({ services, settings }: RouteKit): RouteDefinition[] 
         'version the active one (the old one is kept, inactive) and false answers 409 without changing ' +
         'anything. An unknown profileId is a 400, another API client’s profile a 403.',
       auth: 'signed',
-      body: createBody,
+      body: gameCreateBody,
       success: { status: 201, schema: z.object({ status: successStatus, data: gameCreatedSchema }) },
       errors: [400, 401, 403, 409, 500],
       handle: async ({ auth, body }) => {

@@ -6,8 +6,10 @@ import { id, successStatus } from '../../schemas/common.ts';
 import {
   roundListItem,
   roundListView,
+  roundStatus,
   transactionListItem,
   transactionListView,
+  transactionStatus,
   transactionType,
 } from '../../schemas/round.ts';
 import { REPORT_GROUPS, type ReportRow } from '../../store/records.ts';
@@ -28,21 +30,28 @@ const format = z
       'streamed; on the report, its rows.',
   });
 
-const ledgerQuery = pageQuery
-  .extend({
-    format,
-    profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 403)' }),
-    userId: id.optional().meta({ description: 'Only this player' }),
-    roundId: id.optional().meta({ description: 'Only this round' }),
-    type: transactionType.optional().meta({
-      description: 'Transactions of this type; on the round list, rounds having a transaction of this type',
-    }),
-    ...dateRangeFields,
-  })
-  .superRefine((value, context) => {
-    checkDateOrder(value, context);
-    checkPageReach(value, context);
-  });
+const ledgerFields = pageQuery.extend({
+  format,
+  profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 403)' }),
+  userId: id.optional().meta({ description: 'Only this player' }),
+  roundId: id.optional().meta({ description: 'Only this round' }),
+  type: transactionType.optional().meta({
+    description: 'Transactions of this type; on the round list, rounds having a transaction of this type',
+  }),
+  ...dateRangeFields,
+});
+
+/** A list's query: the shared filters and `status`, which takes the statuses of that list's records. */
+const ledgerQuery = <S extends typeof roundStatus | typeof transactionStatus>(status: S, what: string) =>
+  ledgerFields
+    .extend({ status: status.optional().meta({ description: `Only ${what} of this status` }) })
+    .superRefine((value, context) => {
+      checkDateOrder(value, context);
+      checkPageReach(value, context);
+    });
+
+export const transactionQuery = ledgerQuery(transactionStatus, 'transactions');
+export const roundQuery = ledgerQuery(roundStatus, 'rounds');
 
 const LIST_NOTES =
   'Newest first. Filters combine (AND); dateStart and dateEnd are whole UTC days, both included. ' +
@@ -50,7 +59,7 @@ const LIST_NOTES =
   `Pages reach the newest ${LIST_REACH.toLocaleString('en')} records of a list: pageIndex may be at most ` +
   `ceil(${LIST_REACH} / pageSize); narrow the list (e.g. dateStart and dateEnd) to reach older ones.`;
 
-const reportQuery = z
+export const reportQuery = z
   .object({
     profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 403)' }),
     groupBy: z.enum(REPORT_GROUPS, 'must be day, game, currency or player').default('day'),
@@ -169,7 +178,7 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       summary: 'List the transactions of the API client',
       description: `${LIST_NOTES} Amounts are in major units: a bet is negative, a prize positive.`,
       auth: 'bearer',
-      query: ledgerQuery,
+      query: transactionQuery,
       success: { status: 200, schema: pageOf(transactionListItem) },
       errors: [400, 401, 403, 404, 500],
       handle: async ({ auth, query, response }) => {
@@ -193,7 +202,7 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       summary: 'List the rounds of the API client, each with its transactions',
       description: `${LIST_NOTES} type keeps the rounds that have a transaction of that type (rollback: voided bets).`,
       auth: 'bearer',
-      query: ledgerQuery,
+      query: roundQuery,
       success: { status: 200, schema: pageOf(roundListItem) },
       errors: [400, 401, 403, 404, 500],
       handle: async ({ auth, query, response }) => {

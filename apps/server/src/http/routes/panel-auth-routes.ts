@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { LANGS, lang, messagesBody, successStatus } from '../../schemas/common.ts';
+import { clientIp } from '../client-ip.ts';
 import { ok, okMessages } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
@@ -25,25 +26,25 @@ const captcha = text(200).meta({
   example: '019c1a2b-0000-7000-8000-000000000000:K7MWA',
 });
 
-const captchaSchema = z
+export const captchaSchema = z
   .object({
     captchaId: z.string(),
     image: z.string().meta({ description: 'data: URL of an SVG showing the code (5 characters, any case)' }),
   })
   .meta({ id: 'Captcha' });
 
-const panelLoginBody = z.object({ email: emailAddress, password, captcha }).meta({ id: 'PanelLogin' });
-const forgotBody = z
+export const panelLoginBody = z.object({ email: emailAddress, password, captcha }).meta({ id: 'PanelLogin' });
+export const forgotBody = z
   .object({
     email: emailAddress,
     captcha,
     lang: lang.optional().meta({ description: 'Language of the e-mail; overrides X-User-Language' }),
   })
   .meta({ id: 'ForgotPassword' });
-const resetBody = z
+export const resetBody = z
   .object({ token: text(200).meta({ description: 'The token of the e-mailed link' }), newPassword })
   .meta({ id: 'ResetPassword' });
-const changeBody = z
+export const changeBody = z
   .object({ currentPassword: password, newPassword })
   .refine((body) => body.newPassword !== body.currentPassword, {
     path: ['newPassword'],
@@ -56,8 +57,6 @@ function languageHint(request: Request) {
   const hint = request.get('x-user-language')?.trim().toLowerCase().slice(0, 2);
   return LANGS.find((known) => known === hint);
 }
-
-const clientIp = (request: Request) => request.ip ?? '';
 
 export function panelAuthRoutes({ services, limits }: RouteKit): RouteDefinition[] {
   const { panel } = services;

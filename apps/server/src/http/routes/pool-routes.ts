@@ -7,7 +7,7 @@ import type { RouteKit } from '../route-kit.ts';
 
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
-const poolSchema = z
+export const poolSchema = z
   .object({
     poolId: z.string(),
     number: z.number().int().min(1).meta({ description: 'The pools of a game version count from 1' }),

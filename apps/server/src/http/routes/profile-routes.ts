@@ -44,7 +44,7 @@ const profileFields = {
     .meta({ description: 'Integrator pages allowed to frame the gameUrl (CSP frame-ancestors)' }),
 };
 
-const createBody = z
+export const profileCreateBody = z
   .object({
     ...profileFields,
     currency: profileFields.currency.optional(),
@@ -55,7 +55,7 @@ const createBody = z
   })
   .meta({ id: 'ProfileCreate' });
 
-const updateBody = z
+export const profileUpdateBody = z
   .object({ ...profileFields, currencies: profileFields.currencies.nullable() })
   .partial()
   .meta({
@@ -108,7 +108,7 @@ export function profileRoutes({ services }: RouteKit): RouteDefinition[] {
       tag: 'Profiles',
       summary: 'Create an operator, integrator or demo profile',
       auth: 'signed',
-      body: createBody,
+      body: profileCreateBody,
       success: { status: 201, schema: profileAnswer },
       errors: [400, 401, 500],
       handle: async ({ auth, body }) => ok(profileView(await services.profiles.create(auth, body))),
@@ -146,7 +146,7 @@ export function profileRoutes({ services }: RouteKit): RouteDefinition[] {
       summary: 'Change a profile',
       auth: 'signed',
       params: profileParams,
-      body: updateBody,
+      body: profileUpdateBody,
       success: { status: 200, schema: profileAnswer },
       errors: [400, 401, 403, 404, 500],
       handle: async ({ auth, params, body }) =>

@@ -1,4 +1,4 @@
-import { toMajor } from '@raspa/core';
+import { cardSchema, toMajor } from '@raspa/core';
 import { z } from 'zod';
 import { id, isoTime, successStatus } from '../../schemas/common.ts';
 import { roundListItem, roundListView } from '../../schemas/round.ts';
@@ -10,7 +10,7 @@ import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 import { deliveryLogSchema, deliveryView } from './webhook-routes.ts';
 
-const resolutionSchema = z
+export const resolutionSchema = z
   .object({
     resolution: z.enum(['paid', 'written-off']),
     note: z.string(),
@@ -18,7 +18,7 @@ const resolutionSchema = z
   })
   .meta({ id: 'RoundResolution' });
 
-const walletAttemptSchema = z
+export const walletAttemptSchema = z
   .object({
     transactionId: z.string(),
     type: z.string().meta({ description: 'bet, prize or rollback' }),
@@ -38,7 +38,7 @@ const walletAttemptSchema = z
   })
   .meta({ id: 'WalletCallAttempt' });
 
-const ticketSchema = z
+export const ticketSchema = z
   .object({
     poolId: z.string(),
     poolNumber: z.number().int().nullable(),
@@ -58,7 +58,7 @@ export const roundDossierSchema = roundListItem
     currency: z.string(),
     flagged: z.boolean().meta({ description: 'Flagged for reconciliation and not yet resolved' }),
     resolution: resolutionSchema.nullable(),
-    card: z.unknown().nullable().meta({
+    card: cardSchema.nullable().meta({
       description:
         'The card as the game page draws it (the game model’s layout from @raspa/core); null before a ticket',
     }),
@@ -126,7 +126,7 @@ export function roundDossierView(dossier: RoundDossier): z.input<typeof roundDos
 
 const roundParams = z.object({ roundId: id });
 
-const resolveBody = z
+export const resolveBody = z
   .object({
     resolution: z.enum(['paid', 'written-off'], 'must be paid or written-off').meta({
       description: 'paid: the operator paid (or returned) the money by hand; written-off: nobody will',
@@ -139,6 +139,14 @@ const resolveBody = z
       .meta({ description: 'What was done, for the audit trail' }),
   })
   .meta({ id: 'ResolveRound' });
+
+export const replayLinkSchema = z
+  .object({
+    url: z.string().meta({ description: 'The replay page: /replay/{token}' }),
+    dataUrl: z.string().meta({ description: 'The round as JSON: /v1/replay/{token}' }),
+    expireAt: isoTime,
+  })
+  .meta({ id: 'ReplayLink' });
 
 const replayToken = z.object({ token: z.string().min(1).max(2000) });
 
@@ -210,13 +218,7 @@ export function roundRoutes({ services, settings }: RouteKit): RouteDefinition[]
         status: 201,
         schema: z.object({
           status: successStatus,
-          data: z
-            .object({
-              url: z.string().meta({ description: 'The replay page: /replay/{token}' }),
-              dataUrl: z.string().meta({ description: 'The round as JSON: /v1/replay/{token}' }),
-              expireAt: isoTime,
-            })
-            .meta({ id: 'ReplayLink' }),
+          data: replayLinkSchema,
         }),
       },
       errors: [401, 403, 404, 500],

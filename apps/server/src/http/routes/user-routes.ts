@@ -57,7 +57,7 @@ const playerLoginSchema = z
   })
   .meta({ id: 'PlayerLogin' });
 
-const listQuery = pageQuery.extend({
+export const playerListQuery = pageQuery.extend({
   profileId: id,
   search: z
     .string('must be one string')
@@ -66,7 +66,7 @@ const listQuery = pageQuery.extend({
     .meta({ description: 'Keeps the players whose credential contains it, ignoring case' }),
 });
 
-const playerSchema = z
+export const playerSchema = z
   .object({
     _id: z.string(),
     credential: z.string(),
@@ -131,7 +131,7 @@ export function userRoutes({ services }: RouteKit): RouteDefinition[] {
       tag: 'Players',
       summary: 'List the players of a profile',
       auth: 'bearer',
-      query: listQuery,
+      query: playerListQuery,
       success: {
         status: 200,
         schema: z.object({

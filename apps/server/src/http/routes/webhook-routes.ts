@@ -9,10 +9,12 @@ import { pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 
-const webhookEvent = z.enum(WEBHOOK_EVENTS, 'must be open-round or close-round').meta({ id: 'WebhookEvent' });
+export const webhookEvent = z
+  .enum(WEBHOOK_EVENTS, 'must be open-round or close-round')
+  .meta({ id: 'WebhookEvent' });
 const deliveryStatus = z.enum(['success', 'failed', 'pending'], 'must be success, failed or pending');
 
-const registerBody = z
+export const webhookRegisterBody = z
   .object({
     url: httpUrl.max(2048, 'must be at most 2048 characters').meta({
       description:
@@ -27,6 +29,8 @@ const registerBody = z
       .meta({ description: 'UUID the service signs each delivery with' }),
   })
   .meta({ id: 'WebhookCreate' });
+
+export const webhookCreatedSchema = z.object({ webhookId: z.string() }).meta({ id: 'WebhookCreated' });
 
 export const webhookSchema = z
   .object({
@@ -70,7 +74,7 @@ export const deliveryLogSchema = z
   })
   .meta({ id: 'WebhookDeliveryLog' });
 
-const deliveryPagination = z
+export const deliveryPagination = z
   .object({
     pageIndex: z.number().int(),
     pageSize: z.number().int(),
@@ -82,7 +86,7 @@ const deliveryPagination = z
   })
   .meta({ id: 'DeliveryPagination' });
 
-const deliveryQuery = pageQuery
+export const deliveryQuery = pageQuery
   .extend({
     status: deliveryStatus.optional().meta({
       description: 'success; failed: failed, no retry coming; pending: failed, retry scheduled',
@@ -93,7 +97,7 @@ const deliveryQuery = pageQuery
 
 const webhookParams = z.object({ webhookId: id });
 
-const redeliverBody = z
+export const redeliverBody = z
   .object({
     eventId: id.meta({
       description: 'The event to send again: a delivery log row’s eventId (its `webhook-id` header)',
@@ -141,10 +145,10 @@ export function webhookRoutes({ services }: RouteKit): RouteDefinition[] {
       summary: 'Register a webhook',
       description: 'One live webhook per URL and API client: the same URL again is a 409.',
       auth: 'signed',
-      body: registerBody,
+      body: webhookRegisterBody,
       success: {
         status: 201,
-        schema: z.object({ status: successStatus, data: z.object({ webhookId: z.string() }) }),
+        schema: z.object({ status: successStatus, data: webhookCreatedSchema }),
       },
       errors: [400, 401, 409, 500],
       handle: async ({ auth, body }) => ok({ webhookId: (await services.webhooks.register(auth, body)).id }),

@@ -1,6 +1,6 @@
 import type { PageRequest } from '../paging.ts';
 import type { LedgerFilter, ListCursor, OwnerRef, ReportRow, TransactionRecord } from '../records.ts';
-import { assertNoType, reportQuery } from '../report-query.ts';
+import { assertReportFilter, reportQuery } from '../report-query.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
 import { all, first, parameters, type Sql } from './sql.ts';
@@ -35,6 +35,7 @@ function ledgerWhere(alias: 'r' | 't', filter: LedgerFilter, add: (value: unknow
         : `t.type = ${add(filter.type)}`,
     );
   }
+  if (filter.status !== null) clauses.push(`${alias}.status = ${add(filter.status)}`);
   if (filter.from !== null) clauses.push(`${alias}.created_at >= ${add(filter.from)}`);
   if (filter.before !== null) clauses.push(`${alias}.created_at < ${add(filter.before)}`);
   return clauses.join(' AND ');
@@ -153,7 +154,7 @@ export function createLedgerRepo(sql: Sql): LedgerRepo {
       return { items: await withTransactions(rows), totalCount: count?.n ?? 0 };
     },
     report: (filter, groupBy) => {
-      assertNoType(filter);
+      assertReportFilter(filter);
       const params = parameters();
       return all<ReportRow>(sql, reportQuery(ledgerWhere('t', filter, params.add), groupBy), params.values);
     },

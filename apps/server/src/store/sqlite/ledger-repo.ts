@@ -7,7 +7,7 @@ import type {
   RoundDetail,
   TransactionRecord,
 } from '../records.ts';
-import { assertNoType, reportQuery } from '../report-query.ts';
+import { assertReportFilter, reportQuery } from '../report-query.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
 import type { Db } from './database.ts';
@@ -68,6 +68,8 @@ function ledgerWhere(alias: 'r' | 't' | 'rt', filter: LedgerFilter): Where {
     'type',
     filter.type,
   );
+  if (alias === 'rt' && filter.status !== null) throw new Error('round_types has no status: filter rounds');
+  add(`${alias}.status = @status`, 'status', filter.status);
   add(`${alias}.created_at >= @from`, 'from', filter.from);
   add(`${alias}.created_at < @before`, 'before', filter.before);
   return { sql: clauses.join(' AND '), params };
@@ -83,7 +85,8 @@ const wholeDay = (bound: string | null) => bound === null || MIDNIGHT.test(bound
  * that is not a UTC midnight (the counts are per day).
  */
 function countsWhere(list: 'round' | 'transaction', filter: LedgerFilter): Where | null {
-  if (filter.playerId !== null || filter.roundId !== null) return null;
+  // The counts are kept per type, not per status.
+  if (filter.playerId !== null || filter.roundId !== null || filter.status !== null) return null;
   if (!wholeDay(filter.from) || !wholeDay(filter.before)) return null;
   const clauses = ['c.client_id = @clientId', 'c.list = @list'];
   const params: Params = { clientId: filter.clientId, list };
@@ -117,10 +120,11 @@ const NEWEST_FIRST = (alias: string, id = 'id') => `ORDER BY ${alias}.created_at
 /**
  * The page's round ids, from an index alone: OFFSET then skips index entries, never rounds with
  * their player. Rounds filtered by type come from round_types unless a player or a round narrows
- * them anyway.
+ * them anyway, or a status needs the rounds themselves.
  */
 function roundPageQuery(filter: LedgerFilter, after: ListCursor | null = null): Where {
-  if (filter.type !== null && filter.playerId === null && filter.roundId === null) {
+  const narrowed = filter.playerId !== null || filter.roundId !== null || filter.status !== null;
+  if (filter.type !== null && !narrowed) {
     const where = afterCursor(ledgerWhere('rt', filter), 'rt', 'round_id', after);
     return {
       sql: `SELECT rt.round_id AS id FROM round_types rt WHERE ${where.sql}
@@ -246,7 +250,7 @@ export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
       };
     },
     report: (filter, groupBy) => {
-      assertNoType(filter);
+      assertReportFilter(filter);
       const where = ledgerWhere('t', filter);
       return statement<ReportRow>(reportQuery(where.sql, groupBy)).all(where.params);
     },
