@@ -28,8 +28,9 @@ import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 /**
  * A ledger database for the API benchmark: one API client (the demo client the service's start
  * creates, with a known key), 5 profiles each with an active game, 10,000 players and N rounds
- * with their transactions over 90 days, written through the real migrations (those from 003 on
- * run on the loaded ledger, as on an operator's database). Built once per (migrations, this file,
+ * with their transactions over 90 days, written through the real migrations (003, the list
+ * indexes and counts, runs on the loaded ledger, as on an operator's database). Built once per
+ * (migrations, this file,
  * round count) and cached under the OS temp folder; a bench copies it.
  *
  * Every round is finished (closed, voided or declined): an open one would be closed by the
@@ -44,8 +45,11 @@ const PLAYERS = 10_000;
 const CHUNK = 25_000; // rounds per write transaction
 const MIGRATIONS_DIR = fileURLToPath(new URL('../src/store/sqlite/migrations/', import.meta.url));
 const DAY_MS = 86_400_000;
-/** Migrations from this number on (the list indexes and counts) run after the ledger is loaded. */
-const LOADED_BEFORE = '003';
+/**
+ * The migration of the list indexes and counts: it runs after the ledger is loaded, as on an
+ * operator's database. Every other one runs before, so the store's statements find their columns.
+ */
+const LOADED_AFTER = '003_';
 
 /** Running sums scaled to end at 1: draw index i when a uniform number falls below the i-th. */
 function cumulative(weights: number[]): number[] {
@@ -62,8 +66,8 @@ function cumulative(weights: number[]): number[] {
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(1);
 
 /**
- * A new database at the schema of the migrations before LOADED_BEFORE, with openDatabase's
- * settings; migrate() (database.ts) brings it up to date once the ledger is in.
+ * A new database at the schema of every migration but LOADED_AFTER, with openDatabase's
+ * settings; migrate() (database.ts) applies that one once the ledger is in.
  */
 function openLedgerBeforeLists(file: string): Db {
   mkdirSync(dirname(file), { recursive: true });
@@ -74,7 +78,7 @@ function openLedgerBeforeLists(file: string): Db {
   // The bookkeeping table as migrate() makes it, so that it skips what ran here.
   db.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT');
   for (const name of readdirSync(MIGRATIONS_DIR).sort()) {
-    if (!/^\d{3}_[\w-]+\.sql$/.test(name) || name >= LOADED_BEFORE) continue;
+    if (!/^\d{3}_[\w-]+\.sql$/.test(name) || name.startsWith(LOADED_AFTER)) continue;
     db.exec(readFileSync(join(MIGRATIONS_DIR, name), 'utf8'));
     db.prepare('INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)').run(
       name,
