@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../apps/panel/src/i18n/en.ts';
+import { es } from '../../apps/panel/src/i18n/es.ts';
 import { pt } from '../../apps/panel/src/i18n/pt.ts';
 import { readCsvRecords } from '../../apps/server/test/csv-reader.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from '../../apps/server/test/harness.ts';
@@ -435,7 +436,7 @@ describe('the back office, in a real browser against a real service', () => {
     await shoot('panel-access');
   });
 
-  it('speaks Portuguese after the switch, and works on a phone', async () => {
+  it('speaks Portuguese and Spanish after the switch, and works on a phone', async () => {
     await page.getByLabel(en.lang.label).selectOption('pt');
     await page.getByRole('heading', { level: 1, name: pt.access.title }).waitFor(WAIT);
     await nav(pt.nav.profiles).click();
@@ -454,7 +455,14 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByRole('region', { name: pt.round.cardTitle }).locator('canvas').waitFor(WAIT);
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.setViewportSize(DESKTOP);
-    await page.getByLabel(pt.lang.label).selectOption('en');
+    // Spanish, the third language: the same page, then another through the menu.
+    await page.getByLabel(pt.lang.label).selectOption('es');
+    await heading(es.round.title(roundId.slice(0, 8))).waitFor(WAIT);
+    await nav(es.nav.rounds).click();
+    await heading(es.rounds.title).waitFor(WAIT);
+    await page.getByLabel(es.lang.label).selectOption('en');
+    await heading(en.rounds.title).waitFor(WAIT);
+    await page.goto(`${server.url}/panel/round?id=${roundId}`);
     await heading(en.round.title(roundId.slice(0, 8))).waitFor(WAIT);
   });
 
