@@ -48,7 +48,7 @@ interface Block extends HeldBlock {
 /** How often a buy looks again when every index of the pool is in other processes' blocks. */
 const WAIT_STEP_MS = 100;
 /** A block of a pool's end unused this long is given back (pool-blocks.ts `mayGiveBack`). */
-export const GIVE_BACK_IDLE_MS = 2000;
+const GIVE_BACK_IDLE_MS = 2000;
 
 /**
  * Draws tickets without replacement from a game version's current pool (docs/contract.md §5) by
