@@ -8,7 +8,12 @@ import {
   type TestServer,
   type TokenSet,
 } from '../../apps/server/test/harness.ts';
-import { connectPlayer, eventually, setUpOperatorGame } from '../../apps/server/test/play-fixtures.ts';
+import {
+  connectPlayer,
+  eventually,
+  seatPlayer,
+  setUpOperatorGame,
+} from '../../apps/server/test/play-fixtures.ts';
 import { drawPoolTo } from '../../apps/server/test/pool-fixtures.ts';
 import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
 import { launchChromium } from '../src/chromium.ts';
@@ -52,22 +57,7 @@ let flaggedRoundId = '';
 const play = () => server.running.app.services.play;
 
 /** A player with a session on the game: its ids and the session token of its gameUrl. */
-async function seat(credential: string) {
-  const user = await server.call('POST', '/v1/user/auth', {
-    token: tokens,
-    body: { profileId, credential, credentialType: 'username' },
-  });
-  const session = await server.call('POST', '/v1/game/session', {
-    token: tokens,
-    body: { userToken: user.body.data.userToken, gameId },
-  });
-  if (session.status !== 201) throw new Error(JSON.stringify(session.body));
-  return {
-    playerId: user.body.data.userId as string,
-    sessionId: session.body.data.sessionId as string,
-    token: new URL(session.body.data.gameUrl).searchParams.get('token') ?? '',
-  };
-}
+const seat = (credential: string) => seatPlayer(server, { tokens, profileId, gameId }, credential);
 
 /** Buys a card through the play socket and reveals it; the round's id. */
 async function playOne(token: string): Promise<string> {

@@ -65,7 +65,12 @@ export async function registerWebhook(call: Caller, tokens: TokenSet, url: strin
 }
 
 /** A player with a session on the game; returns the session token of its gameUrl. */
-export async function newSession(server: TestServer, setup: GameSetup, credential: string): Promise<string> {
+/** A player of the game with a session: its ids and the session token of its gameUrl. */
+export async function seatPlayer(
+  server: Pick<TestServer, 'call'>,
+  setup: Pick<GameSetup, 'tokens' | 'profileId' | 'gameId'>,
+  credential: string,
+): Promise<{ playerId: string; sessionId: string; token: string }> {
   const user = await server.call('POST', '/v1/user/auth', {
     token: setup.tokens,
     body: { profileId: setup.profileId, credential, credentialType: 'username' },
@@ -75,8 +80,15 @@ export async function newSession(server: TestServer, setup: GameSetup, credentia
     body: { userToken: user.body.data.userToken, gameId: setup.gameId },
   });
   if (session.status !== 201) throw new Error(JSON.stringify(session.body));
-  return new URL(session.body.data.gameUrl).searchParams.get('token') ?? '';
+  return {
+    playerId: user.body.data.userId,
+    sessionId: session.body.data.sessionId,
+    token: new URL(session.body.data.gameUrl).searchParams.get('token') ?? '',
+  };
 }
+
+export const newSession = async (server: TestServer, setup: GameSetup, credential: string): Promise<string> =>
+  (await seatPlayer(server, setup, credential)).token;
 
 export interface Player {
   socket: Socket;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameRecord } from '../src/store/records.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { seatPlayer } from './play-fixtures.ts';
 import { drawPoolTo } from './pool-fixtures.ts';
 
 let server: TestServer;
@@ -58,16 +59,9 @@ beforeAll(async () => {
   profileId = profile.body.data.profileId;
   gameId = await createGame('oxe-ganhei');
   freshGameId = await createGame('fera-sortuda');
-  const user = await server.call('POST', '/v1/user/auth', {
-    token: tokens,
-    body: { profileId, credential: 'pool-player', credentialType: 'username' },
-  });
-  const session = await server.call('POST', '/v1/game/session', {
-    token: tokens,
-    body: { userToken: user.body.data.userToken, gameId },
-  });
-  sessionId = session.body.data.sessionId;
-  player = { sessionId, playerId: user.body.data.userId };
+  const seated = await seatPlayer(server, { tokens, profileId, gameId }, 'pool-player');
+  sessionId = seated.sessionId;
+  player = seated;
 });
 afterAll(() => server.close());
 
@@ -194,30 +188,18 @@ describe('GET /v1/game/{id}/pools', () => {
 describe('the last tickets of a pool', () => {
   it('are given back by a process whose players stopped buying, and at a clean stop, for another to draw at once', async () => {
     const endGameId = await createGame('frevo-da-sorte');
-    const user = await server.call('POST', '/v1/user/auth', {
-      token: tokens,
-      body: { profileId, credential: 'pool-end-player', credentialType: 'username' },
-    });
-    const session = await server.call('POST', '/v1/game/session', {
-      token: tokens,
-      body: { userToken: user.body.data.userToken, gameId: endGameId },
-    });
+    const seated = await seatPlayer(server, { tokens, profileId, gameId: endGameId }, 'pool-end-player');
     const play = server.running.app.services.play;
     const { store } = server.deps;
     const game = (await store.games.findById(endGameId)) as GameRecord;
     const buy = async () => {
-      const bought = await play.buy(session.body.data.sessionId);
+      const bought = await play.buy(seated.sessionId);
       if (!bought.ok) throw new Error(`buy refused: ${bought.code}`);
-      await play.reveal(session.body.data.sessionId, bought.data.round.roundId);
+      await play.reveal(seated.sessionId, bought.data.round.roundId);
     };
     await buy(); // starts the pool
     // An end-of-pool block: 16 tickets left, so this process takes 2 (an eighth of them).
-    const pool = await drawPoolTo(
-      server.deps,
-      game,
-      { sessionId: session.body.data.sessionId, playerId: user.body.data.userId },
-      16,
-    );
+    const pool = await drawPoolTo(server.deps, game, seated, 16);
     await buy();
     const held = (await store.pools.listBlocks(pool.id)).filter((block) => block.owner !== 'fixture');
     expect(held).toEqual([expect.objectContaining({ first: SAMPLING - 16, end: SAMPLING - 14 })]);

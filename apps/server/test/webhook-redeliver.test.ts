@@ -63,6 +63,16 @@ async function expectCountersEqualLog(tokens: TokenSet, webhookId: string) {
 const redeliver = (tokens: TokenSet, webhookId: string, body: unknown, sign = true) =>
   server.call('POST', `/v1/webhook/${webhookId}/redeliver`, { token: tokens, body, sign });
 
+/** A re-send refused with a 409 whose message says `why`, and nothing sent to the receiver. */
+async function expectConflictUnsent(tokens: TokenSet, webhookId: string, eventId: string, why: string) {
+  const received = operator.events.length;
+  const refused = await redeliver(tokens, webhookId, { eventId });
+  expect(refused.status).toBe(409);
+  expect(refused.body.code).toBe('CONFLICT');
+  expect(refused.body.messages[0]).toContain(why);
+  expect(operator.events.length).toBe(received);
+}
+
 describe('POST /v1/webhook/{webhookId}/redeliver', () => {
   it('sends a delivered event again with its own webhook-id and body, as a new attempt in the log', async () => {
     const roundId = await playedRound(game);
@@ -181,12 +191,7 @@ describe('POST /v1/webhook/{webhookId}/redeliver', () => {
       });
       return pending.body.data.find((row: any) => row.payload._id === roundId);
     });
-    const received = operator.events.length;
-    const refused = await redeliver(game.tokens, game.webhookId, { eventId: pendingRow.eventId });
-    expect(refused.status).toBe(409);
-    expect(refused.body.code).toBe('CONFLICT');
-    expect(refused.body.messages[0]).toContain('queued');
-    expect(operator.events.length).toBe(received);
+    await expectConflictUnsent(game.tokens, game.webhookId, pendingRow.eventId, 'queued');
 
     server.clock.advance(RETRY_MS);
     await server.running.app.services.webhookDelivery.dispatcher.runOnce();
@@ -203,12 +208,7 @@ describe('POST /v1/webhook/{webhookId}/redeliver', () => {
     );
     const listed = await server.call('GET', '/v1/webhook', { token: gone.tokens });
     expect(listed.body.data[0].status).toBe('disabled');
-    const received = operator.events.length;
-    const refused = await redeliver(gone.tokens, gone.webhookId, { eventId: row.eventId });
-    expect(refused.status).toBe(409);
-    expect(refused.body.code).toBe('CONFLICT');
-    expect(refused.body.messages[0]).toContain('disabled');
-    expect(operator.events.length).toBe(received);
+    await expectConflictUnsent(gone.tokens, gone.webhookId, row.eventId, 'disabled');
     await expectCountersEqualLog(gone.tokens, gone.webhookId);
   });
 });

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Response, Router } from 'express';
+import { readBuiltPage } from './built-page.ts';
 import { notBuiltHtml } from './not-built-page.ts';
 
 /** Where `pnpm --filter @raspa/panel build` puts the back office. */
@@ -37,10 +37,8 @@ export function createPanelRouter(options: { distDir?: string } = {}): Router {
       next();
       return;
     }
-    let html: string;
-    try {
-      html = await readFile(join(distDir, 'index.html'), 'utf8');
-    } catch {
+    const html = await readBuiltPage(distDir, 'index.html');
+    if (html === undefined) {
       notBuilt(response);
       return;
     }

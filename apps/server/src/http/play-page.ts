@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Response, Router } from 'express';
 import type { SessionService } from '../services/session-service.ts';
+import { PAGE_LANGS, readBuiltPage, withRoot } from './built-page.ts';
 import { notBuiltHtml } from './not-built-page.ts';
 
 /** Where `pnpm --filter @raspa/game build` puts the player's page. */
@@ -41,23 +41,18 @@ export function createPlayPageRouter(options: {
     const token = typeof request.query.token === 'string' ? request.query.token : '';
     const live = token ? await options.sessions.resolveSessionToken(token) : undefined;
     const session = live && live.session.id === request.params.sessionId ? live : undefined;
-    let html: string;
-    try {
-      html = await readFile(join(distDir, 'index.html'), 'utf8');
-    } catch {
+    const html = await readBuiltPage(distDir, 'index.html');
+    if (html === undefined) {
       notBuilt(response);
       return;
     }
     const ancestors = session ? frameAncestors(session.profile.allowedOrigins) : "'none'";
-    const lang = session && ['pt', 'en', 'es'].includes(session.session.lang) ? session.session.lang : 'en';
+    const lang = session && PAGE_LANGS.includes(session.session.lang) ? session.session.lang : 'en';
     const root = session
       ? `<html lang="${lang}" data-session="ok" data-model="${session.game.gameModel}">`
       : '<html lang="en" data-session="expired">';
     pageHeaders(response, ancestors);
-    response
-      .status(200)
-      .type('html')
-      .send(html.replace(/<html[^>]*>/, root));
+    response.status(200).type('html').send(withRoot(html, root));
   });
 
   return router;

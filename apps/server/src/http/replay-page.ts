@@ -1,10 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { type Request, type Response, Router } from 'express';
 import type { RoundService } from '../services/round-service.ts';
+import { PAGE_LANGS, readBuiltPage, withRoot } from './built-page.ts';
 import { GAME_DIST_DIR, notBuilt, pageHeaders } from './play-page.ts';
-
-const LANGS = ['en', 'pt', 'es'];
 
 /**
  * The replay page behind a replay link (docs/contract.md §11): `GET /replay/{token}` answers
@@ -23,10 +20,8 @@ export function createReplayPageRouter(options: {
   const router = Router();
 
   const serve = async (token: string, request: Request, response: Response) => {
-    let html: string;
-    try {
-      html = await readFile(join(distDir, 'replay.html'), 'utf8');
-    } catch {
+    const html = await readBuiltPage(distDir, 'replay.html');
+    if (html === undefined) {
       notBuilt(response, {
         heading: 'The replay page is not built',
         what: 'the page behind this replay link',
@@ -35,15 +30,15 @@ export function createReplayPageRouter(options: {
     }
     const cover = token ? await options.rounds.replayCover(token) : undefined;
     const asked = request.query.lang;
-    const wanted = typeof asked === 'string' && LANGS.includes(asked) ? asked : undefined;
-    const game = cover?.gameLang && LANGS.includes(cover.gameLang) ? cover.gameLang : undefined;
-    const lang = wanted ?? game ?? (request.acceptsLanguages(...LANGS) || 'en');
+    const wanted = typeof asked === 'string' && PAGE_LANGS.includes(asked) ? asked : undefined;
+    const game = cover?.gameLang && PAGE_LANGS.includes(cover.gameLang) ? cover.gameLang : undefined;
+    const lang = wanted ?? game ?? (request.acceptsLanguages(...PAGE_LANGS) || 'en');
     const root = `<html lang="${lang}" data-replay="${cover ? 'ok' : 'expired'}">`;
     pageHeaders(response, "'self'");
     response
       .status(cover ? 200 : 404)
       .type('html')
-      .send(html.replace(/<html[^>]*>/, root));
+      .send(withRoot(html, root));
   };
 
   router.get('/replay/:token', (request, response) => serve(request.params.token, request, response));
