@@ -55,14 +55,4 @@ if (installed !== 0) process.exit(installed);
 // The scripts call pnpm themselves, so put the one we found first on PATH.
 const env = { ...process.env, PATH: `${dirname(pnpm === 'pnpm' ? '' : pnpm)}:${process.env.PATH}` };
 if (pnpm === 'pnpm') env.PATH = process.env.PATH;
-// `npm start` is the local demo and integration start (docs/contract.md §7): a wallet or webhook
-// receiver on this machine must be reachable, unless the environment says otherwise. The
-// production start (`pnpm start:prod`) keeps the safe default.
-if (
-  script === 'serve' &&
-  env.OUTBOUND_ALLOW_PRIVATE === undefined &&
-  env.ALLOW_PRIVATE_WEBHOOKS === undefined
-) {
-  env.OUTBOUND_ALLOW_PRIVATE = 'true';
-}
 process.exit(run(pnpm, ['run', script, ...args], { env }));

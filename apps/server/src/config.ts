@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { decidePrivateOutbound, type PrivateOutbound } from './outbound/private-outbound-default.ts';
 
 /** Seconds in "7200", "45s", "30m", "2h" or "1d". */
 export function durationSeconds(text: string): number {
@@ -124,13 +125,26 @@ export type Config = Omit<
 > & {
   PUBLIC_URL: string;
   DATA_DIR: string;
-  /** Off unless OUTBOUND_ALLOW_PRIVATE (or its old name) says otherwise. */
+  /**
+   * OUTBOUND_ALLOW_PRIVATE (or its old name) when set; unset, on only for the local start while
+   * HOST is loopback (outbound/private-outbound-default.ts).
+   */
   OUTBOUND_ALLOW_PRIVATE: boolean;
+  /** Why OUTBOUND_ALLOW_PRIVATE is what it is, for the start's notice. */
+  privateOutbound: PrivateOutbound;
 };
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
+export interface StartKind {
+  /**
+   * The local demo and integration start (`npm start`, `pnpm serve`: main.ts --local), which allows
+   * private outbound addresses by default while it listens on loopback only.
+   */
+  localStart?: boolean;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env, start: StartKind = {}): ConfigResult {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     return {
@@ -140,12 +154,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ConfigResult {
   }
   const { ALLOW_PRIVATE_WEBHOOKS, ...values } = parsed.data;
   const host = values.HOST === '0.0.0.0' || values.HOST === '::' ? '127.0.0.1' : values.HOST;
+  const privateOutbound = decidePrivateOutbound({
+    host: values.HOST,
+    setting: values.OUTBOUND_ALLOW_PRIVATE ?? ALLOW_PRIVATE_WEBHOOKS,
+    localStart: start.localStart ?? false,
+  });
   return {
     ok: true,
     config: {
       ...values,
       DATA_DIR: resolve(values.DATA_DIR),
-      OUTBOUND_ALLOW_PRIVATE: values.OUTBOUND_ALLOW_PRIVATE ?? ALLOW_PRIVATE_WEBHOOKS ?? false,
+      OUTBOUND_ALLOW_PRIVATE: privateOutbound.allow,
+      privateOutbound,
       PUBLIC_URL: (values.PUBLIC_URL ?? `http://${host}:${values.PORT}`).replace(/\/+$/, ''),
     },
   };

@@ -7,12 +7,14 @@ import { loadDotEnv, readConfig } from './config.ts';
 import { demoCredentialLines, writeDemoCredentials } from './demo-credentials.ts';
 import { type DemoInfo, setUpDemo } from './demo-setup.ts';
 import type { Deps } from './deps.ts';
+import { privateOutboundNotice } from './outbound/private-outbound-default.ts';
 import { buildDeps, startServer } from './server.ts';
 import { createServices } from './services/services.ts';
 import { createPool } from './store/postgres/database.ts';
 
 loadDotEnv();
-const configured = readConfig();
+// `--local`: the local demo and integration start (package.json's `serve`, which `npm start` runs).
+const configured = readConfig(process.env, { localStart: process.argv.slice(2).includes('--local') });
 if (!configured.ok) {
   console.error(`Raspa cannot start: the configuration has problems:\n  ${configured.errors.join('\n  ')}`);
   process.exit(1);
@@ -159,12 +161,10 @@ function announce(
   const database = config.DATABASE_URL
     ? databaseForLogs(config.DATABASE_URL)
     : `${config.DATA_DIR}/raspa.sqlite`;
-  if (config.OUTBOUND_ALLOW_PRIVATE) {
-    // Said at every start, so a setting meant for local integration is not left on in production.
-    deps.logger.warn(
-      'OUTBOUND_ALLOW_PRIVATE=true: wallets and webhooks may reach private addresses (local use only)',
-    );
-  }
+  // Said at every start, so a setting meant for local integration is not left on in production, and
+  // an exposed local start says why a wallet on this machine is refused and how to allow it.
+  const outbound = privateOutboundNotice(config.privateOutbound, config.HOST);
+  if (outbound) deps.logger[outbound.level](outbound.text);
   if (process.stdout.isTTY) {
     // A person at a terminal: the banner, secrets included, as they are shown only this once.
     const lines = [
@@ -174,6 +174,7 @@ function announce(
       `  panel:     ${config.PUBLIC_URL}/panel`,
       `  database:  ${database}`,
     ];
+    if (outbound) lines.push(`  outbound:  ${outbound.text}`);
     if (demo) lines.push('', ...demoCredentialLines(demo, config.PUBLIC_URL));
     console.log(`${lines.join('\n')}\n`);
     return;

@@ -6,6 +6,8 @@ import type { ServerOptions } from 'socket.io';
 import { type App, createApp } from './app.ts';
 import { type Config, PANEL_RESET_PATH, scheduleMs } from './config.ts';
 import type { Deps } from './deps.ts';
+import { answerClientErrors } from './http/client-error.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { createIdGenerator } from './ids.ts';
 import { createLogger } from './logger.ts';
 import { createOutboxMailer, createSmtpMailer } from './mail/transports.ts';
@@ -92,6 +94,10 @@ export async function startServer(
   const app = createApp(deps, options);
   const server = createServer(app.express);
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server, {
+    securityHeaders: securityHeaders({ publicUrl: () => deps.settings.publicUrl }),
+    logger: deps.logger,
+  });
   const { services } = app;
   const sockets = attachPlaySockets(
     server,

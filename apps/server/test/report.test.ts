@@ -220,6 +220,42 @@ describe('GET /v1/report', () => {
     expect(ids).toEqual((await listAll(client.tokens, '/v1/round?x=1')).map((round) => round._id));
   });
 
+  it('neutralises formulas in text cells (OWASP, CSV injection) and keeps amounts numbers (issue 22)', async () => {
+    const client = await newClient();
+    const first = await fixtures.seat(client.clientId);
+    const credentials = [
+      '=HYPERLINK("http://x","click")',
+      "+cmd|' /C calc'!A0",
+      '-2+3',
+      "@SUM(1+1)*cmd|' /C calc'!A0",
+      '\t=1+1',
+      '\r=1+1',
+    ];
+    for (const credential of credentials) {
+      await fixtures.round(await fixtures.addPlayer(first, credential), { at: '2026-02-01T10:00:00.000Z' });
+    }
+    const rounds = await server.call('GET', '/v1/round?format=csv', { token: client.tokens });
+    const transactions = await server.call('GET', '/v1/transaction?format=csv', { token: client.tokens });
+    const report = await server.call('GET', '/v1/report?format=csv&groupBy=player', { token: client.tokens });
+    for (const csv of [rounds, transactions, report]) {
+      expect(csv.status).toBe(200);
+      // No field of any line starts with a formula character, quoted or not.
+      for (const record of readCsvRecords(csv.body as string)) {
+        for (const field of record) expect(field).not.toMatch(/^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/);
+      }
+    }
+    const roundRows = readCsv(rounds.body as string);
+    expect(roundRows.map((row) => row.credential).sort()).toEqual(credentials.map((c) => `'${c}`).sort());
+    // Each neutralised cell stays quoted in the file.
+    for (const credential of credentials) {
+      expect(rounds.body as string).toContain(`"'${credential.replaceAll('"', '""')}"`);
+    }
+    // A bet is a negative number and stays one: a spreadsheet sums it.
+    const bets = readCsv(transactions.body as string).filter((row) => row.type === 'bet');
+    expect(bets.map((row) => row.amount)).toEqual(credentials.map(() => '-5'));
+    expect(readCsv(report.body as string).map((row) => row.bets)).toEqual(credentials.map(() => '5'));
+  });
+
   it('checks an export’s filters before the first byte: 400, 403 and 404 as JSON', async () => {
     const client = await newClient();
     const other = await newClient();

@@ -233,8 +233,42 @@ describe('POST /v1/round/{roundId}/replay', () => {
 
     const shown = await server.call('GET', path);
     expect(shown.status).toBe(200);
+    expect(shown.headers.get('cache-control')).toBe('no-store');
     const direct = await server.call('GET', `/v1/round/${roundId}`, { token: game.tokens });
-    expect(shown.body.data).toEqual(direct.body.data);
+    // Issue 22: the link shows only what support needs (the card, the prize, the price, the status
+    // and the times), checked against an allow-list of every key at every depth; the player, the
+    // wallet's and the receiver's answers stay in the signed-in details.
+    const REPLAY_FIELDS = [
+      '_id',
+      'card',
+      'createdAt',
+      'currency',
+      'endAt',
+      'gameModel',
+      'paidPrice',
+      'prize',
+      'prizeLevels',
+      'status',
+    ];
+    const CARD_FIELDS = ['cells', 'cols', 'extras', 'model', 'rows', 'rule', 'winningCells', 'winningExtras'];
+    const allowed = new Set([
+      ...REPLAY_FIELDS,
+      ...CARD_FIELDS.map((key) => `card.${key}`),
+      ...['symbol', 'prizeLevel', 'number'].flatMap((key) => [`card.cells[].${key}`, `card.extras[].${key}`]),
+      'prizeLevels[].level',
+      'prizeLevels[].prize',
+    ]);
+    expect(keyPaths(shown.body.data).filter((key) => !allowed.has(key))).toEqual([]);
+    expect(Object.keys(shown.body.data).sort()).toEqual(REPLAY_FIELDS);
+    expect(shown.body.data).toEqual(
+      Object.fromEntries(REPLAY_FIELDS.map((key) => [key, direct.body.data[key]])),
+    );
+    expect(shown.body.data.card).not.toBeNull();
+    // The signed-in details keep what the link leaves out.
+    expect(direct.body.data.user.credential).toMatch(/^support-/);
+    expect(direct.body.data.walletCalls.length).toBeGreaterThan(0);
+    expect(direct.body.data.deliveries[0]).toHaveProperty('responseBody');
+    expect(JSON.stringify(shown.body)).not.toContain(direct.body.data.user.credential);
     // Read-only: the link is no token for the API.
     const token = decodeURIComponent(path.split('/').at(-1) ?? '');
     expect((await server.call('GET', '/v1/round', { token })).status).toBe(401);
@@ -255,3 +289,13 @@ describe('POST /v1/round/{roundId}/replay', () => {
     expect(expired.body.code).toBe('NOT_FOUND');
   });
 });
+
+/** Every key of a JSON value at every depth, as `a.b` and `list[].c`. */
+function keyPaths(value: unknown, prefix = ''): string[] {
+  if (Array.isArray(value)) return [...new Set(value.flatMap((item) => keyPaths(item, `${prefix}[]`)))];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => {
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    return [path, ...keyPaths(inner, path)];
+  });
+}

@@ -19,12 +19,18 @@ export interface ServiceProcess {
 
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 
-/** Starts the service with `env` (JSON logs), on a free port unless it names one, and waits until it is ready. */
-export async function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+/**
+ * Starts the service with `env` (JSON logs) and main.ts's `args` (e.g. `--local`), on a free port
+ * unless it names one, and waits until it is ready.
+ */
+export async function startServiceProcess(
+  env: Record<string, string>,
+  args: readonly string[] = [],
+): Promise<ServiceProcess> {
   // A given PORT: an instance restarted where its load balancer expects it.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
     cwd: serverDir,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

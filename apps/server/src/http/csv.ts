@@ -1,22 +1,61 @@
 /**
  * CSV (RFC 4180) of flat rows, for the lists' and the report's `format=csv`: a header line, then
  * one line per row, CRLF-ended; a field holding a comma, a quote or a line break is quoted, its
- * quotes doubled. null and undefined are empty fields; numbers as JSON writes them.
+ * quotes doubled. null and undefined are empty fields.
+ *
+ * Columns are typed, because a spreadsheet runs a cell that starts like a formula (OWASP, CSV
+ * injection) and only the writer knows which cells are data it computed: a `number` cell is written
+ * as JSON writes the number (a bet of `-150` stays a number a spreadsheet can sum), while every
+ * `text` cell, and anything that is not a number, goes through `neutraliseCell`. Guessing from the
+ * content instead would either leave `-2+3` live or turn real amounts into text.
  */
-export function toCsv(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
+export type CsvCellKind = 'text' | 'number';
+
+/** The columns in order, each with what its cells hold. */
+export type CsvColumns = Readonly<Record<string, CsvCellKind>>;
+
+/** The characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A text cell made inert: one that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets
+ * a single quote in front (the spreadsheet then shows it as text; stripping that one quote gives the
+ * original back); any other text is left as it is.
+ */
+export const neutraliseCell = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
+
+/** Whether a cell was neutralised, so it must stay quoted as OWASP asks. */
+const isNeutralised = (field: string, original: string) => field.length !== original.length;
+
+export function toCsv(columns: CsvColumns, rows: readonly Record<string, unknown>[]): string {
   return csvHeader(columns) + csvLines(columns, rows);
 }
 
 /** The header line alone (a streamed export writes it first, then csvLines batch by batch). */
-export const csvHeader = (columns: readonly string[]): string => `${columns.map(csvField).join(',')}\r\n`;
+export const csvHeader = (columns: CsvColumns): string =>
+  `${Object.keys(columns)
+    .map((name) => textField(name))
+    .join(',')}\r\n`;
 
 /** The lines of some rows, without the header. */
-export function csvLines(columns: readonly string[], rows: readonly Record<string, unknown>[]): string {
-  return rows.map((row) => `${columns.map((column) => csvField(row[column])).join(',')}\r\n`).join('');
+export function csvLines(columns: CsvColumns, rows: readonly Record<string, unknown>[]): string {
+  const kinds = Object.entries(columns);
+  return rows
+    .map((row) => `${kinds.map(([name, kind]) => csvField(row[name], kind)).join(',')}\r\n`)
+    .join('');
 }
 
-function csvField(value: unknown): string {
+function csvField(value: unknown, kind: CsvCellKind): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (kind === 'number' && typeof value === 'number') return quoteIfNeeded(JSON.stringify(value));
+  // A text column, or a number column handed something else: text, so it is neutralised.
+  return textField(typeof value === 'string' ? value : JSON.stringify(value));
 }
+
+function textField(text: string): string {
+  const field = neutraliseCell(text);
+  return isNeutralised(field, text) ? quote(field) : quoteIfNeeded(field);
+}
+
+const quote = (text: string) => `"${text.replaceAll('"', '""')}"`;
+const quoteIfNeeded = (text: string) => (/[",\r\n]/.test(text) ? quote(text) : text);

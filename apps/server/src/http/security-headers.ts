@@ -47,3 +47,27 @@ function originOf(url: string): string {
     return "'self'";
   }
 }
+
+/**
+ * The headers `securityHeaders` sets, as name → value, for an answer Express does not write (an
+ * error Node's HTTP parser raises before routing: http/client-error.ts), so that answer carries
+ * exactly the same ones.
+ */
+export function securityHeaderValues(handler: RequestHandler): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name];
+    },
+  };
+  // helmet only sets and removes headers, synchronously; it reads nothing of the request.
+  handler(
+    {} as Parameters<RequestHandler>[0],
+    recorder as unknown as Parameters<RequestHandler>[1],
+    () => {},
+  );
+  return headers;
+}

@@ -1,2 +1,3 @@
 export * from './play-errors.ts';
 export * from './play-protocol.ts';
+export * from './replay-round.ts';

@@ -13,7 +13,8 @@ import {
   transactionType,
 } from '../../schemas/round.ts';
 import { REPORT_GROUPS, type ReportRow } from '../../store/records.ts';
-import { csvHeader, csvLines, toCsv } from '../csv.ts';
+import { type CsvColumns, csvHeader, csvLines, toCsv } from '../csv.ts';
+import { csvColumnsOf } from '../csv-columns.ts';
 import { checkDateOrder, dateRangeFields } from '../date-range.ts';
 import { ok, okPage } from '../envelope.ts';
 import { checkPageReach, LIST_REACH, pageOf, pageQuery } from '../paging-schema.ts';
@@ -27,7 +28,8 @@ const format = z
     description:
       'csv: text/csv (RFC 4180, a header line), nested fields left out. On the round and transaction lists ' +
       'it is the whole list matching the filters (every page, newest first; pageIndex and pageSize are ignored), ' +
-      'streamed; on the report, its rows.',
+      'streamed; on the report, its rows. A text cell starting with =, +, -, @, a tab or a carriage return ' +
+      "gets a ' in front and stays quoted (OWASP, CSV injection); amounts and counts stay numbers.",
   });
 
 const ledgerFields = pageQuery.extend({
@@ -83,7 +85,7 @@ export const reportRowSchema = z
   .meta({ id: 'ReportRow' });
 
 type ReportRowView = z.infer<typeof reportRowSchema>;
-const REPORT_COLUMNS = Object.keys(reportRowSchema.shape);
+const REPORT_COLUMNS = csvColumnsOf(reportRowSchema);
 
 function reportRowView(row: ReportRow): ReportRowView {
   const major = (minor: number) => toMajor(minor, row.currency);
@@ -100,27 +102,23 @@ function reportRowView(row: ReportRow): ReportRowView {
   };
 }
 
-const TRANSACTION_COLUMNS = Object.keys(transactionListItem.shape);
-const ROUND_COLUMNS = [
-  '_id',
-  'profileId',
-  'gameId',
-  'userId',
-  'credential',
-  'status',
-  'paidPrice',
-  'prize',
-  'createdAt',
-  'endAt',
-];
+const TRANSACTION_COLUMNS = csvColumnsOf(transactionListItem);
+/** A round flattened: the list's fields without its nested user and transactions, plus the player's. */
+const ROUND_COLUMNS = {
+  _id: 'text',
+  profileId: 'text',
+  gameId: 'text',
+  userId: 'text',
+  credential: 'text',
+  status: 'text',
+  paidPrice: 'number',
+  prize: 'number',
+  createdAt: 'text',
+  endAt: 'text',
+} as const satisfies CsvColumns;
 
 /** Answers rows as text/csv; the handler then returns nothing (route.ts sends no JSON after it). */
-function sendCsv(
-  response: Response,
-  name: string,
-  columns: readonly string[],
-  rows: Record<string, unknown>[],
-) {
+function sendCsv(response: Response, name: string, columns: CsvColumns, rows: Record<string, unknown>[]) {
   response
     .status(200)
     .type('text/csv; charset=utf-8')
@@ -141,7 +139,7 @@ const EXPORT_BATCH = 500;
 async function streamCsv<T>(
   response: Response,
   name: string,
-  columns: readonly string[],
+  columns: CsvColumns,
   batches: AsyncIterable<T[]>,
   view: (record: T) => Record<string, unknown>,
 ) {

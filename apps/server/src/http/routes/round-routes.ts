@@ -1,4 +1,4 @@
-import { cardSchema, toMajor } from '@raspa/core';
+import { cardSchema, replayRoundSchema, toMajor } from '@raspa/core';
 import { z } from 'zod';
 import { id, isoTime, successStatus } from '../../schemas/common.ts';
 import { roundListItem, roundListView } from '../../schemas/round.ts';
@@ -124,6 +124,35 @@ export function roundDossierView(dossier: RoundDossier): z.input<typeof roundDos
   };
 }
 
+/**
+ * The public replay data (`GET /v1/replay/{token}`): the card, the prize, the price and currency,
+ * the game model that draws the card, the status and the times. Read by whoever holds the link, so
+ * nothing of the player, the wallet or the webhook receiver: those stay in GET /v1/round/{roundId}.
+ */
+export const replayDataSchema = replayRoundSchema.meta({
+  id: 'ReplayRound',
+  description:
+    'A round as its replay link shows it: only what support needs to see the card. The player, ' +
+    'the transactions, the wallet calls and the webhook deliveries are in GET /v1/round/{roundId}.',
+});
+
+/** Picks the replay's fields one by one: a field added to the round details never leaks into it. */
+export function replayDataView(dossier: RoundDossier): z.input<typeof replayDataSchema> {
+  const view = roundDossierView(dossier);
+  return {
+    _id: view._id,
+    status: view.status,
+    currency: view.currency,
+    paidPrice: view.paidPrice,
+    prize: view.prize,
+    createdAt: view.createdAt,
+    endAt: view.endAt,
+    gameModel: view.gameModel,
+    card: view.card,
+    prizeLevels: view.prizeLevels,
+  };
+}
+
 const roundParams = z.object({ roundId: id });
 
 export const resolveBody = z
@@ -208,9 +237,10 @@ export function roundRoutes({ services, settings }: RouteKit): RouteDefinition[]
       description:
         'Anyone holding the link sees that round until expireAt (REPLAY_TTL, 15 minutes by default): `url` ' +
         'is a read-only page that draws its card, scratched, with the player’s page’s own renderer, its ' +
-        'prize and times (in `?lang=pt|en|es`, else the game’s language); `dataUrl` answers the same ' +
-        'round as JSON, as GET /v1/round/{roundId} shows it. After expireAt the page says the link has ' +
-        'expired and `dataUrl` is a 404.',
+        'prize and times (in `?lang=pt|en|es`, else the game’s language); `dataUrl` answers what the page ' +
+        'draws as JSON: the card, the prize, the price, the status and the times, nothing of the player, ' +
+        'the wallet or the webhooks (those stay in GET /v1/round/{roundId}). After expireAt the page says ' +
+        'the link has expired and `dataUrl` is a 404.',
       auth: 'signed',
       params: roundParams,
       body: z.object({}).meta({ id: 'ReplayRequest' }),
@@ -239,16 +269,17 @@ export function roundRoutes({ services, settings }: RouteKit): RouteDefinition[]
       summary: 'Read a round through its replay link',
       description:
         'The data behind the replay page (the `dataUrl` of POST /v1/round/{roundId}/replay). No token ' +
-        'needed: the link is the credential. Unknown, altered or expired links are a 404.',
+        'needed: the link is the credential, so it answers only what the page draws (no player, balances, ' +
+        'wallet calls or webhook deliveries). Unknown, altered or expired links are a 404.',
       auth: 'none',
       params: replayToken,
-      success: { status: 200, schema: z.object({ status: successStatus, data: roundDossierSchema }) },
+      success: { status: 200, schema: z.object({ status: successStatus, data: replayDataSchema }) },
       errors: [404, 500],
       handle: async ({ params, response }) => {
         const dossier = await services.rounds.replay(params.token);
         if (!dossier) throw new ApiError('NOT_FOUND', 'this replay link is unknown or has expired');
         response.set('Cache-Control', 'no-store');
-        return ok(roundDossierView(dossier));
+        return ok(replayDataView(dossier));
       },
     }),
   ];
