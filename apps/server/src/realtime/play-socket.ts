@@ -13,6 +13,8 @@ import { Server, type ServerOptions, type Socket } from 'socket.io';
 import { type Logger, withLogContext } from '../logger.ts';
 import type { PlayNotifier, PlayResult, PlayService } from '../play/play-service.ts';
 import type { SessionService } from '../services/session-service.ts';
+import { createPlayerPresence, type PresenceMessage, presenceMessageSchema } from './player-presence.ts';
+import { pushRoute } from './push-route.ts';
 
 interface SocketData {
   sessionId: string;
@@ -21,6 +23,8 @@ interface SocketData {
 }
 
 const playerRoom = (playerId: string) => `player:${playerId}`;
+/** The server-side event that carries presence between processes (player-presence.ts). */
+const PRESENCE_EVENT = 'raspa:presence';
 const asLang = (lang: string): PlayLang => (lang === 'pt' || lang === 'es' ? lang : 'en');
 
 /**
@@ -28,11 +32,12 @@ const asLang = (lang: string): PlayLang => (lang === 'pt' || lang === 'es' ? lan
  * message with the shared zod schemas (parsePlayRequest), calls the play service and answers through
  * the acknowledgement, exactly once, whenever the page sent one.
  * A connection is authenticated by the session token of its gameUrl.
+ * With several processes (an adapter), a push crosses to the others only where push-route.ts says.
  */
 export function attachPlaySockets(
   httpServer: HttpServer,
   deps: { play: PlayService; sessions: SessionService; logger: Logger },
-  options: { adapter?: ServerOptions['adapter'] } = {},
+  options: { adapter?: ServerOptions['adapter']; node?: string } = {},
 ): { notifier: PlayNotifier; close(): Promise<void> } {
   // With several processes, the adapter carries a push to the player's pages on the others. And
   // WebSocket only: Node's cluster hands each connection to any process, so the two connections of
@@ -43,6 +48,18 @@ export function attachPlaySockets(
     ...(options.adapter && { adapter: options.adapter, transports: ['websocket'] }),
   });
   const play = io.of(PLAY_NAMESPACE);
+  const otherProcesses = options.adapter !== undefined;
+  const presence = createPlayerPresence(options.node ?? 'alone');
+  const holdsSocket = (playerId: string) => (play.adapter.rooms.get(playerRoom(playerId))?.size ?? 0) > 0;
+  const announce = (message: PresenceMessage) => {
+    if (otherProcesses) play.serverSideEmit(PRESENCE_EVENT, message);
+  };
+  play.on(PRESENCE_EVENT, (raw: unknown) => {
+    const message = presenceMessageSchema.safeParse(raw);
+    if (!message.success) return;
+    const answer = presence.receive(message.data, holdsSocket(message.data.playerId));
+    if (answer) announce(answer);
+  });
 
   play.use((socket, next) => {
     const token: unknown = socket.handshake.auth?.token;
@@ -73,7 +90,14 @@ export function attachPlaySockets(
 
   play.on('connection', (socket: Socket) => {
     const data = socket.data as SocketData;
+    // Joined first, announced after: see player-presence.ts for why the order matters.
     void socket.join(playerRoom(data.playerId));
+    if (play.adapter.rooms.get(playerRoom(data.playerId))?.size === 1)
+      announce(presence.joined(data.playerId));
+    // Socket.IO has taken the socket out of its rooms by now.
+    socket.on('disconnect', () => {
+      if (!holdsSocket(data.playerId)) announce(presence.left(data.playerId));
+    });
     const run = (request: PlayRequest): Promise<PlayResult<unknown>> => {
       switch (request.type) {
         case 'state':
@@ -123,11 +147,19 @@ export function attachPlaySockets(
     });
   });
 
+  /** The player's sockets here, and those elsewhere through the adapter only when needed. */
+  const toPlayer = (playerId: string) => {
+    const route = pushRoute({
+      otherProcesses,
+      holdsSocket: holdsSocket(playerId),
+      othersHoldSocket: presence.othersHold(playerId),
+    });
+    return (route === 'local' ? play.local : play).to(playerRoom(playerId));
+  };
   return {
     notifier: {
-      balance: (playerId, balance) =>
-        void play.to(playerRoom(playerId)).emit(PLAY_EVENTS.balance, { balance }),
-      round: (playerId, round) => void play.to(playerRoom(playerId)).emit(PLAY_EVENTS.round, round),
+      balance: (playerId, balance) => void toPlayer(playerId).emit(PLAY_EVENTS.balance, { balance }),
+      round: (playerId, round) => void toPlayer(playerId).emit(PLAY_EVENTS.round, round),
     },
     close: () => new Promise<void>((resolve) => io.close(() => resolve())),
   };
