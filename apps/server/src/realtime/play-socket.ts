@@ -1,7 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import {
   type Ack,
-  PLAY_EVENTS,
   PLAY_NAMESPACE,
   type PlayErrorCode,
   type PlayLang,
@@ -13,8 +12,7 @@ import { Server, type ServerOptions, type Socket } from 'socket.io';
 import { type Logger, withLogContext } from '../logger.ts';
 import type { PlayNotifier, PlayResult, PlayService } from '../play/play-service.ts';
 import type { SessionService } from '../services/session-service.ts';
-import { createPlayerPresence, type PresenceMessage, presenceMessageSchema } from './player-presence.ts';
-import { pushRoute } from './push-route.ts';
+import { createPlayerPushes } from './player-pushes.ts';
 
 interface SocketData {
   sessionId: string;
@@ -22,17 +20,14 @@ interface SocketData {
   lang: PlayLang;
 }
 
-const playerRoom = (playerId: string) => `player:${playerId}`;
-/** The server-side event that carries presence between processes (player-presence.ts). */
-const PRESENCE_EVENT = 'raspa:presence';
 const asLang = (lang: string): PlayLang => (lang === 'pt' || lang === 'es' ? lang : 'en');
 
 /**
  * The play protocol over Socket.IO (docs/play-protocol.md): one thin handler that reads each
  * message with the shared zod schemas (parsePlayRequest), calls the play service and answers through
  * the acknowledgement, exactly once, whenever the page sent one.
- * A connection is authenticated by the session token of its gameUrl.
- * With several processes (an adapter), a push crosses to the others only where push-route.ts says.
+ * A connection is authenticated by the session token of its gameUrl. The pushes go through
+ * player-pushes.ts; `node` names this process to the others (with an adapter).
  */
 export function attachPlaySockets(
   httpServer: HttpServer,
@@ -48,17 +43,9 @@ export function attachPlaySockets(
     ...(options.adapter && { adapter: options.adapter, transports: ['websocket'] }),
   });
   const play = io.of(PLAY_NAMESPACE);
-  const otherProcesses = options.adapter !== undefined;
-  const presence = createPlayerPresence(options.node ?? 'alone');
-  const holdsSocket = (playerId: string) => (play.adapter.rooms.get(playerRoom(playerId))?.size ?? 0) > 0;
-  const announce = (message: PresenceMessage) => {
-    if (otherProcesses) play.serverSideEmit(PRESENCE_EVENT, message);
-  };
-  play.on(PRESENCE_EVENT, (raw: unknown) => {
-    const message = presenceMessageSchema.safeParse(raw);
-    if (!message.success) return;
-    const answer = presence.receive(message.data, holdsSocket(message.data.playerId));
-    if (answer) announce(answer);
+  const pushes = createPlayerPushes(play, {
+    otherProcesses: options.adapter !== undefined,
+    node: options.node ?? 'alone',
   });
 
   play.use((socket, next) => {
@@ -90,14 +77,7 @@ export function attachPlaySockets(
 
   play.on('connection', (socket: Socket) => {
     const data = socket.data as SocketData;
-    // Joined first, announced after: see player-presence.ts for why the order matters.
-    void socket.join(playerRoom(data.playerId));
-    if (play.adapter.rooms.get(playerRoom(data.playerId))?.size === 1)
-      announce(presence.joined(data.playerId));
-    // Socket.IO has taken the socket out of its rooms by now.
-    socket.on('disconnect', () => {
-      if (!holdsSocket(data.playerId)) announce(presence.left(data.playerId));
-    });
+    pushes.add(socket, data.playerId);
     const run = (request: PlayRequest): Promise<PlayResult<unknown>> => {
       switch (request.type) {
         case 'state':
@@ -147,20 +127,8 @@ export function attachPlaySockets(
     });
   });
 
-  /** The player's sockets here, and those elsewhere through the adapter only when needed. */
-  const toPlayer = (playerId: string) => {
-    const route = pushRoute({
-      otherProcesses,
-      holdsSocket: holdsSocket(playerId),
-      othersHoldSocket: presence.othersHold(playerId),
-    });
-    return (route === 'local' ? play.local : play).to(playerRoom(playerId));
-  };
   return {
-    notifier: {
-      balance: (playerId, balance) => void toPlayer(playerId).emit(PLAY_EVENTS.balance, { balance }),
-      round: (playerId, round) => void toPlayer(playerId).emit(PLAY_EVENTS.round, round),
-    },
+    notifier: pushes.notifier,
     close: () => new Promise<void>((resolve) => io.close(() => resolve())),
   };
 }
