@@ -1,5 +1,6 @@
 import type { PlayRound } from '@raspa/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crossProcessMessages } from '../bench/kit/cross-process.ts';
 import type { TokenSet } from './harness.ts';
 import { createInstallation } from './installation.ts';
 import { type LoadBalancer, startLoadBalancer } from './load-balancer.ts';
@@ -60,17 +61,8 @@ async function openTab(token: string): Promise<Tab> {
 }
 
 /** The messages of `kind` each instance has sent the others (its /metrics). */
-async function sent(kind: 'push' | 'presence'): Promise<number[]> {
-  return Promise.all(
-    instances.map(async (instance) => {
-      const text = await (await fetch(`${instance.url}/metrics`)).text();
-      const line = text
-        .split('\n')
-        .find((l) => l.startsWith(`raspa_cross_process_messages_total{kind="${kind}"`));
-      return line ? Number(line.split(' ').at(-1)) : 0;
-    }),
-  );
-}
+const sent = (kind: 'push' | 'presence'): Promise<number[]> =>
+  Promise.all(instances.map(async (instance) => (await crossProcessMessages([instance.url], 1))[kind]));
 
 describe('pushes with two instances behind HAProxy', () => {
   let tokens: TokenSet;
