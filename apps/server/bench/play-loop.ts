@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { apiCaller } from '../test/harness.ts';
 import { type BenchChild, forkChild } from './kit/child.ts';
 import { cpuSeconds, perProcessCpu, processTree, treeCpu, treeCpuSeconds } from './kit/cpu.ts';
+import { crossProcessMessages } from './kit/cross-process.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
 import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { report } from './kit/report.ts';
@@ -179,6 +180,7 @@ try {
   const snapshot = async () =>
     statementsFile ? await snapshotStatements(statementsFile, servicePids()) : await database?.statements();
   const statementsBefore = await snapshot();
+  const messagesBefore = await crossProcessMessages(urls, workers);
   const cpuBefore = cpu();
   const postgresBefore = database?.cpu() ?? null;
   const countsBefore = await database?.transactions();
@@ -186,6 +188,7 @@ try {
   const countsAfter = await database?.transactions();
   const postgresAfter = database?.cpu() ?? null;
   const cpuAfter = cpu();
+  const messagesAfter = await crossProcessMessages(urls, workers);
   const statementsAfter = statementsBefore && (await snapshot());
   const statements =
     statementsBefore && statementsAfter
@@ -211,6 +214,18 @@ try {
     commitsPerSecond: commits === null ? null : perSecond(commits, run.elapsed),
     commitsPerRound: commits === null ? null : Math.round((commits / run.rounds) * 100) / 100,
     rollbacksPerRound: rollbacks === null ? null : Math.round((rollbacks / run.rounds) * 100) / 100,
+  };
+  // What crossed between the service's processes (cluster IPC or PostgreSQL NOTIFY) during the run.
+  const messages = Object.fromEntries(
+    Object.entries(messagesAfter).map(([kind, count]) => [
+      kind,
+      count - messagesBefore[kind as keyof typeof messagesBefore],
+    ]),
+  ) as typeof messagesAfter;
+  const messagesTotal = messages.push + messages.presence + messages.heartbeat + messages.other;
+  const crossProcess = {
+    ...messages,
+    perRound: Math.round((messagesTotal / run.rounds) * 1000) / 1000,
   };
   // Cores each process kept busy during the run (2.0 = two whole cores).
   const coresUsed = Object.fromEntries(
@@ -277,6 +292,8 @@ try {
     serviceProcessCpu: perProcess,
     loadAverage1m: load1m,
     statementsPerRound: statements,
+    /** Messages between the service's processes during the run, by kind, and all of them per round. */
+    crossProcessMessages: crossProcess,
     errors: run.errors,
     errorSamples: run.errorSamples,
   };
@@ -308,6 +325,7 @@ try {
     ...(statements && {
       'SQL statements / ms per round': `${statements.statements} / ${statements.ms}`,
     }),
+    'messages between processes per round (push / presence / heartbeat)': `${crossProcess.perRound} (${messages.push} / ${messages.presence} / ${messages.heartbeat})`,
     'service RSS MB': rssAfter,
     'cores used: service / operator / players': `${coresUsed.service} / ${coresUsed.operator} / ${coresUsed.players}`,
     'load average (1 min)': load1m,

@@ -8,6 +8,7 @@ import { demoCredentialLines, writeDemoCredentials } from './demo-credentials.ts
 import { type DemoInfo, setUpDemo } from './demo-setup.ts';
 import type { Deps } from './deps.ts';
 import { privateOutboundNotice } from './outbound/private-outbound-default.ts';
+import { countedAdapter } from './realtime/counted-adapter.ts';
 import { buildDeps, startServer } from './server.ts';
 import { createServices } from './services/services.ts';
 import { createPool } from './store/postgres/database.ts';
@@ -28,9 +29,11 @@ else await serve({ alone: false });
 /**
  * How a push reaches a player's pages on other processes: NOTIFY through PostgreSQL between any
  * instances and workers sharing it, the cluster's IPC between the workers of one machine on the
- * embedded file, nothing for a lone process.
+ * embedded file, nothing for a lone process. Each message sent is counted (/metrics).
  */
 function socketAdapter(deps: Deps, alone: boolean) {
+  const counted = (adapter: Parameters<typeof countedAdapter>[0]) =>
+    countedAdapter(adapter, deps.metrics.crossProcessMessage);
   if (config.DATABASE_URL) {
     const pool = createPool(config.DATABASE_URL, { max: 2 });
     const adapter = createPostgresAdapter(pool, {
@@ -38,9 +41,9 @@ function socketAdapter(deps: Deps, alone: boolean) {
       errorHandler: (error) =>
         deps.logger.warn('socket pushes between instances failed', { error: error.message }),
     });
-    return { adapter, close: () => pool.end() };
+    return { adapter: counted(adapter), close: () => pool.end() };
   }
-  return alone ? undefined : { adapter: createClusterAdapter(), close: async () => {} };
+  return alone ? undefined : { adapter: counted(createClusterAdapter()), close: async () => {} };
 }
 
 /**

@@ -102,7 +102,8 @@ export async function startServer(
   const sockets = attachPlaySockets(
     server,
     { play: services.play, sessions: services.sessions, logger: deps.logger },
-    options.socketAdapter ? { adapter: options.socketAdapter } : {},
+    // A name of this process's own on the channel between processes (its presence messages).
+    options.socketAdapter ? { adapter: options.socketAdapter, node: deps.random(8).toString('hex') } : {},
   );
   services.notifier.attach(sockets.notifier);
   await new Promise<void>((resolve, reject) => {

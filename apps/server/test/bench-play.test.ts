@@ -47,5 +47,13 @@ describe('the play-loop bench', () => {
     expect(result.serviceProcessCpu).toHaveLength(result.serviceProcesses);
     expect(result.webhooks.drainMs).not.toBeNull();
     expect(result.webhooks.attemptsSucceeded).toBe(result.webhooks.expected);
+    // A lone process has no other process to send anything to.
+    expect(result.crossProcessMessages).toEqual({
+      push: 0,
+      presence: 0,
+      heartbeat: 0,
+      other: 0,
+      perRound: 0,
+    });
   }, 120_000);
 });

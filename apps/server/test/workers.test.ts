@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crossProcessMessages } from '../bench/kit/cross-process.ts';
 import type { TokenSet } from './harness.ts';
 import { connectPlayer, eventually, type Player } from './play-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
@@ -17,6 +18,7 @@ import { startTestOperator, type TestOperator } from './test-operator.ts';
  * WORKERS=2: the real service as a primary and two worker processes on one SQLite file, Node's
  * cluster sharing the port. A player's tabs land on both workers (the cluster deals connections
  * round-robin); pushes reach all of them; concurrent buys open one round; SIGTERM stops them all.
+ * A player with one tab sends no push between the processes.
  * In the server-postgres project the same on a PostgreSQL database: the pushes then go through
  * PostgreSQL (@socket.io/postgres-adapter), and the one-live-round rule is the unique index.
  */
@@ -78,8 +80,19 @@ describe('WORKERS=2', () => {
     expect(operator.calls.filter((c) => c.kind === 'bet')).toHaveLength(1);
     // The one bet's new balance reaches every tab, whichever process it is on.
     await eventually(() => pushed.every((balances) => balances.includes(100_000 - 200)), 15_000);
-
     for (const tab of tabs) tab.close();
+
+    // A player with one tab: its rounds' pushes stay in its process (issue 23).
+    const alone = await connectPlayer(url, await sessionToken(call, tokens, game, 'bia'));
+    const before = await crossProcessMessages([url], 2);
+    for (let i = 0; i < 3; i++) {
+      const bought = await alone.ask('buy');
+      if (!bought.ok) throw new Error(`buy failed: ${JSON.stringify(bought)}`);
+      expect(await alone.ask('reveal', { roundId: bought.data.round.roundId })).toMatchObject({ ok: true });
+    }
+    expect((await crossProcessMessages([url], 2)).push).toBe(before.push);
+    alone.close();
+
     expect(await service.stop()).toBe(0);
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** What the store tells at scrape time (store/ops-repo.ts). */
@@ -5,6 +6,9 @@ export interface StoreReadings {
   webhookBacklog(): Promise<{ queued: number; oldestCreatedAt: string | null }>;
   currentPools(): Promise<{ gameId: string; gameModel: string; ticketsLeft: number; tickets: number }[]>;
 }
+
+/** What a message between processes carried (realtime/counted-adapter.ts). */
+export type CrossProcessKind = 'push' | 'presence' | 'heartbeat' | 'other';
 
 export type RoundOutcome = 'won' | 'lost' | 'prize_given_up' | 'declined' | 'voided';
 export type WebhookResult = 'delivered' | 'failed' | 'given_up';
@@ -80,6 +84,14 @@ export function createMetrics(options: { processMetrics?: boolean; clock?: () =>
     registers,
   });
 
+  const crossProcess = new Counter({
+    name: 'raspa_cross_process_messages_total',
+    help: 'Messages this process sent to the other processes or instances (Socket.IO adapter: cluster IPC or PostgreSQL NOTIFY), by kind: push (balance, round), presence, heartbeat, other. worker: the cluster worker id (0: not a worker), as a scrape of a shared port reaches any worker.',
+    labelNames: ['kind', 'worker'] as const,
+    registers,
+  });
+  const worker = String(cluster.worker?.id ?? 0);
+
   let store: StoreReadings | undefined;
   /** Reads the store at scrape time; an unreadable store leaves the gauge empty (and /ready says why). */
   const read = async <T>(reading: (store: StoreReadings) => Promise<T>): Promise<T | undefined> => {
@@ -154,6 +166,7 @@ export function createMetrics(options: { processMetrics?: boolean; clock?: () =>
       webhookDeliveries.inc({ result });
       if (lagSeconds !== undefined) webhookLag.observe(Math.max(0, lagSeconds));
     },
+    crossProcessMessage: (kind: CrossProcessKind) => crossProcess.inc({ kind, worker }),
     httpRequest: (method: string, route: string, status: number, seconds: number) => {
       const labels = { method, route, status: String(status) };
       httpRequests.inc(labels);

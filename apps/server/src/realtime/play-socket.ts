@@ -1,7 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import {
   type Ack,
-  PLAY_EVENTS,
   PLAY_NAMESPACE,
   type PlayErrorCode,
   type PlayLang,
@@ -13,6 +12,7 @@ import { Server, type ServerOptions, type Socket } from 'socket.io';
 import { type Logger, withLogContext } from '../logger.ts';
 import type { PlayNotifier, PlayResult, PlayService } from '../play/play-service.ts';
 import type { SessionService } from '../services/session-service.ts';
+import { createPlayerPushes } from './player-pushes.ts';
 
 interface SocketData {
   sessionId: string;
@@ -20,19 +20,19 @@ interface SocketData {
   lang: PlayLang;
 }
 
-const playerRoom = (playerId: string) => `player:${playerId}`;
 const asLang = (lang: string): PlayLang => (lang === 'pt' || lang === 'es' ? lang : 'en');
 
 /**
  * The play protocol over Socket.IO (docs/play-protocol.md): one thin handler that reads each
  * message with the shared zod schemas (parsePlayRequest), calls the play service and answers through
  * the acknowledgement, exactly once, whenever the page sent one.
- * A connection is authenticated by the session token of its gameUrl.
+ * A connection is authenticated by the session token of its gameUrl. The pushes go through
+ * player-pushes.ts; `node` names this process to the others (with an adapter).
  */
 export function attachPlaySockets(
   httpServer: HttpServer,
   deps: { play: PlayService; sessions: SessionService; logger: Logger },
-  options: { adapter?: ServerOptions['adapter'] } = {},
+  options: { adapter?: ServerOptions['adapter']; node?: string } = {},
 ): { notifier: PlayNotifier; close(): Promise<void> } {
   // With several processes, the adapter carries a push to the player's pages on the others. And
   // WebSocket only: Node's cluster hands each connection to any process, so the two connections of
@@ -43,6 +43,10 @@ export function attachPlaySockets(
     ...(options.adapter && { adapter: options.adapter, transports: ['websocket'] }),
   });
   const play = io.of(PLAY_NAMESPACE);
+  const pushes = createPlayerPushes(play, {
+    otherProcesses: options.adapter !== undefined,
+    node: options.node ?? 'alone',
+  });
 
   play.use((socket, next) => {
     const token: unknown = socket.handshake.auth?.token;
@@ -73,7 +77,7 @@ export function attachPlaySockets(
 
   play.on('connection', (socket: Socket) => {
     const data = socket.data as SocketData;
-    void socket.join(playerRoom(data.playerId));
+    pushes.add(socket, data.playerId);
     const run = (request: PlayRequest): Promise<PlayResult<unknown>> => {
       switch (request.type) {
         case 'state':
@@ -124,11 +128,7 @@ export function attachPlaySockets(
   });
 
   return {
-    notifier: {
-      balance: (playerId, balance) =>
-        void play.to(playerRoom(playerId)).emit(PLAY_EVENTS.balance, { balance }),
-      round: (playerId, round) => void play.to(playerRoom(playerId)).emit(PLAY_EVENTS.round, round),
-    },
+    notifier: pushes.notifier,
     close: () => new Promise<void>((resolve) => io.close(() => resolve())),
   };
 }
