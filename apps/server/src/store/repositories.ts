@@ -265,7 +265,7 @@ export interface OutboxRepo {
   heads(): Promise<OutboxHead[]>;
   /**
    * A webhook's queued events from the head of its queue, oldest first, up to `limit`, leaving out
-   * those whose seq is in `skip` (a drain's own events: held, in flight or just answered). From the
+   * those whose seq is in `skip` (a drain's own events: held or in flight). From the
    * head, not after a seq: on PostgreSQL an event can commit after events with higher seqs.
    */
   queuedHead(webhookId: string, skip: readonly number[], limit: number): Promise<OutboxEvent[]>;

@@ -42,14 +42,15 @@ export interface SendChoice<E extends Queued> {
 }
 
 /**
- * `held`: events read before and not sent; `read`: the queue's head as the store gave it now, oldest
- * first, leaving out every event this drain holds, has in flight or has had answered (see
- * webhook-drain.ts); `room`: from `sendRoom`; `now`: ISO, compared as the store writes
- * `nextAttemptAt`. Read from the head, not after a cursor: on PostgreSQL a seq is taken at insert
- * and seen at commit, so an event can appear below seqs already read (docs/store.md, "Webhook
- * order"). Held and due events go oldest first, as long as there is room and their round is not in
- * flight (nor taken just before in this same choice). A round's events are queued one after the
- * other's commit, so its earlier event is always read with, or before, its later one.
+ * `held`: events read before and not sent; `read`: the queue's head as the store gave it now,
+ * oldest first, leaving out every event this drain holds or has in flight (an answered one is
+ * recorded before it leaves the in-flight set: see webhook-drain.ts); `room`: from `sendRoom`;
+ * `now`: ISO, compared as the store writes `nextAttemptAt`. Read from the head, not after a
+ * cursor: on PostgreSQL a seq is taken at insert and seen at commit, so an event can appear below
+ * seqs already read (docs/store.md, "A drain reads its webhook's queue from the head"). Held and
+ * due events go oldest first, as long as there is room and their round is not in flight (nor
+ * taken just before in this same choice). A round's later event is queued only after its earlier
+ * one committed, so the earlier one is always read with, or before, the later one.
  */
 export function chooseSends<E extends Queued>(input: {
   held: readonly E[];
