@@ -3,7 +3,7 @@ import { SETTING_DEFAULTS } from '../src/config.ts';
 import type { Caller, TokenSet } from './harness.ts';
 import { connectPlayer, eventually, type Player, registerWebhook } from './play-fixtures.ts';
 import { sessionToken, setUpWalletGame } from './service-process.ts';
-import type { TestOperator } from './test-operator.ts';
+import { startTestOperator, type TestOperator } from './test-operator.ts';
 
 /**
  * Several serving processes on one database, one of them killed mid-burst (issues 12 and 13): the
@@ -48,6 +48,23 @@ export interface ScenarioOutcome {
   pushedOnBothTabs: number;
 }
 
+/** The test operator of the fleet tests: its wallet applies every 7th bet or prize and then leaves it unanswered. */
+export function startHangingOperator(): Promise<TestOperator> {
+  let calls = 0;
+  return startTestOperator({
+    chooseFault: (kind) => (kind !== 'rollback' && ++calls % 7 === 0 ? 'ok-then-hang' : undefined),
+  });
+}
+
+/** The settings every process of a fleet test shares. */
+export const fleetSettings = (apiKey: string): Record<string, string> => ({
+  DEMO_API_KEY: apiKey,
+  WALLET_TIMEOUT_MS: '1000',
+  ROUND_IDLE_TIMEOUT: '60s', // the shortest allowed: a safety net, as players reveal their rounds
+  WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s', // retried soon, and not given up
+  OUTBOUND_ALLOW_PRIVATE: 'true', // the test operator's wallet and receiver are on 127.0.0.1
+});
+
 type Tab = Player & { gone: boolean; balancePushes: number };
 
 /** A tab that notes when its connection drops (its process killed) and counts its balance pushes. */
@@ -84,6 +101,25 @@ export async function listAll(service: Pick<Fleet, 'call'>, tokens: TokenSet, pa
     });
     items.push(...answer.body.data);
     if (items.length >= answer.body.pagination.totalCount) return items;
+  }
+}
+
+/**
+ * A round's close-round arrived only after its open-round was accepted (docs/contract.md §7): the
+ * receiver answers each request as it arrives, so in its arrival log the first accepted
+ * open-round of each round comes before any close-round of it.
+ */
+export function expectOpenBeforeClose(events: TestOperator['events'], rounds: Array<{ _id: string }>): void {
+  for (const round of rounds) {
+    const firstAccepted = events.findIndex(
+      (e) => e.event === 'open-round' && e.payload._id === round._id && e.status < 300,
+    );
+    const firstClose = events.findIndex((e) => e.event === 'close-round' && e.payload._id === round._id);
+    expect(firstAccepted, `${round._id}: its open-round was accepted`).toBeGreaterThanOrEqual(0);
+    expect(
+      firstClose,
+      `${round._id}: its close-round came after its open-round was accepted`,
+    ).toBeGreaterThan(firstAccepted);
   }
 }
 
@@ -261,16 +297,7 @@ export async function playThroughAKill(
   const eventsOf = new Set(operator.events.map((e) => e.payload._id));
   for (const round of rounds.filter((r) => r.status !== 'closed'))
     expect(eventsOf.has(round._id)).toBe(false);
-  // A round's close-round arrives only after its open-round was accepted.
-  for (const round of opened) {
-    const firstAccepted = operator.events.findIndex(
-      (e) => e.event === 'open-round' && e.payload._id === round._id && e.status < 300,
-    );
-    const firstClose = operator.events.findIndex(
-      (e) => e.event === 'close-round' && e.payload._id === round._id,
-    );
-    expect(firstClose, round._id).toBeGreaterThan(firstAccepted);
-  }
+  expectOpenBeforeClose(operator.events, opened);
 
   // One receipt per logged attempt: the log row and the request share the event, the round and
   // the second the attempt was sent in (webhook-timestamp). The only receipts not in the log are

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAll, playThroughAKill } from './fleet-scenario.ts';
+import { fleetSettings, listAll, playThroughAKill, startHangingOperator } from './fleet-scenario.ts';
 import { apiCaller } from './harness.ts';
 import { createInstallation } from './installation.ts';
 import { type LoadBalancer, startLoadBalancer } from './load-balancer.ts';
 import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
 import { type ServiceProcess, startServiceProcess } from './service-process.ts';
-import { startTestOperator, type TestOperator } from './test-operator.ts';
+import type { TestOperator } from './test-operator.ts';
 
 /**
  * Many machines (issue 13): fleet-scenario.ts with three instances on one PostgreSQL database
@@ -25,19 +25,9 @@ const instances: ServiceProcess[] = [];
 let installation: ReturnType<typeof createInstallation> | undefined;
 
 beforeAll(async () => {
-  let calls = 0;
-  // Every 7th bet or prize is applied and then left unanswered.
-  operator = await startTestOperator({
-    chooseFault: (kind) => (kind !== 'rollback' && ++calls % 7 === 0 ? 'ok-then-hang' : undefined),
-  });
+  operator = await startHangingOperator();
   database = await createTestDatabase();
-  installation = createInstallation(database.url, {
-    DEMO_API_KEY: API_KEY,
-    WALLET_TIMEOUT_MS: '1000',
-    ROUND_IDLE_TIMEOUT: '60s', // the shortest allowed: a safety net, as players reveal their rounds
-    WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s', // retried soon, and not given up
-    OUTBOUND_ALLOW_PRIVATE: 'true', // the test operator's wallet and receiver are on 127.0.0.1
-  });
+  installation = createInstallation(database.url, fleetSettings(API_KEY));
 });
 afterAll(async () => {
   await balancer?.close();

@@ -4,7 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { withDatabase } from './postgres-global-setup.ts';
 
 export interface TestDatabase {
@@ -32,6 +33,25 @@ export async function createTestDatabase(options: { unmigrated?: boolean } = {})
     drop: () =>
       onAdmin(async (admin) => void (await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))),
   };
+}
+
+/**
+ * A store on a fresh database for the tests of the file (or describe block) this is called in:
+ * opened before them, closed and its database dropped after them. Read `store` inside a test.
+ */
+export function usePostgresStore(): { readonly store: PostgresStore } {
+  let database: TestDatabase | undefined;
+  const opened = {} as { store: PostgresStore };
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    opened.store = openPostgresStore(database.url);
+    await opened.store.ready;
+  });
+  afterAll(async () => {
+    await opened.store?.close();
+    await database?.drop();
+  });
+  return opened;
 }
 
 /**

@@ -6,11 +6,11 @@
  * database together migrate it once.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { shippedMigrations } from '../src/store/postgres/database.ts';
-import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { ROW_LOCKS } from '../src/store/store.ts';
-import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
+import { createTestDatabase, usePostgresStore } from './postgres-database.ts';
 import { roundRecord, seedSeat } from './store-contract/fixtures.ts';
 
 /** A gate both units reach before either goes on: they are sure to overlap. */
@@ -24,19 +24,10 @@ function meetingPoint() {
   };
 }
 
-let database: TestDatabase;
-let store: PostgresStore;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  store = openPostgresStore(database.url);
-  await store.ready;
-});
-afterAll(async () => {
-  await store.close();
-  await database.drop();
-});
+const opened = usePostgresStore();
 
 it('runs a unit that lost a serialization conflict again, its rolled-back callbacks never', async () => {
+  const { store } = opened;
   const seat = await seedSeat(store);
   await store.demoWallet.insertAccount(seat.player.id, 'BRL', 0);
   let bothRead = () => {};
@@ -63,6 +54,7 @@ it('runs a unit that lost a serialization conflict again, its rolled-back callba
 });
 
 it('runs rowLocks units on one round one after the other, without aborting either', async () => {
+  const { store } = opened;
   const seat = await seedSeat(store);
   const round = roundRecord(seat, { status: 'open', prizeMinor: 0 });
   await store.rounds.insertRound(round);
@@ -83,6 +75,7 @@ it('runs rowLocks units on one round one after the other, without aborting eithe
 });
 
 it('runs a rowLocks unit that lost a unique key again, where its own read decides', async () => {
+  const { store } = opened;
   const seat = await seedSeat(store);
   const started = meetingPoint();
   const runs = { A: 0, B: 0 };
@@ -103,6 +96,7 @@ it('runs a rowLocks unit that lost a unique key again, where its own read decide
 });
 
 it('gives up on a unique key a rowLocks unit keeps breaking', async () => {
+  const { store } = opened;
   const seat = await seedSeat(store);
   const round = roundRecord(seat);
   await store.rounds.insertRound(round);

@@ -310,7 +310,7 @@ describe('queueing (the outbox)', () => {
     ).rejects.toThrow('the wallet said no');
     expect(queued).toHaveLength(1);
     expect(await server.deps.store.outbox.findById(queued[0] ?? '')).toBeUndefined();
-    expect(await server.deps.store.outbox.queuedAfter(hook.id, -1, 1)).toEqual([]);
+    expect(await server.deps.store.outbox.queuedHead(hook.id, [], 1)).toEqual([]);
     expect(await dispatcher().runOnce()).toBe(0);
     expect(receiver.at(hook.path)).toEqual([]);
   });
@@ -736,8 +736,8 @@ describe('order and independence', () => {
       ...store,
       outbox: {
         ...store.outbox,
-        async queuedAfter(webhookId, afterSeq, limit) {
-          const events = await store.outbox.queuedAfter(webhookId, afterSeq, limit);
+        async queuedHead(webhookId, skip, limit) {
+          const events = await store.outbox.queuedHead(webhookId, skip, limit);
           if (webhookId === hook.id && ++reads === 3) {
             reading = true;
             await once(() => failedSeen);

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processTree } from '../bench/kit/cpu.ts';
-import { playThroughAKill } from './fleet-scenario.ts';
+import { fleetSettings, playThroughAKill, startHangingOperator } from './fleet-scenario.ts';
 import { eventually } from './play-fixtures.ts';
 import { type ServiceProcess, startServiceProcess } from './service-process.ts';
-import { startTestOperator, type TestOperator } from './test-operator.ts';
+import type { TestOperator } from './test-operator.ts';
 
 /**
  * Several processes on one database (issue 12): fleet-scenario.ts with WORKERS=2 on one SQLite
@@ -25,11 +25,7 @@ let dataDir: string;
 let service: ServiceProcess | undefined;
 
 beforeAll(async () => {
-  let calls = 0;
-  // Every 7th bet or prize is applied and then left unanswered.
-  operator = await startTestOperator({
-    chooseFault: (kind) => (kind !== 'rollback' && ++calls % 7 === 0 ? 'ok-then-hang' : undefined),
-  });
+  operator = await startHangingOperator();
   dataDir = mkdtempSync(join(tmpdir(), 'raspa-workers-faults-'));
 });
 afterAll(async () => {
@@ -43,11 +39,7 @@ describe('WORKERS=2 on one SQLite file, a worker killed mid-burst', () => {
     const running = await startServiceProcess({
       WORKERS: '2',
       DATA_DIR: dataDir,
-      DEMO_API_KEY: API_KEY,
-      WALLET_TIMEOUT_MS: '1000',
-      ROUND_IDLE_TIMEOUT: '60s', // the shortest allowed: a safety net, as players reveal their rounds
-      WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s', // retried soon, and not given up
-      OUTBOUND_ALLOW_PRIVATE: 'true', // the test operator's wallet and receiver are on 127.0.0.1
+      ...fleetSettings(API_KEY),
     });
     service = running;
     const pids = running.workerPids();

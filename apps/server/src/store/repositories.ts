@@ -263,8 +263,12 @@ export interface OutboxRepo {
   findById(id: string): Promise<OutboxEvent | undefined>;
   /** One head per webhook that has queued events, due or not. */
   heads(): Promise<OutboxHead[]>;
-  /** A webhook's queued events after `afterSeq`, oldest first (the head: afterSeq -1). */
-  queuedAfter(webhookId: string, afterSeq: number, limit: number): Promise<OutboxEvent[]>;
+  /**
+   * A webhook's queued events from the head of its queue, oldest first, up to `limit`, leaving out
+   * those whose seq is in `skip` (a drain's own events: held or in flight). From the
+   * head, not after a seq: on PostgreSQL an event can commit after events with higher seqs.
+   */
+  queuedHead(webhookId: string, skip: readonly number[], limit: number): Promise<OutboxEvent[]>;
   markDelivered(id: string, attempts: number): Promise<void>;
   scheduleRetry(
     id: string,

@@ -13,6 +13,7 @@ const ev = (seq: number, roundId: string, nextAttemptAt = EARLIER): Queued => ({
   nextAttemptAt,
 });
 const seqs = (events: readonly Queued[]) => events.map((event) => event.seq);
+const sorted = (numbers: readonly number[]) => [...numbers].sort((x, y) => x - y);
 
 describe('sendRoom', () => {
   it('one at a time until a 2xx, then up to perWebhook', () => {
@@ -82,14 +83,13 @@ describe('readSize', () => {
 describe('chooseSends', () => {
   type Input = Parameters<typeof chooseSends<Queued>>[0];
   const choose = (over: Partial<Input> & Pick<Input, 'read'>) =>
-    chooseSends<Queued>({ held: [], roundsInFlight: new Set(), room: 32, now: NOW, lastSeq: -1, ...over });
+    chooseSends<Queued>({ held: [], roundsInFlight: new Set(), room: 32, now: NOW, ...over });
 
   it('sends due events oldest first, up to the room; those past it are held', () => {
     const read = [ev(1, 'a'), ev(2, 'b'), ev(3, 'c')];
     const choice = choose({ read, room: 2 });
     expect(seqs(choice.send)).toEqual([1, 2]);
     expect(seqs(choice.held)).toEqual([3]);
-    expect(choice.lastSeq).toBe(3);
   });
 
   it('holds a close-round while its open-round is in flight, and lets later rounds go ahead', () => {
@@ -97,25 +97,28 @@ describe('chooseSends', () => {
     const choice = choose({ read, roundsInFlight: new Set(['r1']) });
     expect(seqs(choice.send)).toEqual([3]);
     expect(seqs(choice.held)).toEqual([2, 4]);
-    expect(choice.lastSeq).toBe(4);
   });
 
   it('sends a held close-round once its round is answered, before anything read after it', () => {
     const held = [ev(2, 'r1'), ev(4, 'r2')];
     const read = [ev(5, 'r3')];
-    const choice = choose({ held, read, roundsInFlight: new Set(['r2']), room: 1, lastSeq: 4 });
+    const choice = choose({ held, read, roundsInFlight: new Set(['r2']), room: 1 });
     expect(seqs(choice.send)).toEqual([2]);
     expect(seqs(choice.held)).toEqual([4, 5]);
-    expect(choice.lastSeq).toBe(5);
   });
 
-  it('a retry not yet due holds back everything after it (they are read again later)', () => {
-    const read = [ev(1, 'a'), ev(2, 'b', LATER), ev(3, 'c')];
-    const choice = choose({ read, lastSeq: 0 });
+  it('takes an event that committed late, below those held, in its seq order', () => {
+    // seq 3 was taken before 5 and 6 but committed after them (PostgreSQL): read now from the head.
+    const choice = choose({ held: [ev(5, 'r2')], read: [ev(3, 'r1'), ev(6, 'r3')], room: 2 });
+    expect(seqs(choice.send)).toEqual([3, 5]);
+    expect(seqs(choice.held)).toEqual([6]);
+  });
+
+  it('a retry not yet due holds back everything read after it (they are read again later)', () => {
+    const choice = choose({ read: [ev(1, 'a'), ev(2, 'b', LATER), ev(3, 'c')] });
     expect(seqs(choice.send)).toEqual([1]);
     expect(choice.held).toEqual([]);
-    expect(choice.lastSeq).toBe(1);
-    expect(choose({ read: [ev(2, 'b', LATER)], lastSeq: 1 })).toEqual({ send: [], held: [], lastSeq: 1 });
+    expect(choose({ read: [ev(2, 'b', LATER)] })).toEqual({ send: [], held: [] });
   });
 
   it('an event due exactly now is due', () => {
@@ -129,36 +132,37 @@ describe('chooseSends', () => {
   });
 
   it('leaves its inputs as they were', () => {
-    const held = [ev(1, 'a')];
-    const read = [ev(2, 'b')];
+    const held = [ev(2, 'a')];
+    const read = [ev(1, 'b')];
     const roundsInFlight = new Set(['x']);
     choose({ held, read, roundsInFlight });
-    expect(seqs(held)).toEqual([1]);
-    expect(seqs(read)).toEqual([2]);
+    expect(seqs(held)).toEqual([2]);
+    expect(seqs(read)).toEqual([1]);
     expect([...roundsInFlight]).toEqual(['x']);
   });
 
   // ---- for any queue
 
   const TIMES = [EARLIER, NOW, LATER];
-  /** held (older) and read (newer) events in seq order, a few rounds, some not due. */
+  /** held and read events, each in seq order but interleaved (late commits), a few rounds, some not due. */
   const situation = fc
     .record({
-      events: fc.array(fc.record({ round: fc.constantFrom('a', 'b', 'c', 'd', 'e'), at: fc.nat(2) }), {
-        maxLength: 14,
-      }),
-      split: fc.nat(14),
+      events: fc.array(
+        fc.record({ round: fc.constantFrom('a', 'b', 'c', 'd', 'e'), at: fc.nat(2), wasHeld: fc.boolean() }),
+        { maxLength: 14 },
+      ),
       busy: fc.subarray(['a', 'b', 'c', 'd', 'e']),
       room: fc.integer({ min: -2, max: 8 }),
     })
-    .map(({ events, split, busy, room }) => {
-      const all = events.map(({ round, at }, i) => ev(10 + i, round, TIMES[at]));
-      const cut = Math.min(split, all.length);
+    .map(({ events, busy, room }) => {
+      const all = events.map(({ round, at, wasHeld }, i) => ({
+        event: ev(10 + i, round, TIMES[at]),
+        wasHeld,
+      }));
       // Held events were due when read: only those read now may be not due.
-      const held = all.slice(0, cut).map((event) => ({ ...event, nextAttemptAt: EARLIER }));
-      const read = all.slice(cut);
-      const lastSeq = cut > 0 ? 9 + cut : 9;
-      return { held, read, roundsInFlight: new Set(busy), room, now: NOW, lastSeq };
+      const held = all.filter((e) => e.wasHeld).map((e) => ({ ...e.event, nextAttemptAt: EARLIER }));
+      const read = all.filter((e) => !e.wasHeld).map((e) => e.event);
+      return { held, read, roundsInFlight: new Set(busy), room, now: NOW };
     });
   /** The events read that are taken (sent or held): those before the first not due. */
   const taken = (read: readonly Queued[]) => {
@@ -166,15 +170,14 @@ describe('chooseSends', () => {
     return stop === -1 ? read : read.slice(0, stop);
   };
 
-  it('loses and repeats nothing: sent and held are the held and the due events read, in seq order', () => {
+  it('loses and repeats nothing: sent and held are the held and the due events read, each in seq order', () => {
     fc.assert(
       fc.property(situation, (input) => {
-        const { send, held, lastSeq } = chooseSends(input);
+        const { send, held } = chooseSends(input);
         const candidates = [...input.held, ...taken(input.read)];
-        expect([...seqs(send), ...seqs(held)].sort((x, y) => x - y)).toEqual(seqs(candidates));
-        expect(seqs(send)).toEqual([...seqs(send)].sort((x, y) => x - y));
-        expect(seqs(held)).toEqual([...seqs(held)].sort((x, y) => x - y));
-        expect(lastSeq).toBe(taken(input.read).at(-1)?.seq ?? input.lastSeq);
+        expect(sorted([...seqs(send), ...seqs(held)])).toEqual(sorted(seqs(candidates)));
+        expect(seqs(send)).toEqual(sorted(seqs(send)));
+        expect(seqs(held)).toEqual(sorted(seqs(held)));
       }),
     );
   });
@@ -213,71 +216,146 @@ describe('chooseSends', () => {
   });
 });
 
-describe('a drain run on these rules alone (answers in any order, all 2xx)', () => {
-  /** A queue of rounds, each an open-round then (maybe) a close-round later on; seq = position. */
-  const queue = fc
-    .array(fc.record({ round: fc.nat(5), closes: fc.boolean() }), { minLength: 1, maxLength: 12 })
-    .map((opens) => {
-      const events: (Queued & { kind: 'open' | 'close' })[] = [];
-      const open = new Set<string>();
-      opens.forEach(({ round, closes }, i) => {
-        const roundId = `r${i}`;
-        events.push({ seq: events.length, roundId, nextAttemptAt: EARLIER, kind: 'open' });
-        open.add(roundId);
-        // Close some open round (maybe this one), as rounds interleave in a real queue.
-        const pick = [...open][round % open.size] as string;
-        if (closes) {
-          events.push({ seq: events.length, roundId: pick, nextAttemptAt: EARLIER, kind: 'close' });
-          open.delete(pick);
-        }
-      });
-      return events;
-    });
+describe('a drain run on these rules alone, with events committing in any order (issue 22)', () => {
+  type Event = Queued & { kind: 'open' | 'close'; committed: boolean; delivered: boolean };
 
-  it('sends every event once, a close-round only after its open-round was answered, within the limits', () => {
+  /**
+   * A webhook's queue as PostgreSQL keeps it: an event takes its seq at insert and is seen once
+   * committed, so commits land in any order; a round's close-round is inserted only after its
+   * open-round committed (the reveal follows the buy's answer). A drain, as webhook-drain.ts runs
+   * it, reads from the head leaving out what it holds or has in flight; a read sees the commits
+   * made before it began, while answers and commits go on until it ends; the receiver answers
+   * any event in flight (2xx); a drain may end once idle, and the next begins afresh.
+   */
+  function run(steps: readonly number[], perWebhook: number, rounds: number) {
+    const events: Event[] = [];
+    const answered = new Set<number>();
+    const started: number[] = [];
+    let inFlight: Event[] = [];
+    let held: Event[] = [];
+    let healthy = false;
+    let reading: Event[] | undefined;
+    let opened = 0;
+    const visible = () => events.filter((e) => e.committed && !e.delivered);
+    const insert = (roundId: string, kind: Event['kind']) =>
+      events.push({
+        seq: events.length,
+        roundId,
+        nextAttemptAt: EARLIER,
+        kind,
+        committed: false,
+        delivered: false,
+      });
+    const closable = () =>
+      events.filter(
+        (e) =>
+          e.kind === 'open' &&
+          e.committed &&
+          !events.some((c) => c.kind === 'close' && c.roundId === e.roundId),
+      );
+    const beginRead = () => {
+      const room = sendRoom({ healthy, inFlight: inFlight.length, perWebhook });
+      const roundsInFlight = new Set(inFlight.map((e) => e.roundId));
+      const size = room > 0 ? readSize({ room, held, roundsInFlight, perWebhook }) : 0;
+      const skip = new Set([...inFlight, ...held].map((e) => e.seq));
+      reading = visible()
+        .filter((e) => !skip.has(e.seq))
+        .sort((x, y) => x.seq - y.seq)
+        .slice(0, size);
+    };
+    const endRead = () => {
+      const room = sendRoom({ healthy, inFlight: inFlight.length, perWebhook });
+      const roundsInFlight = new Set(inFlight.map((e) => e.roundId));
+      const choice = chooseSends({ held, read: reading ?? [], roundsInFlight, room, now: NOW });
+      reading = undefined;
+      held = choice.held;
+      for (const event of choice.send) {
+        if (event.kind === 'close') {
+          const opening = events.find((e) => e.roundId === event.roundId && e.kind === 'open');
+          expect(answered.has(opening?.seq as number), `close-round of ${event.roundId}`).toBe(true);
+        }
+        started.push(event.seq);
+        inFlight.push(event);
+      }
+      expect(inFlight.length).toBeLessThanOrEqual(healthy ? perWebhook : 1);
+    };
+    const answer = (pick: number) => {
+      const done = inFlight[pick % inFlight.length] as Event;
+      inFlight = inFlight.filter((e) => e !== done);
+      done.delivered = true;
+      answered.add(done.seq);
+      healthy = true;
+    };
+
+    for (const step of steps) {
+      const pick = Math.floor(step / 7);
+      const uncommitted = events.filter((e) => !e.committed);
+      switch (step % 7) {
+        case 0:
+          if (opened < rounds) insert(`r${opened++}`, 'open');
+          break;
+        case 1:
+          if (uncommitted.length > 0) (uncommitted[pick % uncommitted.length] as Event).committed = true;
+          break;
+        case 2: {
+          const open = closable();
+          if (open.length > 0) insert((open[pick % open.length] as Event).roundId, 'close');
+          break;
+        }
+        case 3:
+          if (!reading) beginRead();
+          break;
+        case 4:
+          if (reading) endRead();
+          break;
+        case 5:
+          if (inFlight.length > 0) answer(pick);
+          break;
+        default:
+          // The drain ends once idle; the next one starts with nothing held, one event at a time.
+          if (!reading && inFlight.length === 0) {
+            held = [];
+            healthy = false;
+          }
+      }
+    }
+    // Then every round is revealed and every unit commits, and drains run until the queue is empty.
+    if (reading) endRead();
+    for (const event of events) event.committed = true;
+    for (const open of closable()) insert(open.roundId, 'close');
+    for (const event of events) event.committed = true;
+    for (let turn = 0; turn < 1000 && (visible().length > 0 || inFlight.length > 0); turn++) {
+      beginRead();
+      endRead();
+      while (inFlight.length > 0) answer(0);
+    }
+    return { events, started };
+  }
+
+  it('sends every event once, and a close-round only after its open-round was answered, within the limits', () => {
     fc.assert(
       fc.property(
-        queue,
+        fc.array(fc.nat(7 * 64), { maxLength: 120 }),
         fc.integer({ min: 1, max: 5 }),
-        fc.infiniteStream(fc.nat()),
-        (events, perWebhook, picks) => {
-          const answered = new Set<number>();
-          const started: number[] = [];
-          let inFlight: (typeof events)[number][] = [];
-          let held: (typeof events)[number][] = [];
-          let lastSeq = -1;
-          let healthy = false;
-          const pick = picks[Symbol.iterator]();
-          for (let turn = 0; turn < 1000; turn++) {
-            const roundsInFlight = new Set(inFlight.map((event) => event.roundId));
-            const room = sendRoom({ healthy, inFlight: inFlight.length, perWebhook });
-            if (room > 0) {
-              const size = readSize({ room, held, roundsInFlight, perWebhook });
-              const read = events.filter((event) => event.seq > lastSeq).slice(0, size);
-              const choice = chooseSends({ held, read, roundsInFlight, room, now: NOW, lastSeq });
-              held = choice.held;
-              lastSeq = choice.lastSeq;
-              for (const event of choice.send) {
-                if (event.kind === 'close') {
-                  const opening = events.find((e) => e.roundId === event.roundId && e.kind === 'open');
-                  expect(answered.has(opening?.seq as number)).toBe(true);
-                }
-                started.push(event.seq);
-                inFlight.push(event);
-              }
-              expect(inFlight.length).toBeLessThanOrEqual(healthy ? perWebhook : 1);
-            }
-            if (inFlight.length === 0) break;
-            // The receiver answers any one of those in flight.
-            const done = inFlight[(pick.next().value as number) % inFlight.length] as (typeof events)[number];
-            inFlight = inFlight.filter((event) => event !== done);
-            answered.add(done.seq);
-            healthy = true;
-          }
-          expect([...started].sort((x, y) => x - y)).toEqual(seqs(events));
-          expect(held).toEqual([]);
+        fc.integer({ min: 1, max: 8 }),
+        (steps, perWebhook, rounds) => {
+          const { events, started } = run(steps, perWebhook, rounds);
+          expect(sorted(started)).toEqual(seqs(events));
         },
       ),
+      { numRuns: 300 },
     );
+  });
+
+  it('the case of the issue: an open-round committed after a later seq was read', () => {
+    // r0 opens (seq 0, not committed), r1 opens (seq 1) and commits, the drain reads and sends it,
+    // r0 commits and is revealed (seq 2), then the receiver answers r1.
+    const [OPEN, COMMIT, CLOSE, BEGIN, END, ANSWER] = [0, 1, 2, 3, 4, 5];
+    const commitSecond = COMMIT + 7; // pick 1: the second uncommitted event (r1's open-round)
+    const steps = [OPEN, OPEN, commitSecond, BEGIN, END, COMMIT, CLOSE, COMMIT, ANSWER, BEGIN, END];
+    const { started } = run(steps, 4, 2);
+    // r0's open-round, then its close-round once that was answered (r1's, queued at the end, went
+    // meanwhile); run() checks each close-round's open-round was answered when it was sent.
+    expect(started).toEqual([1, 0, 3, 2]);
   });
 });

@@ -5,7 +5,8 @@ import type { OutboxEvent } from '../store/records.ts';
  * dispatcher sees them:
  * - the in-flight limit: one event at a time until the receiver has answered a 2xx, then up to
  *   `perWebhook` at once;
- * - seq order: events are taken oldest first, and a retry not yet due holds back everything after it;
+ * - seq order: events are taken oldest first, and a retry not yet due holds back everything after it
+ *   (a drain reads from the queue's head each time, never past a seq that may still commit);
  * - a round's events never overlap: its close-round goes only once its open-round has been answered,
  *   so an event whose round is in flight waits, "held", while later rounds may go ahead of it.
  * Rules only; the dispatcher keeps the state and does the reading and sending.
@@ -38,15 +39,18 @@ export interface SendChoice<E extends Queued> {
   send: E[];
   /** To keep for later, oldest first. */
   held: E[];
-  /** The seq of the last event read that is now sent or held: the next read starts after it. */
-  lastSeq: number;
 }
 
 /**
- * `held`: events read before and not sent, oldest first; `read`: the next queued events from the
- * store, oldest first, all after `held`; `room`: from `sendRoom`; `now`: ISO, compared as the
- * store writes `nextAttemptAt`. Held events go first (they are older), then those read, as long as
- * there is room and their round is not in flight (nor taken just before in this same choice).
+ * `held`: events read before and not sent; `read`: the queue's head as the store gave it now,
+ * oldest first, leaving out every event this drain holds or has in flight (an answered one is
+ * recorded before it leaves the in-flight set: see webhook-drain.ts); `room`: from `sendRoom`;
+ * `now`: ISO, compared as the store writes `nextAttemptAt`. Read from the head, not after a
+ * cursor: on PostgreSQL a seq is taken at insert and seen at commit, so an event can appear below
+ * seqs already read (docs/store.md, "A drain reads its webhook's queue from the head"). Held and
+ * due events go oldest first, as long as there is room and their round is not in flight (nor
+ * taken just before in this same choice). A round's later event is queued only after its earlier
+ * one committed, so the earlier one is always read with, or before, the later one.
  */
 export function chooseSends<E extends Queued>(input: {
   held: readonly E[];
@@ -54,26 +58,21 @@ export function chooseSends<E extends Queued>(input: {
   roundsInFlight: ReadonlySet<string>;
   room: number;
   now: string;
-  lastSeq: number;
 }): SendChoice<E> {
+  // A retry not yet due holds back everything after it: those are read again later.
+  const stop = input.read.findIndex((event) => event.nextAttemptAt > input.now);
+  const due = stop === -1 ? input.read : input.read.slice(0, stop);
+  const candidates = [...input.held, ...due].sort((x, y) => x.seq - y.seq);
   const busy = new Set(input.roundsInFlight);
   const send: E[] = [];
   const held: E[] = [];
-  const take = (event: E) => {
+  for (const event of candidates) {
     // Held (in seq order) if its round is in flight, or if the room is taken.
     if (send.length >= input.room || busy.has(event.roundId)) held.push(event);
     else {
       send.push(event);
       busy.add(event.roundId);
     }
-  };
-  for (const event of input.held) take(event);
-  let lastSeq = input.lastSeq;
-  for (const event of input.read) {
-    // A retry not yet due holds back everything after it: those are read again later.
-    if (event.nextAttemptAt > input.now) break;
-    lastSeq = event.seq;
-    take(event);
   }
-  return { send, held, lastSeq };
+  return { send, held };
 }

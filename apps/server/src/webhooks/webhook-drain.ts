@@ -8,7 +8,12 @@ import type { WebhookSender } from './webhook-sender.ts';
 /**
  * Sends one webhook's queue: reads its due events in seq order and starts each attempt when
  * send-order.ts allows, until one is not due, none is left or one fails. The dispatcher runs at
- * most one drain per webhook.
+ * most one drain per webhook (one process at a time holds its lease).
+ *
+ * Each read starts at the queue's head and leaves out this drain's own events, never after a
+ * cursor: on PostgreSQL a seq is taken at insert and seen at commit, so an open-round can commit
+ * after a later seq was read. Past a cursor it would wait for the next drain, while its round's
+ * close-round, queued after it committed, went first (issue 22).
  */
 
 export interface DrainDeps extends Pick<Deps, 'store' | 'clock' | 'secrets' | 'logger'> {
@@ -53,7 +58,11 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
     const roundsInFlight = new Set<string>();
     /** Read, but waiting for their round's earlier event to be answered (or for room); oldest first. */
     let held: OutboxEvent[] = [];
-    let lastSeq = -1;
+    /**
+     * Seqs of the events in flight. One leaves only once its attempt is recorded (committed), so a
+     * read begun after that sees it delivered; a failure ends the drain's reads.
+     */
+    const seqsInFlight = new Set<number>();
     let healthy = false;
     let failed = false;
     let to: { target: Target; readAt: number } | undefined;
@@ -61,8 +70,10 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
 
     const send = (target: Target, event: OutboxEvent) => {
       roundsInFlight.add(event.roundId);
+      seqsInFlight.add(event.seq);
       const work = deps.attempt(target, event).then((ok) => {
         roundsInFlight.delete(event.roundId);
+        seqsInFlight.delete(event.seq);
         if (ok) healthy = true;
         else failed = true;
       });
@@ -80,14 +91,14 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
           }
           const target = to.target;
           const size = readSize({ room: room(), held, roundsInFlight, perWebhook });
-          const read = size > 0 ? await store.outbox.queuedAfter(webhookId, lastSeq, size) : [];
+          const skip = [...seqsInFlight, ...held.map((event) => event.seq)];
+          const read = size > 0 ? await store.outbox.queuedHead(webhookId, skip, size) : [];
           // Chosen only now, in one synchronous step: while the store answered, attempts may have
           // ended (a failure: nothing more may start; a 2xx: a held close-round may go) or stop() come.
           if (!deps.stopping() && !failed) {
             const now = deps.clock().toISOString();
-            const choice = chooseSends({ held, read, roundsInFlight, room: room(), now, lastSeq });
+            const choice = chooseSends({ held, read, roundsInFlight, room: room(), now });
             held = choice.held;
-            lastSeq = choice.lastSeq;
             for (const event of choice.send) send(target, event);
           }
         }

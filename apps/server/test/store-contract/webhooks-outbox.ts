@@ -380,7 +380,7 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       expect(await store().outbox.heads()).toEqual([]);
     });
 
-    it('gives a webhook’s queued events after a seq, oldest first, up to the limit', async () => {
+    it('gives a webhook’s queued events from its head, oldest first, up to the limit, less those skipped', async () => {
       const { a, b, queue } = await setUp();
       const e1 = await queue(a.id);
       const e2 = await queue(a.id);
@@ -388,10 +388,11 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       const e3 = await queue(a.id);
       const e4 = await queue(a.id);
       await store().outbox.markDelivered(e1.id, 1);
-      expect(await store().outbox.queuedAfter(a.id, -1, 10)).toEqual([e2, e3, e4]);
-      expect(await store().outbox.queuedAfter(a.id, -1, 2)).toEqual([e2, e3]);
-      expect(await store().outbox.queuedAfter(a.id, e3.seq, 10)).toEqual([e4]);
-      expect(await store().outbox.queuedAfter(a.id, e4.seq, 10)).toEqual([]);
+      expect(await store().outbox.queuedHead(a.id, [], 10)).toEqual([e2, e3, e4]);
+      expect(await store().outbox.queuedHead(a.id, [], 2)).toEqual([e2, e3]);
+      expect(await store().outbox.queuedHead(a.id, [e2.seq], 2)).toEqual([e3, e4]);
+      expect(await store().outbox.queuedHead(a.id, [e3.seq, e1.seq], 10)).toEqual([e2, e4]);
+      expect(await store().outbox.queuedHead(a.id, [e4.seq, e2.seq, e3.seq], 10)).toEqual([]);
     });
 
     it('marks an event delivered with its attempts; the next one becomes the head', async () => {
@@ -428,7 +429,7 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
         firstFailureAt: at(1),
       });
       expect(await store().outbox.heads()).toEqual([]);
-      expect(await store().outbox.queuedAfter(a.id, -1, 10)).toEqual([]);
+      expect(await store().outbox.queuedHead(a.id, [], 10)).toEqual([]);
     });
 
     it('drops every queued event of one webhook, returning how many', async () => {

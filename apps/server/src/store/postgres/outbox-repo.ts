@@ -33,13 +33,14 @@ export function createOutboxRepo(sql: Sql): OutboxRepo {
            WHERE q.webhook_id = w.id AND q.status = 'queued')
          ORDER BY e.next_attempt_at, e.seq`,
       ),
-    queuedAfter: async (webhookId, afterSeq, limit) =>
+    queuedHead: async (webhookId, skip, limit) =>
       (
         await all<OutboxRow>(
           sql,
-          `SELECT ${COLUMNS} FROM webhook_events WHERE webhook_id = $1 AND status = 'queued' AND seq > $2
+          `SELECT ${COLUMNS} FROM webhook_events
+           WHERE webhook_id = $1 AND status = 'queued' AND seq <> ALL($2::bigint[])
            ORDER BY seq LIMIT $3`,
-          [webhookId, afterSeq, limit],
+          [webhookId, skip, limit],
         )
       ).map(fromRow),
     markDelivered: async (id, attempts) =>

@@ -25,8 +25,10 @@ export function createOutboxRepo(db: Db): Sync<OutboxRepo> {
     FROM webhooks w JOIN webhook_events e ON e.seq = (SELECT min(q.seq) FROM webhook_events q
       WHERE q.webhook_id = w.id AND q.status = 'queued')
     ORDER BY e.next_attempt_at, e.seq`);
-  const queuedAfter = db.prepare<[string, number, number], OutboxRow>(`SELECT ${COLUMNS} FROM webhook_events
-    WHERE webhook_id = ? AND status = 'queued' AND seq > ? ORDER BY seq LIMIT ?`);
+  // `skip` comes as a JSON array: one prepared statement for any number of seqs.
+  const queuedHead = db.prepare<[string, string, number], OutboxRow>(`SELECT ${COLUMNS} FROM webhook_events
+    WHERE webhook_id = ? AND status = 'queued' AND seq NOT IN (SELECT value FROM json_each(?))
+    ORDER BY seq LIMIT ?`);
   const markDelivered = db.prepare<[number, string]>(
     `UPDATE webhook_events SET status = 'delivered', attempts = ? WHERE id = ? AND status = 'queued'`,
   );
@@ -58,7 +60,8 @@ export function createOutboxRepo(db: Db): Sync<OutboxRepo> {
       return row && fromRow(row);
     },
     heads: () => heads.all(),
-    queuedAfter: (webhookId, afterSeq, limit) => queuedAfter.all(webhookId, afterSeq, limit).map(fromRow),
+    queuedHead: (webhookId, skip, limit) =>
+      queuedHead.all(webhookId, JSON.stringify(skip), limit).map(fromRow),
     markDelivered: (id, attempts) => void markDelivered.run(attempts, id),
     scheduleRetry: (id, retry) => void scheduleRetry.run({ id, ...retry }),
     markFailed: (id, failure) => void markFailed.run({ id, ...failure }),
