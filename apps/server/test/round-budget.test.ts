@@ -23,8 +23,8 @@ import { startTestOperator, type TestOperator } from './test-operator.ts';
  */
 const onPostgres = process.env.RASPA_TEST_STORE === 'postgres';
 const BUDGET = onPostgres
-  ? { lost: { units: 3, statements: 23 }, won: { units: 4, statements: 29 } }
-  : { lost: { units: 3, statements: 24 }, won: { units: 4, statements: 31 } };
+  ? { lost: { units: 3, statements: 20 }, won: { units: 4, statements: 26 } }
+  : { lost: { units: 3, statements: 21 }, won: { units: 4, statements: 28 } };
 /** Rounds measured after the warm-up; about half win (prizedPercent 0.5). */
 const ROUNDS = 24;
 

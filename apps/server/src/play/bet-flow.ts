@@ -86,13 +86,14 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     const betId = deps.newId();
     const started = await store.transaction(
       async (tx): Promise<PlayResult<{ round: RoundRecord; bet: LedgerTransaction }>> => {
-        const current = await tx.games.findById(game.id);
-        if (!current?.active) return fail('GAME_INACTIVE');
-        // At most one round waiting on the wallet or in play per player.
-        if (await tx.rounds.findLiveRound(player.id)) return fail('ROUND_IN_PROGRESS');
         const round = newRound(game, { roundId, playerId: player.id, sessionId: session.id }, now);
+        // Only for an active game, and at most one round waiting on the wallet or in play per
+        // player: the insert checks both (a unique index, no read before it). Why not, only if not.
+        if (!(await tx.rounds.insertLiveRound(round))) {
+          const current = await tx.games.findById(game.id);
+          return fail(current?.active ? 'ROUND_IN_PROGRESS' : 'GAME_INACTIVE');
+        }
         const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
-        await tx.rounds.insertRound(round);
         await tx.rounds.insertTransaction(bet);
         return { ok: true, data: { round, bet } };
       },

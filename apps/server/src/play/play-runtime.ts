@@ -33,6 +33,8 @@ export interface RoundEventQueue {
       roundId: string;
       eventType: 'open-round' | 'close-round';
       payload: () => Promise<unknown>;
+      /** The round as this unit left it: what a wrapper needs of it, without reading it again. */
+      round: RoundRecord;
     },
   ): Promise<unknown>;
 }
@@ -100,7 +102,7 @@ export async function queueEvent(
     if (!detail) throw new Error(`round ${round.id} vanished inside its transaction`);
     return roundView(detail);
   };
-  await events.enqueue(tx, { clientId: round.clientId, roundId: round.id, eventType, payload });
+  await events.enqueue(tx, { clientId: round.clientId, roundId: round.id, eventType, payload, round });
 }
 
 /** What a wallet call of a round needs, read again (a retry may come long after the round). */

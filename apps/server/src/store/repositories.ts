@@ -148,6 +148,12 @@ export interface LedgerRepo {
 
 export interface RoundsRepo {
   insertRound(round: RoundRecord): Promise<void>;
+  /**
+   * A buy's new round, in one statement (issue 23: no read before the write): inserted only if
+   * its game is active and its player has no live round (the unique index decides, so two buys at
+   * once cannot both pass). False, with nothing written, otherwise.
+   */
+  insertLiveRound(round: RoundRecord): Promise<boolean>;
   findRound(id: string): Promise<RoundRecord | undefined>;
   /** The player's round that waits on the wallet or is in play. */
   findLiveRound(playerId: string): Promise<RoundRecord | undefined>;

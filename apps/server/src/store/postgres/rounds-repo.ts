@@ -28,6 +28,19 @@ const ATTEMPT_COLUMNS = `id, transaction_id AS "transactionId", round_id AS "rou
 
 const INSERT_ROUND = insertAll('rounds', ROUND_FIELDS);
 const INSERT_TRANSACTION = insertAll('transactions', TRANSACTION_FIELDS);
+/**
+ * A buy's round: only for an active game, and DO NOTHING when the player's live round exists (the
+ * only unique index a new round's id can meet). Under READ COMMITTED a concurrent buy's uncommitted
+ * round makes this wait for it, then do nothing: no unique violation, no rerun.
+ */
+const INSERT_LIVE_ROUND = {
+  text: `INSERT INTO rounds (${Object.values(ROUND_FIELDS).join(', ')}) SELECT ${Object.keys(ROUND_FIELDS)
+    .map((_, i) => `$${i + 1}`)
+    .join(', ')} WHERE EXISTS (SELECT 1 FROM games WHERE id = $${
+    Object.keys(ROUND_FIELDS).indexOf('gameId') + 1
+  } AND active) ON CONFLICT DO NOTHING`,
+  values: INSERT_ROUND.values,
+};
 
 export function createRoundsRepo(sql: Sql): RoundsRepo {
   /** UPDATE of the fields a change names (fixed column names, the values as parameters). */
@@ -41,6 +54,8 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
   };
   return {
     insertRound: async (round) => void (await sql.query(INSERT_ROUND.text, INSERT_ROUND.values(round))),
+    insertLiveRound: async (round) =>
+      (await changes(sql, INSERT_LIVE_ROUND.text, INSERT_LIVE_ROUND.values(round))) === 1,
     insertRounds: (records) =>
       sql.atomic(async (unit) => {
         // 500 rows per statement: far below PostgreSQL's 65,535 parameters, one round trip each.

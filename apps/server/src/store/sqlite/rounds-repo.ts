@@ -27,6 +27,14 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
       .map((key) => `@${key}`)
       .join(', ')})`,
   );
+  // ON CONFLICT DO NOTHING names no index: the only one a new round's id can meet is the live one.
+  const insertLive = db.prepare(
+    `INSERT INTO rounds (${Object.values(ROUND_FIELDS).join(', ')}) SELECT ${Object.keys(ROUND_FIELDS)
+      .map((key) => `@${key}`)
+      .join(
+        ', ',
+      )} WHERE EXISTS (SELECT 1 FROM games WHERE id = @gameId AND active = 1) ON CONFLICT DO NOTHING`,
+  );
   const insertTransaction = db.prepare(
     `INSERT INTO transactions (${Object.values(TRANSACTION_FIELDS).join(', ')}) VALUES (${Object.keys(
       TRANSACTION_FIELDS,
@@ -113,6 +121,8 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
   return {
     insertRound: (record) =>
       void insertRound.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 }),
+    insertLiveRound: (record) =>
+      insertLive.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 }).changes === 1,
     insertRounds: (records) =>
       immediate(db, () => {
         for (const record of records)
