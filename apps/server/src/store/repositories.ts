@@ -158,6 +158,16 @@ export interface RoundsRepo {
   /** The player's round that waits on the wallet or is in play. */
   findLiveRound(playerId: string): Promise<RoundRecord | undefined>;
   updateRound(id: string, change: Partial<Omit<RoundRecord, 'id'>>): Promise<void>;
+  /**
+   * Changes the round only while its status is `status` (a unit that holds the round it wrote
+   * need not read it again, issue 23): false, with nothing changed, once another unit moved it on.
+   * On PostgreSQL the row stays locked to the unit, as a read in a unit would lock it.
+   */
+  updateRoundWhile(
+    id: string,
+    status: RoundRecord['status'],
+    change: Partial<Omit<RoundRecord, 'id'>>,
+  ): Promise<boolean>;
   insertTransaction(transaction: LedgerTransaction): Promise<void>;
   findTransaction(id: string): Promise<LedgerTransaction | undefined>;
   transactionsOfRound(roundId: string): Promise<LedgerTransaction[]>;

@@ -109,6 +109,20 @@ export function describeRoundsPoolsContract(open: OpenStore): void {
       expect(results.sort()).toEqual([false, true]);
     });
 
+    it('changes a round only while it has the status given', async () => {
+      const seat = await seedSeat(store());
+      const round = await seedRound(store(), seat, { status: 'pending' });
+      expect(await store().rounds.updateRoundWhile(round.id, 'open', { status: 'closed' })).toBe(false);
+      expect(await store().rounds.findRound(round.id)).toEqual(round);
+      expect(await store().rounds.updateRoundWhile(round.id, 'pending', { status: 'open', level: 2 })).toBe(
+        true,
+      );
+      expect(await store().rounds.findRound(round.id)).toEqual({ ...round, status: 'open', level: 2 });
+      expect(await store().rounds.updateRoundWhile(round.id, 'pending', { status: 'voided' })).toBe(false);
+      expect(await store().rounds.updateRoundWhile('nope', 'pending', {})).toBe(false);
+      expect(await store().rounds.updateRoundWhile(round.id, 'open', {})).toBe(true);
+    });
+
     it('updates the fields given and nothing else', async () => {
       const seat = await seedSeat(store());
       const round = await seedRound(store(), seat, { status: 'pending' });

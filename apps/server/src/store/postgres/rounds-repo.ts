@@ -44,13 +44,20 @@ const INSERT_LIVE_ROUND = {
 
 export function createRoundsRepo(sql: Sql): RoundsRepo {
   /** UPDATE of the fields a change names (fixed column names, the values as parameters). */
-  const update = async (table: string, fields: Record<string, string>, id: string, change: object) => {
+  const update = async (
+    table: string,
+    fields: Record<string, string>,
+    id: string,
+    change: object,
+    whileStatus?: string,
+  ): Promise<number> => {
     const params = parameters();
     const sets = Object.entries(change)
       .filter(([key, value]) => key in fields && value !== undefined)
       .map(([key, value]) => `${fields[key]} = ${params.add(value)}`);
-    if (sets.length === 0) return;
-    await sql.query(`UPDATE ${table} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`, params.values);
+    if (sets.length === 0 && whileStatus === undefined) return 0;
+    const where = `id = ${params.add(id)}${whileStatus === undefined ? '' : ` AND status = ${params.add(whileStatus)}`}`;
+    return changes(sql, `UPDATE ${table} SET ${sets.join(', ') || 'id = id'} WHERE ${where}`, params.values);
   };
   return {
     insertRound: async (round) => void (await sql.query(INSERT_ROUND.text, INSERT_ROUND.values(round))),
@@ -83,7 +90,9 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
         `SELECT ${ROUND_COLUMNS} FROM rounds WHERE player_id = $1 AND status IN ('pending', 'open', 'closing')`,
         [playerId],
       ),
-    updateRound: (id, change) => update('rounds', ROUND_FIELDS, id, change),
+    updateRound: async (id, change) => void (await update('rounds', ROUND_FIELDS, id, change)),
+    updateRoundWhile: async (id, status, change) =>
+      (await update('rounds', ROUND_FIELDS, id, change, status)) === 1,
     insertTransaction: async (transaction) =>
       void (await sql.query(INSERT_TRANSACTION.text, INSERT_TRANSACTION.values(transaction))),
     findTransaction: (id) =>
@@ -94,7 +103,8 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
         `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE round_id = $1 ORDER BY created_at, id`,
         [roundId],
       ),
-    updateTransaction: (id, change) => update('transactions', TRANSACTION_FIELDS, id, change),
+    updateTransaction: async (id, change) =>
+      void (await update('transactions', TRANSACTION_FIELDS, id, change)),
     dueTransactions: (now, limit) =>
       all<LedgerTransaction>(
         sql,

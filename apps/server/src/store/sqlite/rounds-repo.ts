@@ -107,16 +107,23 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
     fields: Record<string, string>,
     id: string,
     change: Record<string, unknown>,
-  ) => {
+    whileStatus?: string,
+  ): number => {
     const keys = Object.keys(change).filter((key) => key in fields && change[key] !== undefined);
-    if (keys.length === 0) return;
-    const sql = `UPDATE ${table} SET ${keys.map((key) => `${fields[key]} = @${key}`).join(', ')} WHERE id = @id`;
+    if (keys.length === 0 && whileStatus === undefined) return 0;
+    const sets = keys.length > 0 ? keys.map((key) => `${fields[key]} = @${key}`).join(', ') : 'id = id';
+    const guard = whileStatus === undefined ? '' : ' AND status = @whileStatus';
+    const sql = `UPDATE ${table} SET ${sets} WHERE id = @id${guard}`;
     let statement = updates.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
       updates.set(sql, statement);
     }
-    statement.run({ ...Object.fromEntries(keys.map((key) => [key, toSql(change[key])])), id });
+    return statement.run({
+      ...Object.fromEntries(keys.map((key) => [key, toSql(change[key])])),
+      id,
+      ...(whileStatus !== undefined && { whileStatus }),
+    }).changes;
   };
   return {
     insertRound: (record) =>
@@ -136,11 +143,12 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
       const row = live.get(playerId);
       return row && roundFromRow(row);
     },
-    updateRound: (id, change) => update('rounds', ROUND_FIELDS, id, change),
+    updateRound: (id, change) => void update('rounds', ROUND_FIELDS, id, change),
+    updateRoundWhile: (id, status, change) => update('rounds', ROUND_FIELDS, id, change, status) === 1,
     insertTransaction: (record) => void insertTransaction.run(record),
     findTransaction: (id) => transaction.get(id),
     transactionsOfRound: (roundId) => ofRound.all(roundId),
-    updateTransaction: (id, change) => update('transactions', TRANSACTION_FIELDS, id, change),
+    updateTransaction: (id, change) => void update('transactions', TRANSACTION_FIELDS, id, change),
     dueTransactions: (now, limit) => due.all(now, limit),
     idleOpenRounds: (before, limit) => idle.all(before, limit).map(roundFromRow),
     claimDue: (id, owner, now, until) => claimDue.get({ id, owner, now, until }),
