@@ -31,6 +31,7 @@ const POSTGRES_SUITE = [
   'sessions',
   'pools',
   'workers',
+  'round-budget',
 ];
 
 export default defineConfig({

@@ -35,18 +35,18 @@ export function meteredPlay(play: PlayService, metrics: Metrics): PlayService {
 /**
  * Counts rounds as they open and close, from the webhook events the play service queues: every
  * opened and every closed round queues exactly one, inside its own transaction, whether it was
- * closed by a reveal, a time-out or the prize retrier. The round is read there, already closed, so
- * its outcome is counted only once the player has seen it.
+ * closed by a reveal, a time-out or the prize retrier. The event carries the round as its unit left
+ * it (no read: issue 23), so its outcome is counted only once the player has seen it.
  */
 export function roundCounting(events: RoundEventQueue, metrics: Metrics): RoundEventQueue {
   return {
     async enqueue(tx, event) {
       await events.enqueue(tx, event);
-      const round = event.eventType === 'close-round' ? await tx.rounds.findRound(event.roundId) : undefined;
+      const { round } = event;
       // Counted once the round's transaction commits: a rolled-back unit counts nothing.
       tx.afterCommit(() => {
         if (event.eventType === 'open-round') metrics.roundOpened();
-        else if (round)
+        else
           metrics.roundEnded(round.reconciliation ? 'prize_given_up' : round.prizeMinor > 0 ? 'won' : 'lost');
       });
     },

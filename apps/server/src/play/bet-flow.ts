@@ -12,9 +12,9 @@ import type { Wallet, WalletAnswer } from '../wallet/wallet.ts';
 import {
   type BuyResult,
   fail,
-  mustRound,
   type PlayResult,
   type PlayRuntime,
+  RoundMovedError,
   writeChanges,
 } from './play-runtime.ts';
 import { BlockLostError, createPoolDrawer, type TicketReservation } from './pool-drawer.ts';
@@ -86,13 +86,14 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     const betId = deps.newId();
     const started = await store.transaction(
       async (tx): Promise<PlayResult<{ round: RoundRecord; bet: LedgerTransaction }>> => {
-        const current = await tx.games.findById(game.id);
-        if (!current?.active) return fail('GAME_INACTIVE');
-        // At most one round waiting on the wallet or in play per player.
-        if (await tx.rounds.findLiveRound(player.id)) return fail('ROUND_IN_PROGRESS');
         const round = newRound(game, { roundId, playerId: player.id, sessionId: session.id }, now);
+        // Only for an active game, and at most one round waiting on the wallet or in play per
+        // player: the insert checks both (a unique index, no read before it). Why not, only if not.
+        if (!(await tx.rounds.insertLiveRound(round))) {
+          const current = await tx.games.findById(game.id);
+          return fail(current?.active ? 'ROUND_IN_PROGRESS' : 'GAME_INACTIVE');
+        }
         const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
-        await tx.rounds.insertRound(round);
         await tx.rounds.insertTransaction(bet);
         return { ok: true, data: { round, bet } };
       },
@@ -107,57 +108,73 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
           () => wallet.bet(walletMovement(bet, round, player, game)),
         ),
       );
-      return settleBet(round, bet.id, game, answer, sent, ticket);
+      return settleBet(round, bet, game, answer, sent, ticket);
     });
     // Only if another sender held a bet made a moment ago, which cannot be.
     if (!result) throw new Error(`bet ${bet.id} was already being sent`);
     return result;
   }
 
-  /** Writes what the wallet's answer to the bet means (wallet-outcomes.ts `betOutcome`). */
+  /**
+   * Writes what the wallet's answer to the bet means (wallet-outcomes.ts `betOutcome`), on the round
+   * and bet as the buy wrote them: not read again (issue 23). The round's update is the check that
+   * no one moved it on meanwhile: the retrier takes a bet over once its in-flight time has passed.
+   */
   async function settleBet(
-    { id: roundId, playerId }: RoundRecord,
-    betId: string,
+    round: RoundRecord,
+    bet: LedgerTransaction,
     game: GameRecord,
     answer: WalletAnswer,
     sent: SentCall,
     reserved: TicketReservation,
   ): Promise<BuyResult> {
+    const { id: roundId, playerId } = round;
     let rollbackQueued = false;
     let drew = false;
     let ticket = reserved;
+    const attempt = (tx: Transaction) =>
+      tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), bet, answer, sent));
     const settle = () =>
       store.transaction(async (tx): Promise<BuyResult> => {
         drew = false;
-        const round = await mustRound(tx, roundId);
-        const bet = await tx.rounds.findTransaction(betId);
-        if (bet) await tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), bet, answer, sent));
+        await attempt(tx);
         const outcome = betOutcome(answer, round, bet, () => deps.newId(), isoNow(deps));
+        const held = { held: true };
         switch (outcome.kind) {
           case 'opened': {
             const changes = outcome.open(await drawTicket(tx, game, ticket));
             drew = true;
-            const view = playRoundOf(await writeChanges(tx, events, round, changes));
+            const view = playRoundOf(await writeChanges(tx, events, round, changes, held));
             if (!view) throw new Error(`round ${roundId} opened without a card`);
             return { ok: true, data: { round: view, balance: outcome.balanceMinor } };
           }
           case 'declined':
-            await writeChanges(tx, events, round, outcome.changes);
+            await writeChanges(tx, events, round, outcome.changes, held);
             return fail(outcome.code);
           case 'voided':
-            await writeChanges(tx, events, round, outcome.changes);
+            await writeChanges(tx, events, round, outcome.changes, held);
             rollbackQueued = true;
             return fail(outcome.code);
           case 'taken-over':
             return fail(outcome.code);
         }
       }, ROW_LOCKS);
+    /** The answer came after the retrier took the bet over: only the attempt is recorded. */
+    const takenOver = async (): Promise<BuyResult> => {
+      await store.transaction(attempt, ROW_LOCKS);
+      return fail('WALLET_UNAVAILABLE');
+    };
     let result: BuyResult;
     for (;;) {
       try {
         result = await settle();
         break;
       } catch (error) {
+        if (error instanceof RoundMovedError) {
+          drew = false;
+          result = await takenOver();
+          break;
+        }
         // The block's lease ran out and another process took it: the same answer, another ticket.
         if (!(error instanceof BlockLostError)) {
           ticket.settle('unsure');

@@ -33,6 +33,8 @@ export interface RoundEventQueue {
       roundId: string;
       eventType: 'open-round' | 'close-round';
       payload: () => Promise<unknown>;
+      /** The round as this unit left it: what a wrapper needs of it, without reading it again. */
+      round: RoundRecord;
     },
   ): Promise<unknown>;
 }
@@ -60,17 +62,31 @@ export async function mustRound(repos: Repositories, id: string): Promise<RoundR
   return round;
 }
 
+/** Thrown in a unit whose held round another unit moved on (the retrier took its bet over). */
+export class RoundMovedError extends Error {
+  constructor(roundId: string) {
+    super(`round ${roundId} was moved on by another unit`);
+  }
+}
+
 /**
  * Writes what a rule decided (wallet-outcomes.ts) on the round's transaction, and queues its webhook
- * event last, so the event's round shows every change. Returns the round as changed.
+ * event last, so the event's round shows every change. Returns the round as changed. `held`: the
+ * round is the one the flow wrote, not read in this unit; its update is the check (RoundMovedError).
  */
 export async function writeChanges(
   tx: Transaction,
   events: RoundEventQueue,
   round: RoundRecord,
   changes: LedgerChanges,
+  options: { held?: boolean } = {},
 ): Promise<RoundRecord> {
-  if (changes.round) await tx.rounds.updateRound(round.id, changes.round);
+  if (options.held) {
+    // The round as this flow wrote it, not read again: written only if no one moved it on since.
+    if (!(await tx.rounds.updateRoundWhile(round.id, round.status, changes.round ?? {}))) {
+      throw new RoundMovedError(round.id);
+    }
+  } else if (changes.round) await tx.rounds.updateRound(round.id, changes.round);
   for (const { id, change } of changes.transactions ?? []) await tx.rounds.updateTransaction(id, change);
   if (changes.insert) await tx.rounds.insertTransaction(changes.insert);
   const { player } = changes;
@@ -100,7 +116,7 @@ export async function queueEvent(
     if (!detail) throw new Error(`round ${round.id} vanished inside its transaction`);
     return roundView(detail);
   };
-  await events.enqueue(tx, { clientId: round.clientId, roundId: round.id, eventType, payload });
+  await events.enqueue(tx, { clientId: round.clientId, roundId: round.id, eventType, payload, round });
 }
 
 /** What a wallet call of a round needs, read again (a retry may come long after the round). */

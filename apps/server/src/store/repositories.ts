@@ -148,10 +148,26 @@ export interface LedgerRepo {
 
 export interface RoundsRepo {
   insertRound(round: RoundRecord): Promise<void>;
+  /**
+   * A buy's new round, in one statement (issue 23: no read before the write): inserted only if
+   * its game is active and its player has no live round (the unique index decides, so two buys at
+   * once cannot both pass). False, with nothing written, otherwise.
+   */
+  insertLiveRound(round: RoundRecord): Promise<boolean>;
   findRound(id: string): Promise<RoundRecord | undefined>;
   /** The player's round that waits on the wallet or is in play. */
   findLiveRound(playerId: string): Promise<RoundRecord | undefined>;
   updateRound(id: string, change: Partial<Omit<RoundRecord, 'id'>>): Promise<void>;
+  /**
+   * Changes the round only while its status is `status` (a unit that holds the round it wrote
+   * need not read it again, issue 23): false, with nothing changed, once another unit moved it on.
+   * On PostgreSQL the row stays locked to the unit, as a read in a unit would lock it.
+   */
+  updateRoundWhile(
+    id: string,
+    status: RoundRecord['status'],
+    change: Partial<Omit<RoundRecord, 'id'>>,
+  ): Promise<boolean>;
   insertTransaction(transaction: LedgerTransaction): Promise<void>;
   findTransaction(id: string): Promise<LedgerTransaction | undefined>;
   transactionsOfRound(roundId: string): Promise<LedgerTransaction[]>;

@@ -82,6 +82,47 @@ export function describeRoundsPoolsContract(open: OpenStore): void {
       await seedRound(store(), seat, { status: 'pending' });
     });
 
+    it('inserts a live round only for an active game and a player with no live round', async () => {
+      const seat = await seedSeat(store());
+      const first = roundRecord(seat, { status: 'pending' });
+      expect(await store().rounds.insertLiveRound(first)).toBe(true);
+      expect(await store().rounds.findRound(first.id)).toEqual(first);
+      const second = roundRecord(seat, { status: 'pending' });
+      expect(await store().rounds.insertLiveRound(second)).toBe(false);
+      expect(await store().rounds.findRound(second.id)).toBeUndefined();
+      await store().rounds.updateRound(first.id, { status: 'closed' });
+      await store().games.setActive(seat.game.id, false);
+      const inactive = roundRecord(seat, { status: 'pending' });
+      expect(await store().rounds.insertLiveRound(inactive)).toBe(false);
+      expect(await store().rounds.findRound(inactive.id)).toBeUndefined();
+      await store().games.setActive(seat.game.id, true);
+      expect(await store().rounds.insertLiveRound(inactive)).toBe(true);
+    });
+
+    it('lets one of two units inserting a live round for one player at once win, the other get false', async () => {
+      const seat = await seedSeat(store());
+      const buy = () =>
+        store().transaction((tx) => tx.rounds.insertLiveRound(roundRecord(seat, { status: 'pending' })), {
+          rowLocks: true,
+        });
+      const results = await Promise.all([buy(), buy()]);
+      expect(results.sort()).toEqual([false, true]);
+    });
+
+    it('changes a round only while it has the status given', async () => {
+      const seat = await seedSeat(store());
+      const round = await seedRound(store(), seat, { status: 'pending' });
+      expect(await store().rounds.updateRoundWhile(round.id, 'open', { status: 'closed' })).toBe(false);
+      expect(await store().rounds.findRound(round.id)).toEqual(round);
+      expect(await store().rounds.updateRoundWhile(round.id, 'pending', { status: 'open', level: 2 })).toBe(
+        true,
+      );
+      expect(await store().rounds.findRound(round.id)).toEqual({ ...round, status: 'open', level: 2 });
+      expect(await store().rounds.updateRoundWhile(round.id, 'pending', { status: 'voided' })).toBe(false);
+      expect(await store().rounds.updateRoundWhile('nope', 'pending', {})).toBe(false);
+      expect(await store().rounds.updateRoundWhile(round.id, 'open', {})).toBe(true);
+    });
+
     it('updates the fields given and nothing else', async () => {
       const seat = await seedSeat(store());
       const round = await seedRound(store(), seat, { status: 'pending' });

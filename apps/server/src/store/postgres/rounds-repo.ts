@@ -28,19 +28,41 @@ const ATTEMPT_COLUMNS = `id, transaction_id AS "transactionId", round_id AS "rou
 
 const INSERT_ROUND = insertAll('rounds', ROUND_FIELDS);
 const INSERT_TRANSACTION = insertAll('transactions', TRANSACTION_FIELDS);
+/**
+ * A buy's round: only for an active game, and DO NOTHING when the player's live round exists (the
+ * only unique index a new round's id can meet). Under READ COMMITTED a concurrent buy's uncommitted
+ * round makes this wait for it, then do nothing: no unique violation, no rerun.
+ */
+const INSERT_LIVE_ROUND = {
+  text: `INSERT INTO rounds (${Object.values(ROUND_FIELDS).join(', ')}) SELECT ${Object.keys(ROUND_FIELDS)
+    .map((_, i) => `$${i + 1}`)
+    .join(', ')} WHERE EXISTS (SELECT 1 FROM games WHERE id = $${
+    Object.keys(ROUND_FIELDS).indexOf('gameId') + 1
+  } AND active) ON CONFLICT DO NOTHING`,
+  values: INSERT_ROUND.values,
+};
 
 export function createRoundsRepo(sql: Sql): RoundsRepo {
   /** UPDATE of the fields a change names (fixed column names, the values as parameters). */
-  const update = async (table: string, fields: Record<string, string>, id: string, change: object) => {
+  const update = async (
+    table: string,
+    fields: Record<string, string>,
+    id: string,
+    change: object,
+    whileStatus?: string,
+  ): Promise<number> => {
     const params = parameters();
     const sets = Object.entries(change)
       .filter(([key, value]) => key in fields && value !== undefined)
       .map(([key, value]) => `${fields[key]} = ${params.add(value)}`);
-    if (sets.length === 0) return;
-    await sql.query(`UPDATE ${table} SET ${sets.join(', ')} WHERE id = ${params.add(id)}`, params.values);
+    if (sets.length === 0 && whileStatus === undefined) return 0;
+    const where = `id = ${params.add(id)}${whileStatus === undefined ? '' : ` AND status = ${params.add(whileStatus)}`}`;
+    return changes(sql, `UPDATE ${table} SET ${sets.join(', ') || 'id = id'} WHERE ${where}`, params.values);
   };
   return {
     insertRound: async (round) => void (await sql.query(INSERT_ROUND.text, INSERT_ROUND.values(round))),
+    insertLiveRound: async (round) =>
+      (await changes(sql, INSERT_LIVE_ROUND.text, INSERT_LIVE_ROUND.values(round))) === 1,
     insertRounds: (records) =>
       sql.atomic(async (unit) => {
         // 500 rows per statement: far below PostgreSQL's 65,535 parameters, one round trip each.
@@ -68,7 +90,9 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
         `SELECT ${ROUND_COLUMNS} FROM rounds WHERE player_id = $1 AND status IN ('pending', 'open', 'closing')`,
         [playerId],
       ),
-    updateRound: (id, change) => update('rounds', ROUND_FIELDS, id, change),
+    updateRound: async (id, change) => void (await update('rounds', ROUND_FIELDS, id, change)),
+    updateRoundWhile: async (id, status, change) =>
+      (await update('rounds', ROUND_FIELDS, id, change, status)) === 1,
     insertTransaction: async (transaction) =>
       void (await sql.query(INSERT_TRANSACTION.text, INSERT_TRANSACTION.values(transaction))),
     findTransaction: (id) =>
@@ -79,7 +103,8 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
         `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE round_id = $1 ORDER BY created_at, id`,
         [roundId],
       ),
-    updateTransaction: (id, change) => update('transactions', TRANSACTION_FIELDS, id, change),
+    updateTransaction: async (id, change) =>
+      void (await update('transactions', TRANSACTION_FIELDS, id, change)),
     dueTransactions: (now, limit) =>
       all<LedgerTransaction>(
         sql,

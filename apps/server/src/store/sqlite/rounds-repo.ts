@@ -27,6 +27,14 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
       .map((key) => `@${key}`)
       .join(', ')})`,
   );
+  // ON CONFLICT DO NOTHING names no index: the only one a new round's id can meet is the live one.
+  const insertLive = db.prepare(
+    `INSERT INTO rounds (${Object.values(ROUND_FIELDS).join(', ')}) SELECT ${Object.keys(ROUND_FIELDS)
+      .map((key) => `@${key}`)
+      .join(
+        ', ',
+      )} WHERE EXISTS (SELECT 1 FROM games WHERE id = @gameId AND active = 1) ON CONFLICT DO NOTHING`,
+  );
   const insertTransaction = db.prepare(
     `INSERT INTO transactions (${Object.values(TRANSACTION_FIELDS).join(', ')}) VALUES (${Object.keys(
       TRANSACTION_FIELDS,
@@ -99,20 +107,29 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
     fields: Record<string, string>,
     id: string,
     change: Record<string, unknown>,
-  ) => {
+    whileStatus?: string,
+  ): number => {
     const keys = Object.keys(change).filter((key) => key in fields && change[key] !== undefined);
-    if (keys.length === 0) return;
-    const sql = `UPDATE ${table} SET ${keys.map((key) => `${fields[key]} = @${key}`).join(', ')} WHERE id = @id`;
+    if (keys.length === 0 && whileStatus === undefined) return 0;
+    const sets = keys.length > 0 ? keys.map((key) => `${fields[key]} = @${key}`).join(', ') : 'id = id';
+    const guard = whileStatus === undefined ? '' : ' AND status = @whileStatus';
+    const sql = `UPDATE ${table} SET ${sets} WHERE id = @id${guard}`;
     let statement = updates.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
       updates.set(sql, statement);
     }
-    statement.run({ ...Object.fromEntries(keys.map((key) => [key, toSql(change[key])])), id });
+    return statement.run({
+      ...Object.fromEntries(keys.map((key) => [key, toSql(change[key])])),
+      id,
+      ...(whileStatus !== undefined && { whileStatus }),
+    }).changes;
   };
   return {
     insertRound: (record) =>
       void insertRound.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 }),
+    insertLiveRound: (record) =>
+      insertLive.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 }).changes === 1,
     insertRounds: (records) =>
       immediate(db, () => {
         for (const record of records)
@@ -126,11 +143,12 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
       const row = live.get(playerId);
       return row && roundFromRow(row);
     },
-    updateRound: (id, change) => update('rounds', ROUND_FIELDS, id, change),
+    updateRound: (id, change) => void update('rounds', ROUND_FIELDS, id, change),
+    updateRoundWhile: (id, status, change) => update('rounds', ROUND_FIELDS, id, change, status) === 1,
     insertTransaction: (record) => void insertTransaction.run(record),
     findTransaction: (id) => transaction.get(id),
     transactionsOfRound: (roundId) => ofRound.all(roundId),
-    updateTransaction: (id, change) => update('transactions', TRANSACTION_FIELDS, id, change),
+    updateTransaction: (id, change) => void update('transactions', TRANSACTION_FIELDS, id, change),
     dueTransactions: (now, limit) => due.all(now, limit),
     idleOpenRounds: (before, limit) => idle.all(before, limit).map(roundFromRow),
     claimDue: (id, owner, now, until) => claimDue.get({ id, owner, now, until }),

@@ -21,34 +21,39 @@ export type StatementCounts = Record<string, StatementCount>;
 
 type Method = (...args: unknown[]) => unknown;
 
-export function countStatements(db: Db, file: string): void {
-  const counts = new Map<string, { calls: number; ns: bigint }>();
-  const timed = <F extends Method>(sql: string, call: F): F => {
-    const key = sql.replace(/\s+/g, ' ').trim();
-    return ((...args: unknown[]) => {
-      const start = process.hrtime.bigint();
-      try {
-        return call(...args);
-      } finally {
-        const count = counts.get(key) ?? { calls: 0, ns: 0n };
-        count.calls++;
-        count.ns += process.hrtime.bigint() - start;
-        counts.set(key, count);
-      }
-    }) as F;
-  };
+/**
+ * Runs every statement of `db` (its prepared statements' calls, and `exec`) through `around`, which
+ * gets the SQL text and the call to make. For diagnostics and the tests' statement logs only.
+ */
+export function aroundStatements(db: Db, around: (sql: string, call: () => unknown) => unknown): void {
   const prepare = db.prepare.bind(db);
   db.prepare = ((sql: string) => {
     const statement = prepare(sql) as unknown as Record<string, Method>;
     for (const name of ['run', 'get', 'all', 'iterate'] as const) {
-      const method = statement[name];
-      if (method) statement[name] = timed(sql, method.bind(statement));
+      const method = statement[name]?.bind(statement);
+      if (method) statement[name] = (...args: unknown[]) => around(sql, () => method(...args));
     }
     return statement;
   }) as unknown as Db['prepare'];
   // exec (the group commit's SAVEPOINT, RELEASE and COMMIT) is keyed by its argument.
   const exec = db.exec.bind(db) as Method;
-  db.exec = ((sql: string) => timed(sql, exec)(sql)) as Db['exec'];
+  db.exec = ((sql: string) => around(sql, () => exec(sql))) as Db['exec'];
+}
+
+export function countStatements(db: Db, file: string): void {
+  const counts = new Map<string, { calls: number; ns: bigint }>();
+  aroundStatements(db, (sql, call) => {
+    const key = sql.replace(/\s+/g, ' ').trim();
+    const start = process.hrtime.bigint();
+    try {
+      return call();
+    } finally {
+      const count = counts.get(key) ?? { calls: 0, ns: 0n };
+      count.calls++;
+      count.ns += process.hrtime.bigint() - start;
+      counts.set(key, count);
+    }
+  });
 
   const write = () => {
     const out: StatementCounts = {};
