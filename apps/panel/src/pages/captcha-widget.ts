@@ -3,11 +3,11 @@
 // so the page's CSP (script-src 'self', no blob:) holds: the PBKDF2 worker is a file of our own bundle.
 import 'altcha/external';
 import 'altcha/altcha.css';
-import type { AltchaWidgetElement } from 'altcha';
 import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
 import type { ApiClient } from '../api/api-client.ts';
 import type { Lang } from '../api/wire-types.ts';
 import type { Catalogue } from '../i18n/en.ts';
+import { el } from '../ui/dom.ts';
 import { errorMessages } from '../ui/feedback.ts';
 
 // The service issues PBKDF2/SHA-256 challenges (apps/server/src/security/altcha-captcha.ts).
@@ -21,19 +21,10 @@ globalThis.$altcha.algorithms.set('PBKDF2/SHA-256', () => new Pbkdf2Worker());
 export function captchaWidget(api: ApiClient, t: Catalogue, lang: Lang) {
   // The widget's words from the panel's tables, over its English for the ones a form never shows.
   globalThis.$altcha.i18n.set(lang, { ...globalThis.$altcha.i18n.get('en'), ...t.auth.captchaWidget });
-  const widget = document.createElement('altcha-widget') as AltchaWidgetElement;
-  let payload: string | null = null;
-  widget.addEventListener('statechange', (event) => {
-    const detail = (event as CustomEvent<{ state: string; payload: string | null }>).detail;
-    payload = detail.state === 'verified' ? detail.payload : null;
-  });
-  void widget.configure({
-    language: lang,
-    auto: 'onfocus',
+  // What an attribute cannot carry goes in the widget's defaults, which are global: the panel shows one
+  // widget at a time. The challenge comes through the API client (its error envelope), unwrapped.
+  globalThis.$altcha.defaults.set({
     hideFooter: true,
-    workers: 2,
-    // The challenge comes through the API client (its base URL, its error envelope), unwrapped.
-    challenge: '/v1/auth/captcha',
     fetch: async () => {
       try {
         return Response.json(await api.captcha());
@@ -41,6 +32,17 @@ export function captchaWidget(api: ApiClient, t: Catalogue, lang: Lang) {
         return new Response(errorMessages(error, t).join(' '), { status: 503 });
       }
     },
+  });
+  const widget = el('altcha-widget', {
+    challenge: '/v1/auth/captcha',
+    language: lang,
+    auto: 'onfocus',
+    workers: 2,
+  });
+  let payload: string | null = null;
+  widget.addEventListener('statechange', (event) => {
+    const detail = (event as CustomEvent<{ state: string; payload: string | null }>).detail;
+    payload = detail.state === 'verified' ? detail.payload : null;
   });
   return {
     node: widget,
