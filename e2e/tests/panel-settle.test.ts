@@ -17,7 +17,7 @@ import {
 import { drawPoolTo } from '../../apps/server/test/pool-fixtures.ts';
 import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
 import { launchChromium } from '../src/chromium.ts';
-import { type PanelSignIn, panelSignIn } from '../src/panel-sign-in.ts';
+import { signIn } from '../src/panel-sign-in.ts';
 
 /**
  * What the staff day (panel.test.ts) cannot reach in seconds, in Debian's Chromium against a real
@@ -46,7 +46,6 @@ let operator: TestOperator;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let captcha: PanelSignIn;
 let email: string;
 let apiKey: string;
 let tokens: TokenSet;
@@ -94,7 +93,6 @@ beforeAll(async () => {
     tokens,
   ));
   context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
-  captcha = await panelSignIn(context, server);
   page = await context.newPage();
 });
 
@@ -121,7 +119,7 @@ describe('settling in the back office, in a real browser against a real service'
     tokens = (await server.call('POST', '/v1/auth/login', { body: { apiKey } })).body.data;
 
     await page.goto(`${server.url}/panel/`);
-    await captcha.signIn(page, email, PASSWORD);
+    await signIn(page, email, PASSWORD);
     await heading(en.overview.title).waitFor(WAIT);
     await nav(en.nav.flagged).click();
     await heading(en.flagged.title).waitFor(WAIT);

@@ -3,6 +3,8 @@ import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { Metrics } from './ops/metrics.ts';
 import type { HostLookup } from './outbound/host-resolution.ts';
+import type { CaptchaSettings } from './security/altcha-captcha.ts';
+import type { CaptchaVerifier } from './security/captcha-verifier.ts';
 import type { PasswordHasher } from './security/passwords.ts';
 import type { SecretBox } from './security/secrets.ts';
 import type { Store } from './store/store.ts';
@@ -26,6 +28,8 @@ export interface Settings {
   trustProxy?: string | number | boolean;
   /** Changes to the /auth rate limits (http/rate-limits.ts); tests shrink or widen them. */
   rateLimits?: RateLimitOverrides;
+  /** ALTCHA's difficulty and lifetime (security/altcha-captcha.ts ALTCHA_DEFAULTS); tests make it easy. */
+  captcha?: Partial<CaptchaSettings>;
   /** When set, GET /metrics wants `Authorization: Bearer <it>`; unset, /metrics is open. */
   metricsToken?: string;
 }
@@ -73,6 +77,11 @@ export interface Deps {
   settings: Settings;
   /** DNS for the outbound address policy: registration checks and every outbound connection. */
   resolveHost: HostLookup;
+  /**
+   * The captcha of panel-login and forgot-password; unset, ALTCHA (security/altcha-captcha.ts). An
+   * embedder plugs a hosted one (Turnstile, hCaptcha) here: docs/contract.md, "Plugging another captcha".
+   */
+  captcha?: CaptchaVerifier;
 }
 
 export const isoNow = (deps: Pick<Deps, 'clock'>) => deps.clock().toISOString();

@@ -9,6 +9,7 @@ import { silentLogger } from '../src/logger.ts';
 import type { HostLookup } from '../src/outbound/host-resolution.ts';
 import { buildDeps, type RunningServer, startServer } from '../src/server.ts';
 import type { PostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { EASY_CAPTCHA } from './captcha-solver.ts';
 import { createTestDatabase } from './postgres-database.ts';
 
 /** A port free on 127.0.0.1 right now, for a service started as its own process. */
@@ -171,6 +172,7 @@ export async function startTestServer(
   const clock = createTestClock();
   const deps = buildDeps(config, { clock, logger: silentLogger, resolveHost: testDns, ...options.deps });
   deps.settings.play = { ...deps.settings.play, ...options.play };
+  deps.settings.captcha ??= EASY_CAPTCHA;
   // PostgreSQL migrates after open (the service's /ready says 503 meanwhile); a test starts on a
   // migrated database, as it does on SQLite.
   await (deps.store as Partial<PostgresStore>).ready;

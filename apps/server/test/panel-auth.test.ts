@@ -1,8 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimitOverrides } from '../src/config.ts';
 import type { Settings } from '../src/deps.ts';
+import { createPanelAuthService } from '../src/services/panel-auth-service.ts';
+import { solveCaptcha, solvedCaptcha as solvedCaptchaOf } from './captcha-solver.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
@@ -66,11 +70,8 @@ async function eventuallyTrue(check: () => boolean, ms = 15_000): Promise<void> 
   }
 }
 
-/** A solved captcha, issued the way GET /v1/auth/captcha issues it. */
-async function solvedCaptcha(): Promise<string> {
-  const { captchaId, answer } = await panel().issueCaptcha();
-  return `${captchaId}:${answer.toLowerCase()}`;
-}
+/** A solved captcha: a challenge issued as GET /v1/auth/captcha issues it, solved as the widget would. */
+const solvedCaptcha = () => solvedCaptchaOf(panel());
 
 const panelLogin = async (email: string, password: string, captcha?: string) =>
   server.call('POST', '/v1/auth/panel-login', {
@@ -94,30 +95,33 @@ async function requestReset(email: string, options: { lang?: string; header?: st
   return { mail, token };
 }
 
+/** A payload as JSON and back, to change one part of it as an attacker would. */
+const decode = (token: string) => JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
+const encode = (payload: unknown) => Buffer.from(JSON.stringify(payload)).toString('base64');
+
 describe('GET /v1/auth/captcha', () => {
-  it('issues an SVG drawn with paths, no text, not cached, the answer kept only as a digest', async () => {
+  it('issues a signed ALTCHA challenge (proof of work: nothing to read or type), not cached', async () => {
     const answer = await server.call('GET', '/v1/auth/captcha');
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       status: 'success',
-      data: { captchaId: expect.any(String), image: expect.stringMatching(/^data:image\/svg\+xml;base64,/) },
+      data: {
+        parameters: {
+          algorithm: 'PBKDF2/SHA-256',
+          nonce: expect.stringMatching(/^[0-9a-f]{32}$/),
+          salt: expect.stringMatching(/^[0-9a-f]+$/),
+          cost: 1, // the test servers' (captcha-solver.ts EASY_CAPTCHA)
+          keyLength: 32,
+          keyPrefix: expect.stringMatching(/^[0-9a-f]{32}$/),
+          keySignature: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
+        signature: expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
     });
     expect(answer.headers.get('cache-control')).toBe('no-store');
-    const svg = Buffer.from(answer.body.data.image.split(',')[1], 'base64').toString('utf8');
-    expect(svg).toMatch(/^<svg [^>]*>.*<path d="M/);
-    expect(svg).not.toMatch(/<text|<tspan|font/i);
-    expect(svg.match(/<path /g)?.length).toBeGreaterThan(35);
-  });
-
-  it('takes one guess: a wrong answer burns the captcha', async () => {
-    const { captchaId } = (await server.call('GET', '/v1/auth/captcha')).body.data;
+    // The widget's payload for it signs in.
     const { email } = await server.newClient();
-    for (const guess of ['WRONG', 'ALSOWRONG']) {
-      expect(await panelLogin(email, PASSWORD, `${captchaId}:${guess}`)).toMatchObject({
-        status: 400,
-        body: { status: 'error', code: 'VALIDATION_ERROR', messages: [CAPTCHA_MESSAGE] },
-      });
-    }
+    expect((await panelLogin(email, PASSWORD, await solveCaptcha(answer.body.data))).status).toBe(200);
   });
 });
 
@@ -150,28 +154,58 @@ describe('POST /v1/auth/panel-login', () => {
     expect(await panelLogin('nobody@example.test', PASSWORD)).toMatchObject(refusal);
   });
 
-  it('refuses a wrong, reused, expired or malformed captcha before looking at the password', async () => {
+  it('refuses a wrong, tampered, forged, malformed, replayed or expired captcha before looking at the password, and changes nothing', async () => {
     const { email, clientId } = await server.newClient();
     const refused = {
       status: 400,
       body: { status: 'error', code: 'VALIDATION_ERROR', messages: [CAPTCHA_MESSAGE] },
     };
-    const { captchaId, answer } = await panel().issueCaptcha();
-    expect(await panelLogin(email, PASSWORD, `${captchaId}:${answer}X`)).toMatchObject(refused);
-
-    const reused = await solvedCaptcha();
-    expect((await panelLogin(email, PASSWORD, reused)).status).toBe(200);
-    expect(await panelLogin(email, PASSWORD, reused)).toMatchObject(refused);
+    const good = await solvedCaptcha();
+    const payload = decode(good);
+    const { parameters } = payload.challenge;
+    const flipped = `${payload.solution.derivedKey.slice(0, -1)}${payload.solution.derivedKey.endsWith('0') ? '1' : '0'}`;
+    const wrong = encode({ ...payload, solution: { ...payload.solution, derivedKey: flipped } });
+    // Made easier after it was signed: a key prefix of one byte anyone finds in a few tries.
+    const tampered = encode({
+      ...payload,
+      challenge: { ...payload.challenge, parameters: { ...parameters, keyPrefix: '00' } },
+    });
+    // Signed with a key that is not this service's.
+    const forged = await solveCaptcha(
+      await createChallenge({
+        algorithm: 'PBKDF2/SHA-256',
+        cost: 1,
+        counter: 1,
+        deriveKey,
+        hmacSignatureSecret: 'guessed',
+      }),
+    );
+    for (const token of [wrong, tampered, forged, 'not a payload', encode({ challenge: {}, solution: {} })]) {
+      expect(await panelLogin(email, PASSWORD, token)).toMatchObject(refused);
+    }
+    // None of them used the challenge up: its own payload still signs in, once; a replay is refused.
+    expect((await panelLogin(email, PASSWORD, good)).status).toBe(200);
+    expect(await panelLogin(email, PASSWORD, good)).toMatchObject(refused);
 
     const expiring = await solvedCaptcha();
     server.clock.advance(10 * 60 * 1000);
     expect(await panelLogin(email, PASSWORD, expiring)).toMatchObject(refused);
-
-    expect(await panelLogin(email, PASSWORD, 'no-colon-here')).toMatchObject(refused);
-    expect(await panelLogin(email, PASSWORD, `unknown-id:${answer}`)).toMatchObject(refused);
     // only the one good login made a token set
     const sets = await server.deps.store.clients.revokeTokenSets(clientId, new Date(0).toISOString());
     expect(sets).toBe(2); // the harness's API-key login and the one panel login
+  });
+
+  it('checks a challenge one instance issued at another, once: used challenges are in the shared store', async () => {
+    const { email } = await server.newClient();
+    const elsewhere = createPanelAuthService(server.deps); // another instance: same store, same server key
+    const token = await solvedCaptcha();
+    expect(
+      (await elsewhere.panelLogin({ email, password: PASSWORD, captcha: token }, '127.0.0.2')).expireAt,
+    ).toEqual(expect.any(String));
+    expect(await panelLogin(email, PASSWORD, token)).toMatchObject({
+      status: 400,
+      body: { messages: [CAPTCHA_MESSAGE] },
+    });
   });
 
   it.each([
@@ -472,9 +506,8 @@ describe('with no SMTP_URL', () => {
     const local = await startTestServer({ deps: { settings: testSettings(wideLimits) } });
     try {
       const { email } = await local.newClient();
-      const { captchaId, answer } = await local.running.app.services.panel.issueCaptcha();
       const forgot = await local.call('POST', '/v1/auth/forgot-password', {
-        body: { email, captcha: `${captchaId}:${answer}`, lang: 'es' },
+        body: { email, captcha: await solvedCaptchaOf(local.running.app.services.panel), lang: 'es' },
       });
       expect(forgot.body).toEqual(FORGOT_ANSWER);
       await local.running.app.services.panel.settled();

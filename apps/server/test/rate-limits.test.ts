@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCountersStore } from '../src/http/rate-limits.ts';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { solvedCaptcha as solvedCaptchaOf } from './captcha-solver.ts';
 import { type Answer, createTestClock, startTestServer, type TestServer } from './harness.ts';
 
 const MINUTE = 60_000;
@@ -25,10 +26,7 @@ afterAll(() => server.close());
 // every window is over after an hour: each test starts from zero
 afterEach(() => server.clock.advance(60 * MINUTE));
 
-async function solvedCaptcha(): Promise<string> {
-  const { captchaId, answer } = await server.running.app.services.panel.issueCaptcha();
-  return `${captchaId}:${answer}`;
-}
+const solvedCaptcha = () => solvedCaptchaOf(server.running.app.services.panel);
 
 const panelLogin = async (email: string, password: string) =>
   server.call('POST', '/v1/auth/panel-login', { body: { email, password, captcha: await solvedCaptcha() } });

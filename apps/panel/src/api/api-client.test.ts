@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { solveCaptcha, solvedCaptcha as solvedCaptchaOf } from '../../../server/test/captcha-solver.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from '../../../server/test/harness.ts';
 import { ApiError, createApiClient, NETWORK_ERROR } from './api-client.ts';
 import type { GameInput, TokenSet } from './wire-types.ts';
@@ -26,10 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const solvedCaptcha = async () => {
-  const { captchaId, answer } = await server.running.app.services.panel.issueCaptcha();
-  return `${captchaId}:${answer}`;
-};
+const solvedCaptcha = () => solvedCaptchaOf(server.running.app.services.panel);
 
 const gameInput = (profileId: string): GameInput => ({
   profileId,
@@ -44,13 +42,13 @@ const gameInput = (profileId: string): GameInput => ({
 });
 
 describe('createApiClient against a real service', () => {
-  it('gets a captcha image and signs in with panel-login', async () => {
-    const captcha = await api().captcha();
-    expect(captcha.image).toMatch(/^data:image\/svg\+xml;base64,/);
+  it('gets a captcha challenge and signs in with panel-login and its solution', async () => {
+    const challenge = await api().captcha();
+    expect(challenge.parameters.algorithm).toBe('PBKDF2/SHA-256');
     tokens = await api().panelLogin({
       email,
       password: 'correct horse battery',
-      captcha: await solvedCaptcha(),
+      captcha: await solveCaptcha(challenge),
     });
     expect(tokens.accessToken).toBeTruthy();
     expect(tokens.signatureToken).toBeTruthy();

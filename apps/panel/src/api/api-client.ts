@@ -1,7 +1,7 @@
 import { signBodyWebCrypto } from '@raspa/core';
 import type {
   AuditEntry,
-  Captcha,
+  CaptchaChallenge,
   ChangePassword,
   Delivery,
   DeliveryPagination,
@@ -190,7 +190,7 @@ export function createApiClient(options: ApiClientOptions) {
 
   return {
     // ---- authentication (panel account)
-    captcha: () => data<Captcha>({ method: 'GET', path: '/auth/captcha', auth: 'none' }),
+    captcha: () => data<CaptchaChallenge>({ method: 'GET', path: '/auth/captcha', auth: 'none' }),
     panelLogin: (body: PanelLogin) =>
       data<TokenSet>({ method: 'POST', path: '/auth/panel-login', auth: 'none', body }),
     forgotPassword: (body: ForgotPassword) =>

@@ -23,7 +23,6 @@ import type {
   transactionQuery,
 } from '../../../server/src/http/routes/list-routes.ts';
 import type {
-  captchaSchema,
   changeBody,
   forgotBody,
   panelLoginBody,
@@ -63,13 +62,15 @@ import type {
   transactionStatus,
   transactionType,
 } from '../../../server/src/schemas/round.ts';
+import type { captchaChallengeSchema } from '../../../server/src/security/captcha-verifier.ts';
 
 /** A query as the panel builds it: the validated shape, every field optional, `format` its own (csv()). */
 type QueryOf<S extends z.ZodType> = Partial<Omit<z.output<S>, 'format'>>;
 
 // ---- authentication
 export type TokenSet = z.output<typeof tokenSetSchema>;
-export type Captcha = z.output<typeof captchaSchema>;
+/** An ALTCHA challenge, for the captcha widget to solve. */
+export type CaptchaChallenge = z.output<typeof captchaChallengeSchema>;
 export type PanelLogin = z.input<typeof panelLoginBody>;
 export type ForgotPassword = z.input<typeof forgotBody>;
 export type ResetPassword = z.input<typeof resetBody>;

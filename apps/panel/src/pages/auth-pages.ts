@@ -1,8 +1,8 @@
-import type { ApiClient } from '../api/api-client.ts';
 import type { Catalogue } from '../i18n/en.ts';
 import type { Page, PageContext } from '../ui/context.ts';
 import { el, field, formValues } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
+import { captchaWidget } from './captcha-widget.ts';
 
 const input = (
   name: string,
@@ -14,50 +14,13 @@ const input = (
 /** The page title every page starts with; focused on arrival so screen readers announce the page. */
 export const heading = (text: string) => el('h1', { tabindex: -1 }, [text]);
 
-/**
- * The service's own captcha: the image, the answer field, and a button for another image. Its loading
- * has its own feedback, so a new image does not wipe the sign-in error it follows.
- */
-function captchaField(api: ApiClient, t: Catalogue) {
-  const feedback = new Feedback(() => t);
-  let captchaId = '';
-  const image = el('img', { class: 'captcha', alt: t.auth.captchaImage, width: 150, height: 50 });
-  const answer = input('captcha', 'text', 'off', {
-    autocapitalize: 'characters',
-    spellcheck: false,
-    maxlength: 10,
-  });
-  const again = el('button', { type: 'button', class: 'secondary' }, [t.auth.newCaptcha]);
-  async function load() {
-    const captcha = await feedback.run(t.common.loading, () => api.captcha(), { button: again });
-    if (!captcha) return;
-    captchaId = captcha.captchaId;
-    image.src = captcha.image;
-    answer.value = '';
-  }
-  again.addEventListener('click', () => {
-    void load().then(() => answer.focus());
-  });
-  return {
-    node: el('div', { class: 'captcha-box' }, [
-      image,
-      again,
-      field(t.auth.captcha, answer),
-      ...feedback.nodes(),
-    ]),
-    load,
-    /** The token: `captchaId:answer`. Each captcha takes one guess, so a new one is loaded after any try. */
-    token: () => `${captchaId}:${answer.value.trim()}`,
-  };
-}
-
 /** A small centred card for the pages a signed-out user sees. */
 const card = (children: Array<Node | null>) => el('div', { class: 'auth-card' }, children);
 
 export const signInPage: Page = (context) => {
   const { api, t } = context;
   const feedback = new Feedback(() => t);
-  const captcha = captchaField(api, t);
+  const captcha = captchaWidget(api, t, context.lang);
   const submit = el('button', { type: 'submit' }, [t.auth.signIn]);
   const form = el('form', { novalidate: false }, [
     field(t.auth.email, input('email', 'email', 'username')),
@@ -68,9 +31,11 @@ export const signInPage: Page = (context) => {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const { email = '', password = '' } = formValues(form);
+    const token = await captcha.token();
+    if (!token) return feedback.show([t.auth.captchaWidget.error]);
     const tokens = await feedback.run(
       t.auth.signingIn,
-      () => api.panelLogin({ email, password, captcha: captcha.token() }),
+      () => api.panelLogin({ email, password, captcha: token }),
       { button: submit, region: form },
     );
     if (tokens) {
@@ -78,9 +43,8 @@ export const signInPage: Page = (context) => {
       context.navigate(context.query.get('next') ?? 'overview', { replace: true });
       return;
     }
-    await captcha.load();
+    captcha.renew();
   });
-  void captcha.load();
   return card([
     heading(t.auth.signInTitle),
     context.notice ? el('p', { class: 'notice', role: 'status' }, [context.notice]) : null,
@@ -114,7 +78,7 @@ export function link(context: PageContext, route: string, text: string, query?: 
 export const forgotPasswordPage: Page = (context) => {
   const { api, t } = context;
   const feedback = new Feedback(() => t);
-  const captcha = captchaField(api, t);
+  const captcha = captchaWidget(api, t, context.lang);
   const submit = el('button', { type: 'submit' }, [t.auth.sendLink]);
   const form = el('form', {}, [
     field(t.auth.email, input('email', 'email', 'username')),
@@ -124,9 +88,11 @@ export const forgotPasswordPage: Page = (context) => {
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const { email = '' } = formValues(form);
+    const token = await captcha.token();
+    if (!token) return feedback.show([t.auth.captchaWidget.error]);
     const messages = await feedback.run(
       t.auth.sending,
-      () => api.forgotPassword({ email, captcha: captcha.token(), lang: context.lang }),
+      () => api.forgotPassword({ email, captcha: token, lang: context.lang }),
       { button: submit, region: form },
     );
     if (messages) {
@@ -134,9 +100,8 @@ export const forgotPasswordPage: Page = (context) => {
       feedback.say(messages.join(' '));
       return;
     }
-    await captcha.load();
+    captcha.renew();
   });
-  void captcha.load();
   return card([
     heading(t.auth.forgotTitle),
     el('p', {}, [t.auth.forgotIntro]),

@@ -7,7 +7,7 @@ import helmet from 'helmet';
  * the CSP with its own from the profile's allowedOrigins (http/play-page.ts); no MIME sniffing; no
  * referrer. The CSP fits the service's own pages: Swagger UI at /docs (its bundle and our
  * signing.js are files; its styles are inline, and its icons data: URIs) and the back office at
- * /panel (one script file; the captcha is a data: image). No page has an inline script.
+ * /panel (its script files, the captcha widget's worker among them). No page has an inline script.
  */
 export function securityHeaders(options: {
   /** The API's public origin, which "Try it out" calls when it differs from the page's. */

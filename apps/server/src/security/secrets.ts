@@ -33,6 +33,8 @@ export interface SecretBox {
   open(sealed: string): string;
   /** The signatureToken of a token set, derived from its access token, so it is never stored. */
   signatureTokenFor(accessToken: string): string;
+  /** A secret of its own for `purpose` (e.g. the captcha's HMAC keys), derived from the server key. */
+  derivedSecret(purpose: string): string;
 }
 
 export function createSecretBox(key: Buffer, random: (bytes: number) => Buffer = randomBytes): SecretBox {
@@ -56,6 +58,12 @@ export function createSecretBox(key: Buffer, random: (bytes: number) => Buffer =
     },
     signatureTokenFor(accessToken) {
       return createHmac('sha256', derivationKey).update(accessToken, 'utf8').digest('base64url');
+    },
+    derivedSecret(purpose) {
+      // Its own HMAC label, so no derived secret can equal a signature token or another purpose's.
+      return createHmac('sha256', key)
+        .update(`raspa derived secret v1:${purpose}`, 'utf8')
+        .digest('base64url');
     },
   };
 }

@@ -1,6 +1,6 @@
 import { type Deps, isoIn, isoNow } from '../deps.ts';
 import { type MailLang, resetPasswordEmail } from '../mail/templates/reset-password.ts';
-import { type CaptchaVerifier, createOfflineCaptcha } from '../security/captcha.ts';
+import { createAltchaCaptcha } from '../security/altcha-captcha.ts';
 import { DUMMY_PASSWORD } from '../security/passwords.ts';
 import { digest, newToken } from '../security/secrets.ts';
 import type { Transaction } from '../store/store.ts';
@@ -34,8 +34,6 @@ const isMailLang = (value: string): value is MailLang => value === 'pt' || value
 
 export interface PanelAuthOptions {
   auth?: AuthService;
-  /** The captcha check; the offline captcha this service issues by default. */
-  captchaVerifier?: CaptchaVerifier;
 }
 
 /**
@@ -55,8 +53,7 @@ export const AUDIT_RESET_PASSWORD = 'POST /v1/auth/reset-password';
 export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {}) {
   const { store } = deps;
   const auth = options.auth ?? createAuthService(deps);
-  const captcha = createOfflineCaptcha(deps);
-  const captchaVerifier = options.captchaVerifier ?? captcha;
+  const captcha = deps.captcha ?? createAltchaCaptcha(deps, deps.settings.captcha);
   const jobs = new Set<Promise<void>>();
   let dummyHash: Promise<string> | undefined;
 
@@ -73,7 +70,7 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
   }
 
   async function checkCaptcha(token: string, ip: string) {
-    if (!(await captchaVerifier.verify(token, ip))) throw badCaptcha();
+    if (!(await captcha.verify(token, ip))) throw badCaptcha();
   }
 
   /**
@@ -133,7 +130,7 @@ export function createPanelAuthService(deps: Deps, options: PanelAuthOptions = {
   }
 
   return {
-    /** A fresh captcha; the route sends `captchaId` and `image` only. */
+    /** A fresh challenge for the panel's captcha widget. */
     issueCaptcha: () => captcha.issue(),
 
     async panelLogin(

@@ -431,7 +431,7 @@ export interface ResetTokenRecord {
 
 export interface CaptchaRecord {
   id: string;
-  /** SHA-256 of `id:ANSWER`; the answer itself is never stored. */
+  /** SHA-256 of the issued ALTCHA challenge's signature (`id` is its nonce). */
   answerHash: string;
   expireAt: string;
   usedAt: string | null;

@@ -302,7 +302,7 @@ export interface OutboxRepo {
   releaseWebhook(webhookId: string, owner: string): Promise<void>;
 }
 
-/** Password-reset tokens and the offline captchas: both single use, both short-lived. */
+/** Password-reset tokens and the issued captcha challenges: both single use, both short-lived. */
 export interface ResetsRepo {
   insertResetToken(token: ResetTokenRecord): Promise<void>;
   /** A token that is unused and not expired at `now`. */
@@ -313,7 +313,7 @@ export interface ResetsRepo {
   deleteUnusedResetTokens(clientId: string): Promise<number>;
 
   insertCaptcha(captcha: CaptchaRecord): Promise<void>;
-  /** Marks a live captcha used (one guess per captcha); returns it, or undefined when it was not live. */
+  /** Marks a live captcha used (one solution per challenge); returns it, or undefined when it was not live. */
   useCaptcha(id: string, now: string): Promise<CaptchaRecord | undefined>;
   deleteExpiredCaptchas(now: string): Promise<number>;
 }

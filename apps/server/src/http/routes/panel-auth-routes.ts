@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import { LANGS, lang, messagesBody, successStatus } from '../../schemas/common.ts';
+import { captchaChallengeSchema } from '../../security/captcha-verifier.ts';
 import { clientIp } from '../client-ip.ts';
 import { ok, okMessages } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
@@ -21,17 +22,11 @@ const newPassword = z
   .string('must be a string')
   .min(8, 'must be at least 8 characters')
   .max(1024, 'must be at most 1024 characters');
-const captcha = text(200).meta({
-  description: 'The captcha token: `captchaId:answer` for the captcha from GET /v1/auth/captcha',
-  example: '019c1a2b-0000-7000-8000-000000000000:K7MWA',
+const captcha = text(4096).meta({
+  description:
+    'The captcha token: the payload of the `altcha` widget (base64) that solved a challenge from GET /v1/auth/captcha',
+  example: 'eyJjaGFsbGVuZ2UiOnsicGFyYW1ldGVycyI6ey4uLn0sInNpZ25hdHVyZSI6Ii4uLiJ9LCJzb2x1dGlvbiI6ey4uLn19',
 });
-
-export const captchaSchema = z
-  .object({
-    captchaId: z.string(),
-    image: z.string().meta({ description: 'data: URL of an SVG showing the code (5 characters, any case)' }),
-  })
-  .meta({ id: 'Captcha' });
 
 export const panelLoginBody = z.object({ email: emailAddress, password, captcha }).meta({ id: 'PanelLogin' });
 export const forgotBody = z
@@ -65,17 +60,17 @@ export function panelAuthRoutes({ services, limits }: RouteKit): RouteDefinition
       method: 'get',
       path: '/auth/captcha',
       tag: 'Authentication',
-      summary: 'Get a captcha for panel-login and forgot-password',
+      summary: 'Get a captcha challenge for panel-login and forgot-password',
       description:
-        'Single use, valid for 10 minutes. Send `captchaId:answer` (the code shown, any case) as `captcha`.',
+        'An ALTCHA proof-of-work challenge for the `altcha` widget (no image to read, nothing to type). Single use, valid for 10 minutes: send the widget’s payload as `captcha`.',
       auth: 'none',
       before: limits.captcha,
-      success: { status: 200, schema: z.object({ status: successStatus, data: captchaSchema }) },
+      success: { status: 200, schema: z.object({ status: successStatus, data: captchaChallengeSchema }) },
       errors: [429, 500],
       handle: async ({ response }) => {
-        const { captchaId, image } = await panel.issueCaptcha();
+        const challenge = await panel.issueCaptcha();
         response.set('Cache-Control', 'no-store');
-        return ok({ captchaId, image });
+        return ok(challenge);
       },
     }),
     defineRoute({
