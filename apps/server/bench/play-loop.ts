@@ -44,6 +44,8 @@ const { values } = parseArgs({
     // SQL statements per round: counted in the service (the STATEMENT_STATS setting) on SQLite, by
     // pg_stat_statements on PostgreSQL.
     statements: { type: 'boolean', default: false },
+    // PostgreSQL over loopback TCP instead of its Unix socket (the default when it runs here).
+    tcp: { type: 'boolean', default: false },
   },
 });
 const players = Number(values.players);
@@ -69,7 +71,7 @@ if (
   workers < 1
 ) {
   console.error(
-    'usage: [WORKERS=N] pnpm bench:play [--players N] [--seconds D] [--workers N] [--think-ms T] [--no-webhooks] [--cpu-prof DIR] [--database sqlite|postgres] [--instances N] [--statements]',
+    'usage: [WORKERS=N] pnpm bench:play [--players N] [--seconds D] [--workers N] [--think-ms T] [--no-webhooks] [--cpu-prof DIR] [--database sqlite|postgres] [--instances N] [--statements] [--tcp]',
   );
   process.exit(2);
 }
@@ -108,7 +110,8 @@ let load: BenchChild | undefined;
 try {
   operator = forkChild(new URL('./play/operator-process.ts', import.meta.url));
   const address = await operator.ask<OperatorAddress>('address');
-  if (onPostgres) database = await startBenchDatabase({ countStatements: values.statements });
+  if (onPostgres)
+    database = await startBenchDatabase({ countStatements: values.statements, tcp: values.tcp });
   // Instances share the database and the key of its sealed tokens and seeds; one migrates first.
   const secretKey = randomBytes(32).toString('hex');
   const urls: string[] = [];
@@ -242,7 +245,7 @@ try {
       successCount: hookAfter.successCount - hookBefore.successCount,
       failureCount: hookAfter.failureCount - hookBefore.failureCount,
     };
-  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${onPostgres ? ` --database postgres --instances ${instanceCount}` : ''}${values.statements ? ' --statements' : ''}`;
+  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${onPostgres ? ` --database postgres --instances ${instanceCount}${values.tcp ? ' --tcp' : ''}` : ''}${values.statements ? ' --statements' : ''}`;
 
   const result = {
     players,
