@@ -10,7 +10,7 @@ import { cpuSeconds, perProcessCpu, processTree, treeCpu, treeCpuSeconds } from 
 import { loadAverage, rssMb } from './kit/machine.ts';
 import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { report } from './kit/report.ts';
-import { snapshotStatements, statementsPerRound } from './kit/statements.ts';
+import { roundTripsPerRound, snapshotStatements, statementsPerRound } from './kit/statements.ts';
 import { type Latency, perSecond, triple } from './kit/stats.ts';
 import { type BenchDatabase, cpuBetween, startBenchDatabase } from './play/bench-database.ts';
 import { type OperatorAddress, setUpPlayers } from './play/set-up.ts';
@@ -118,7 +118,8 @@ try {
   for (let i = 0; i < instanceCount; i++) {
     const dataDir = mkdtempSync(join(tmpdir(), 'raspa-bench-'));
     dataDirs.push(dataDir);
-    if (values.statements && !onPostgres && i === 0) statementsFile = join(dataDir, 'statements');
+    // On PostgreSQL the service counts only its round trips and units (cheap): always on there.
+    if ((values.statements || onPostgres) && i === 0) statementsFile = join(dataDir, 'statements');
     const started = await startServiceOnFreePort({
       dataDir,
       apiKey: API_KEY,
@@ -178,9 +179,14 @@ try {
     ...Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)])),
   });
   const servicePids = () => services.flatMap((each) => processTree(each.pid));
-  /** The statements run so far: the service's own counts on SQLite, pg_stat_statements' on PostgreSQL. */
-  const snapshot = async () =>
-    statementsFile ? await snapshotStatements(statementsFile, servicePids()) : await database?.statements();
+  /**
+   * The statements run so far: the service's own counts on SQLite, pg_stat_statements' on
+   * PostgreSQL (where the service's own file holds its round trips and units instead).
+   */
+  const serviceCounts = async () =>
+    statementsFile ? await snapshotStatements(statementsFile, servicePids()) : undefined;
+  const snapshot = async () => (onPostgres ? await database?.statements() : await serviceCounts());
+  const tripsBefore = onPostgres ? await serviceCounts() : undefined;
   const statementsBefore = await snapshot();
   const cpuBefore = cpu();
   const postgresBefore = database?.cpu() ?? null;
@@ -190,6 +196,8 @@ try {
   const postgresAfter = database?.cpu() ?? null;
   const cpuAfter = cpu();
   const statementsAfter = statementsBefore && (await snapshot());
+  const tripsAfter = tripsBefore && (await serviceCounts());
+  const trips = tripsBefore && tripsAfter && roundTripsPerRound(tripsBefore, tripsAfter, run.rounds);
   const statements =
     statementsBefore && statementsAfter
       ? statementsPerRound(statementsBefore, statementsAfter, run.rounds)
@@ -214,6 +222,11 @@ try {
     commitsPerSecond: commits === null ? null : perSecond(commits, run.elapsed),
     commitsPerRound: commits === null ? null : Math.round((commits / run.rounds) * 100) / 100,
     rollbacksPerRound: rollbacks === null ? null : Math.round((rollbacks / run.rounds) * 100) / 100,
+    ...(trips && {
+      roundTripsPerRound: trips.roundTrips,
+      sentPerRound: trips.sent,
+      unitsPerRound: trips.units,
+    }),
   };
   // Cores each process kept busy during the run (2.0 = two whole cores).
   const coresUsed = Object.fromEntries(
@@ -307,6 +320,9 @@ try {
       'PostgreSQL CPU ms per round / cores': `${postgres.cpuMsPerRound} / ${postgres.cores}`,
       'PostgreSQL commits/s (per round)': `${postgres.commitsPerSecond} (${postgres.commitsPerRound})`,
       'PostgreSQL rollbacks per round': postgres.rollbacksPerRound,
+    }),
+    ...(trips && {
+      'round trips / statements sent / units per round': `${trips.roundTrips} / ${trips.sent} / ${trips.units}`,
     }),
     ...(statements && {
       'SQL statements / ms per round': `${statements.statements} / ${statements.ms}`,

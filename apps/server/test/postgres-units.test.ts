@@ -3,15 +3,24 @@
  * serialization failure is run again, and the callbacks of the attempt that rolled back never
  * run (store/postgres/units.ts); `rowLocks` units wait on the round they read instead of
  * aborting, and one that lost a unique key to another is run again once; instances opening one
- * database together migrate it once.
+ * database together migrate it once; pipelined units send BEGIN, savepoints and statements sent
+ * together without waiting, and still fail and undo as a whole.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { shippedMigrations } from '../src/store/postgres/database.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, shippedMigrations } from '../src/store/postgres/database.ts';
 import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.ts';
+import type { RoundTrips } from '../src/store/postgres/round-trips.ts';
+import { createUnits, type Units } from '../src/store/postgres/units.ts';
 import { ROW_LOCKS } from '../src/store/store.ts';
 import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
-import { roundRecord, seedSeat } from './store-contract/fixtures.ts';
+import {
+  ledgerFilter,
+  roundRecord,
+  seedRound,
+  seedSeat,
+  seedTransaction,
+} from './store-contract/fixtures.ts';
 
 /** A gate both units reach before either goes on: they are sure to overlap. */
 function meetingPoint() {
@@ -135,4 +144,87 @@ it('migrates an empty database once when several instances open it together', as
     await Promise.all(instances.map((instance) => instance.close()));
     await empty.drop();
   }
+});
+
+describe('pipelined units (pg pipeline mode, units.ts)', () => {
+  let pool: pg.Pool;
+  const counted = { trips: 0, sent: 0, units: 0 };
+  const trips: RoundTrips = {
+    sent: (waiting) => {
+      counted.sent++;
+      if (waiting === 0) counted.trips++;
+    },
+    unit: () => void counted.units++,
+  };
+  let units: Units;
+  beforeAll(async () => {
+    pool = createPool(database.url, { pipeline: true, max: 2 });
+    units = createUnits(pool, async () => {}, { pipelined: true, trips });
+    await pool.query('CREATE TABLE pipeline_probe (n INT PRIMARY KEY)');
+  });
+  afterAll(async () => {
+    await pool.end();
+  });
+  const probe = async () =>
+    (await pool.query<{ n: number }>('SELECT n FROM pipeline_probe ORDER BY n')).rows.map((row) => row.n);
+  const reset = async () => {
+    await pool.query('DELETE FROM pipeline_probe');
+    Object.assign(counted, { trips: 0, sent: 0, units: 0 });
+  };
+
+  it('sends BEGIN with the first statement, and statements sent together in one round trip', async () => {
+    await reset();
+    await units.unit(async (sql) => {
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+      await Promise.all([
+        sql.query('INSERT INTO pipeline_probe (n) VALUES (2)'),
+        sql.query('INSERT INTO pipeline_probe (n) VALUES (3)'),
+      ]);
+    });
+    // BEGIN + the first insert, the two inserts together, COMMIT.
+    expect(counted).toEqual({ trips: 3, sent: 5, units: 1 });
+    expect(await probe()).toEqual([1, 2, 3]);
+  });
+
+  it('fails the whole unit when one of the statements sent together fails, and undoes it', async () => {
+    await reset();
+    const unit = units.unit(async (sql) => {
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+      await Promise.all([
+        sql.query('INSERT INTO pipeline_probe (n) VALUES (1)'),
+        sql.query('INSERT INTO pipeline_probe (n) VALUES (2)'),
+      ]);
+    });
+    await expect(unit).rejects.toMatchObject({ code: '23505' });
+    expect(await probe()).toEqual([]);
+  });
+
+  it('undoes a failed nested unit alone, its savepoint sent ahead', async () => {
+    await reset();
+    await units.unit(async (sql) => {
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+      await expect(
+        units.unit(async (inner) => {
+          await inner.query('INSERT INTO pipeline_probe (n) VALUES (2)');
+          await inner.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+        }),
+      ).rejects.toMatchObject({ code: '23505' });
+      await units.unit(
+        async (inner) => void (await inner.query('INSERT INTO pipeline_probe (n) VALUES (3)')),
+      );
+    });
+    expect(await probe()).toEqual([1, 3]);
+  });
+
+  it('refuses to report a unit committed when PostgreSQL answered its COMMIT with ROLLBACK', async () => {
+    await reset();
+    // A work that swallows a refused statement leaves the transaction aborted: PostgreSQL then
+    // answers COMMIT with ROLLBACK, not with an error. Before, the unit resolved as if committed.
+    const unit = units.unit(async (sql) => {
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+      await sql.query('SELECT 1 / 0').catch(() => {});
+    });
+    await expect(unit).rejects.toThrow(/did not commit \(ROLLBACK\)/);
+    expect(await probe()).toEqual([]);
+  });
 });

@@ -11,7 +11,8 @@ export function openConfiguredStore(
   settings: { DATABASE_URL?: string | undefined; DATA_DIR: string; STATEMENT_STATS?: string | undefined },
   options: { readonly?: boolean } = {},
 ): Store {
-  if (settings.DATABASE_URL) return openPostgresStore(settings.DATABASE_URL, options);
+  if (settings.DATABASE_URL)
+    return openPostgresStore(settings.DATABASE_URL, { ...options, statementStats: settings.STATEMENT_STATS });
   return openSqliteStore(join(settings.DATA_DIR, 'raspa.sqlite'), {
     ...options,
     statementStats: settings.STATEMENT_STATS,

@@ -11,7 +11,7 @@ import type { StatementCounts } from '../sqlite/statement-stats.ts';
  * in the shape of SQLite's statement counts, so the bench reads both with one snapshot.
  */
 export interface RoundTrips {
-  /** A statement is sent on `connection`; `waiting` other statements of it are not answered yet. */
+  /** A statement is sent on a connection where `waiting` statements sent before it are not answered yet. */
   sent(waiting: number): void;
   unit(): void;
 }
