@@ -226,6 +226,7 @@ try {
       roundTripsPerRound: trips.roundTrips,
       sentPerRound: trips.sent,
       unitsPerRound: trips.units,
+      connectionWaitsPerRound: trips.waits,
     }),
   };
   // Cores each process kept busy during the run (2.0 = two whole cores).
@@ -323,6 +324,7 @@ try {
     }),
     ...(trips && {
       'round trips / statements sent / units per round': `${trips.roundTrips} / ${trips.sent} / ${trips.units}`,
+      'units that waited for a connection, per round': trips.waits,
     }),
     ...(statements && {
       'SQL statements / ms per round': `${statements.statements} / ${statements.ms}`,

@@ -155,6 +155,7 @@ describe('pipelined units (pg pipeline mode, units.ts)', () => {
       if (waiting === 0) counted.trips++;
     },
     unit: () => void counted.units++,
+    checkout: () => {},
   };
   let units: Units;
   beforeAll(async () => {

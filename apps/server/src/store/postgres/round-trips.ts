@@ -14,21 +14,26 @@ export interface RoundTrips {
   /** A statement is sent on a connection where `waiting` statements sent before it are not answered yet. */
   sent(waiting: number): void;
   unit(): void;
+  /** A unit is about to take a connection; `busy`: every one the pool may open is in use. */
+  checkout(busy: boolean): void;
 }
 
 export const ROUND_TRIPS = 'round trips';
 export const SENT = 'statements sent';
 export const UNITS = 'units';
+export const WAITS = 'waits for a connection';
 
 export function countRoundTrips(file: string): RoundTrips {
   let trips = 0;
   let sent = 0;
   let units = 0;
+  let waits = 0;
   const write = () => {
     const out: StatementCounts = {
       [ROUND_TRIPS]: { calls: trips, ms: 0 },
       [SENT]: { calls: sent, ms: 0 },
       [UNITS]: { calls: units, ms: 0 },
+      [WAITS]: { calls: waits, ms: 0 },
     };
     writeFileSync(`${file}.${process.pid}`, JSON.stringify(out));
   };
@@ -42,8 +47,11 @@ export function countRoundTrips(file: string): RoundTrips {
     unit() {
       units++;
     },
+    checkout(busy) {
+      if (busy) waits++;
+    },
   };
 }
 
 /** Counts nothing (the default). */
-export const uncounted: RoundTrips = { sent() {}, unit() {} };
+export const uncounted: RoundTrips = { sent() {}, unit() {}, checkout() {} };

@@ -197,6 +197,7 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>, options: 
     work: (sql: Sql, control: UnitControl) => Promise<T>,
     options: UnitOptions,
   ): Promise<{ value: T; committed: Array<() => void> }> {
+    trips.checkout(pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? 10));
     const client = await pool.connect();
     const scope: UnitScope = { client, committed: [], ended: false, unanswered: [] };
     trips.unit();
