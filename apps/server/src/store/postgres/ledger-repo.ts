@@ -111,22 +111,6 @@ export function createLedgerRepo(sql: Sql): LedgerRepo {
     const table = list === 'round' ? 'rounds r' : 'transactions t';
     const where = ledgerWhere(alias, filter, params.add);
     if (foldable(list, filter)) return counts.total(list, filter, where, params);
-    if (list === 'round' && filter.type !== null) {
-      // Rounds by a transaction's type: counted from the client's transactions of that type (a
-      // round's transactions have its owner), not by probing every round of the range.
-      const own = parameters();
-      const typed = ledgerWhere('r', { ...filter, type: null }, own.add);
-      const owner = [`x.client_id = ${own.add(filter.clientId)}`, `x.type = ${own.add(filter.type)}`];
-      if (filter.profileId !== null) owner.push(`x.profile_id = ${own.add(filter.profileId)}`);
-      if (filter.playerId !== null) owner.push(`x.player_id = ${own.add(filter.playerId)}`);
-      const row = await first<{ n: number }>(
-        sql,
-        `SELECT count(*) AS n FROM rounds r
-         WHERE ${typed} AND r.id IN (SELECT x.round_id FROM transactions x WHERE ${owner.join(' AND ')})`,
-        own.values,
-      );
-      return row?.n ?? 0;
-    }
     return (
       (await first<{ n: number }>(sql, `SELECT count(*) AS n FROM ${table} WHERE ${where}`, params.values))
         ?.n ?? 0
