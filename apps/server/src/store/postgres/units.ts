@@ -100,7 +100,7 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>, options: 
     waiting.set(client, before + 1);
     const answered = client.query<Row>(query);
     const done = () => void waiting.set(client, (waiting.get(client) ?? 1) - 1);
-    answered.then(done, done);
+    void answered.then(done, done);
     return answered;
   }
 
@@ -109,7 +109,7 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>, options: 
     const answered = send(scope.client, text);
     if (!pipelined) return answered;
     // Handled here so a unit that fails first does not leave it unhandled; still awaited at commit.
-    answered.catch(() => {});
+    void answered.catch(() => {});
     scope.unanswered.push(answered);
     return Promise.resolve();
   }
@@ -121,7 +121,7 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>, options: 
       return;
     }
     const answers = texts.map((text) => send(client, text));
-    for (const answer of answers) answer.catch(() => {});
+    for (const answer of answers) void answer.catch(() => {});
     for (const answer of answers) await answer;
   }
 
