@@ -117,6 +117,12 @@ const envSchema = z.object({
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
+   * PostgreSQL: the lists' totals from per-hour counts folded off the round's path instead of a
+   * count(*) of the rows (docs/store.md, "The lists' totals on PostgreSQL"). Off by default: it
+   * assumes no row is written with a created_at more than an hour older than the newest.
+   */
+  LEDGER_COUNT_FOLD: flag.optional(),
+  /**
    * Diagnostics (SQLite): counts every SQL statement and writes the counts to this path plus the
    * process id at exit and on SIGUSR2 (store/sqlite/statement-stats.ts; `bench:play --statements`).
    * On PostgreSQL: its round trips, statements sent, units and waits for a connection

@@ -241,7 +241,7 @@ it('keeps the lists’ totals exact before, across and after folds of the per-ho
   // A database of its own: where the fold stops is one point for every client, and the other
   // tests' rows (in 2030) would move it past these.
   const own = await createTestDatabase();
-  const store = openPostgresStore(own.url);
+  const store = openPostgresStore(own.url, { foldCounts: true });
   const pool = createPool(own.url, { max: 2 });
   const one = await seedSeat(store);
   const two = await seedSeat(store, { client: one.client });

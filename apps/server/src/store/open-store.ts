@@ -11,6 +11,7 @@ export function openConfiguredStore(
   settings: {
     DATABASE_URL?: string | undefined;
     DATABASE_POOL_SIZE?: number | undefined;
+    LEDGER_COUNT_FOLD?: boolean | undefined;
     DATA_DIR: string;
     STATEMENT_STATS?: string | undefined;
   },
@@ -20,6 +21,7 @@ export function openConfiguredStore(
     return openPostgresStore(settings.DATABASE_URL, {
       ...options,
       statementStats: settings.STATEMENT_STATS,
+      foldCounts: settings.LEDGER_COUNT_FOLD === true,
       ...(settings.DATABASE_POOL_SIZE && { maxConnections: settings.DATABASE_POOL_SIZE }),
     });
   return openSqliteStore(join(settings.DATA_DIR, 'raspa.sqlite'), {

@@ -53,10 +53,11 @@ const pageParams = (page: PageRequest) => [page.pageSize, (page.pageIndex - 1) *
 const NEWEST_FIRST = (alias: string) => `ORDER BY ${alias}.created_at DESC, ${alias}.id DESC`;
 
 /**
- * The lists. Their totals add the per-hour counts folded off the round's path and count only the
- * rows outside them (ledger-counts.ts); the filters those counts are not kept by count the rows.
+ * The lists. Their totals count the rows; with `foldCounts` (LEDGER_COUNT_FOLD) they add the
+ * per-hour counts folded off the round's path and count only the rows outside them
+ * (ledger-counts.ts), for the filters those counts are kept by.
  */
-export function createLedgerRepo(sql: Sql): LedgerRepo {
+export function createLedgerRepo(sql: Sql, options: { foldCounts?: boolean } = {}): LedgerRepo {
   const counts = createLedgerCounts(sql);
   /** The transactions of a page of rounds, in one query (a page holds at most 100 rounds). */
   async function transactionsOf(roundIds: readonly string[]): Promise<Map<string, TransactionRecord[]>> {
@@ -110,7 +111,7 @@ export function createLedgerRepo(sql: Sql): LedgerRepo {
     const alias = list === 'round' ? 'r' : 't';
     const table = list === 'round' ? 'rounds r' : 'transactions t';
     const where = ledgerWhere(alias, filter, params.add);
-    if (foldable(list, filter)) return counts.total(list, filter, where, params);
+    if (options.foldCounts && foldable(list, filter)) return counts.total(list, filter, where, params);
     return (
       (await first<{ n: number }>(sql, `SELECT count(*) AS n FROM ${table} WHERE ${where}`, params.values))
         ?.n ?? 0

@@ -22,14 +22,14 @@ import { createUnits } from './units.ts';
 import { createWebhooksRepo } from './webhooks-repo.ts';
 
 /** Every repository over one Sql, which runs each statement in the current unit or on the pool. */
-function createRepos(sql: Sql, migrations: () => MigrationState): Repositories {
+function createRepos(sql: Sql, migrations: () => MigrationState, foldCounts: boolean): Repositories {
   return {
     clients: createClientsRepo(sql),
     profiles: createProfilesRepo(sql),
     games: createGamesRepo(sql),
     players: createPlayersRepo(sql),
     sessions: createSessionsRepo(sql),
-    ledger: createLedgerRepo(sql),
+    ledger: createLedgerRepo(sql, { foldCounts }),
     webhooks: createWebhooksRepo(sql),
     resets: createResetsRepo(sql),
     outbox: createOutboxRepo(sql),
@@ -57,7 +57,7 @@ export interface PostgresStore extends Store {
  */
 export function createPostgresStore(
   pool: pg.Pool,
-  options: { readonly?: boolean; statementStats?: string | undefined } = {},
+  options: { readonly?: boolean; statementStats?: string | undefined; foldCounts?: boolean } = {},
 ): PostgresStore {
   let migrations: MigrationState = { state: 'running' };
   // A reader (verify-pool) never migrates: /ready-style health then says what is missing.
@@ -78,7 +78,7 @@ export function createPostgresStore(
     ...(options.statementStats && { trips: countRoundTrips(options.statementStats) }),
   });
   // One set of repositories: inside a unit's work, their statements run on its connection.
-  const repos = createRepos(units.outside, state);
+  const repos = createRepos(units.outside, state, options.foldCounts === true);
   return {
     ...repos,
     ready,
@@ -97,7 +97,13 @@ export function createPostgresStore(
  */
 export const openPostgresStore = (
   url: string,
-  options: { maxConnections?: number; readonly?: boolean; statementStats?: string | undefined } = {},
+  options: {
+    maxConnections?: number;
+    readonly?: boolean;
+    statementStats?: string | undefined;
+    /** The lists' totals from folded per-hour counts (LEDGER_COUNT_FOLD, ledger-counts.ts). */
+    foldCounts?: boolean;
+  } = {},
 ): PostgresStore => {
   const readonly = options.readonly ?? false;
   return createPostgresStore(
@@ -106,6 +112,6 @@ export const openPostgresStore = (
       pipeline: true,
       ...(options.maxConnections && { max: options.maxConnections }),
     }),
-    { readonly, statementStats: options.statementStats },
+    { readonly, statementStats: options.statementStats, foldCounts: options.foldCounts === true },
   );
 };
