@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { signForTest, type TokenSet } from '../test/harness.ts';
+import { loadLedgerIntoPostgres } from './api/postgres-ledger.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
 import { startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { RESULTS_DIR, report } from './kit/report.ts';
+import { type BenchDatabase, startBenchDatabase } from './play/bench-database.ts';
 import { copyLedger, type SeededLedger, seedLedger } from './seed-ledger.ts';
 
 /**
@@ -18,7 +20,7 @@ import { copyLedger, type SeededLedger, seedLedger } from './seed-ledger.ts';
  */
 
 const USAGE =
-  'usage: pnpm bench:api [--seconds D] [--connections C] [--rounds N] [--only case,case] [--rebuild] [--cpu-prof]';
+  'usage: pnpm bench:api [--seconds D] [--connections C] [--rounds N] [--only case,case] [--rebuild] [--cpu-prof] [--database sqlite|postgres]';
 
 const { values } = parseArgs({
   options: {
@@ -29,12 +31,21 @@ const { values } = parseArgs({
     rebuild: { type: 'boolean', default: false },
     // Writes the service's CPU profile (node --cpu-prof) under bench/results/ when it stops.
     'cpu-prof': { type: 'boolean', default: false },
+    // postgres: the same ledger loaded into a PostgreSQL cluster started for the run (api/postgres-ledger.ts).
+    database: { type: 'string', default: 'sqlite' },
   },
 });
+const onPostgres = values.database === 'postgres';
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const rounds = Number(values.rounds);
-if (!(seconds > 0) || !Number.isInteger(connections) || connections < 1 || !Number.isInteger(rounds)) {
+if (
+  !(seconds > 0) ||
+  !Number.isInteger(connections) ||
+  connections < 1 ||
+  !Number.isInteger(rounds) ||
+  !['sqlite', 'postgres'].includes(values.database)
+) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -174,12 +185,22 @@ if (cases.length === 0) {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'raspa-bench-api-'));
 let service: ChildProcess | undefined;
+let database: BenchDatabase | undefined;
 try {
   log(`copying the ledger (${seeded.sizeMb} MB) to ${dataDir}`);
+  // On PostgreSQL the copy gives the service its secret.key (the ledger's sealed tokens); the
+  // SQLite file in it is not opened.
   copyLedger(seeded, dataDir);
+  if (onPostgres) {
+    database = await startBenchDatabase();
+    log('loading the ledger into PostgreSQL');
+    await loadLedgerIntoPostgres(seeded, database.url, log);
+  }
   const started = await startServiceOnFreePort({
     dataDir,
     apiKey: seeded.apiKey,
+    // The folded per-hour counts on (LEDGER_COUNT_FOLD): the ledger's rows are all in the past.
+    ...(database && { env: { DATABASE_URL: database.url, LEDGER_COUNT_FOLD: 'true' } }),
     ...(values['cpu-prof'] && { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}`] }),
   });
   service = started.child;
@@ -217,13 +238,14 @@ try {
   );
   const command = `pnpm bench:api --seconds ${seconds} --connections ${connections} --rounds ${rounds}${
     values.only ? ` --only '${values.only}'` : ''
-  }`;
+  }${onPostgres ? ' --database postgres' : ''}`;
   report(
     'api',
     command,
     {
       seconds,
       connections,
+      database: values.database,
       ledger: {
         rounds: seeded.rounds,
         transactions: seeded.transactions,
@@ -243,5 +265,6 @@ try {
   process.exitCode = failed === 0 ? 0 : 1;
 } finally {
   await stopProcess(service);
+  await database?.close();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -11,7 +11,7 @@ import { crossProcessMessages } from './kit/cross-process.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
 import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { report } from './kit/report.ts';
-import { snapshotStatements, statementsPerRound } from './kit/statements.ts';
+import { roundTripsPerRound, snapshotStatements, statementsPerRound } from './kit/statements.ts';
 import { type Latency, perSecond, triple } from './kit/stats.ts';
 import { type BenchDatabase, cpuBetween, startBenchDatabase } from './play/bench-database.ts';
 import { type OperatorAddress, setUpPlayers } from './play/set-up.ts';
@@ -45,6 +45,8 @@ const { values } = parseArgs({
     // SQL statements per round: counted in the service (the STATEMENT_STATS setting) on SQLite, by
     // pg_stat_statements on PostgreSQL.
     statements: { type: 'boolean', default: false },
+    // PostgreSQL over loopback TCP instead of its Unix socket (the default when it runs here).
+    tcp: { type: 'boolean', default: false },
   },
 });
 const players = Number(values.players);
@@ -70,7 +72,7 @@ if (
   workers < 1
 ) {
   console.error(
-    'usage: [WORKERS=N] pnpm bench:play [--players N] [--seconds D] [--workers N] [--think-ms T] [--no-webhooks] [--cpu-prof DIR] [--database sqlite|postgres] [--instances N] [--statements]',
+    'usage: [WORKERS=N] pnpm bench:play [--players N] [--seconds D] [--workers N] [--think-ms T] [--no-webhooks] [--cpu-prof DIR] [--database sqlite|postgres] [--instances N] [--statements] [--tcp]',
   );
   process.exit(2);
 }
@@ -109,14 +111,16 @@ let load: BenchChild | undefined;
 try {
   operator = forkChild(new URL('./play/operator-process.ts', import.meta.url));
   const address = await operator.ask<OperatorAddress>('address');
-  if (onPostgres) database = await startBenchDatabase({ countStatements: values.statements });
+  if (onPostgres)
+    database = await startBenchDatabase({ countStatements: values.statements, tcp: values.tcp });
   // Instances share the database and the key of its sealed tokens and seeds; one migrates first.
   const secretKey = randomBytes(32).toString('hex');
   const urls: string[] = [];
   for (let i = 0; i < instanceCount; i++) {
     const dataDir = mkdtempSync(join(tmpdir(), 'raspa-bench-'));
     dataDirs.push(dataDir);
-    if (values.statements && !onPostgres && i === 0) statementsFile = join(dataDir, 'statements');
+    // On PostgreSQL the service counts only its round trips and units (cheap): always on there.
+    if ((values.statements || onPostgres) && i === 0) statementsFile = join(dataDir, 'statements');
     const started = await startServiceOnFreePort({
       dataDir,
       apiKey: API_KEY,
@@ -176,9 +180,14 @@ try {
     ...Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)])),
   });
   const servicePids = () => services.flatMap((each) => processTree(each.pid));
-  /** The statements run so far: the service's own counts on SQLite, pg_stat_statements' on PostgreSQL. */
-  const snapshot = async () =>
-    statementsFile ? await snapshotStatements(statementsFile, servicePids()) : await database?.statements();
+  /**
+   * The statements run so far: the service's own counts on SQLite, pg_stat_statements' on
+   * PostgreSQL (where the service's own file holds its round trips and units instead).
+   */
+  const serviceCounts = async () =>
+    statementsFile ? await snapshotStatements(statementsFile, servicePids()) : undefined;
+  const snapshot = async () => (onPostgres ? await database?.statements() : await serviceCounts());
+  const tripsBefore = onPostgres ? await serviceCounts() : undefined;
   const statementsBefore = await snapshot();
   const messagesBefore = await crossProcessMessages(urls, workers);
   const cpuBefore = cpu();
@@ -190,6 +199,8 @@ try {
   const cpuAfter = cpu();
   const messagesAfter = await crossProcessMessages(urls, workers);
   const statementsAfter = statementsBefore && (await snapshot());
+  const tripsAfter = tripsBefore && (await serviceCounts());
+  const trips = tripsBefore && tripsAfter && roundTripsPerRound(tripsBefore, tripsAfter, run.rounds);
   const statements =
     statementsBefore && statementsAfter
       ? statementsPerRound(statementsBefore, statementsAfter, run.rounds)
@@ -214,6 +225,12 @@ try {
     commitsPerSecond: commits === null ? null : perSecond(commits, run.elapsed),
     commitsPerRound: commits === null ? null : Math.round((commits / run.rounds) * 100) / 100,
     rollbacksPerRound: rollbacks === null ? null : Math.round((rollbacks / run.rounds) * 100) / 100,
+    ...(trips && {
+      roundTripsPerRound: trips.roundTrips,
+      sentPerRound: trips.sent,
+      unitsPerRound: trips.units,
+      connectionWaitsPerRound: trips.waits,
+    }),
   };
   // What crossed between the service's processes (cluster IPC or PostgreSQL NOTIFY) during the run.
   const messages = Object.fromEntries(
@@ -257,7 +274,7 @@ try {
       successCount: hookAfter.successCount - hookBefore.successCount,
       failureCount: hookAfter.failureCount - hookBefore.failureCount,
     };
-  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${onPostgres ? ` --database postgres --instances ${instanceCount}` : ''}${values.statements ? ' --statements' : ''}`;
+  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${onPostgres ? ` --database postgres --instances ${instanceCount}${values.tcp ? ' --tcp' : ''}` : ''}${values.statements ? ' --statements' : ''}`;
 
   const result = {
     players,
@@ -321,6 +338,10 @@ try {
       'PostgreSQL CPU ms per round / cores': `${postgres.cpuMsPerRound} / ${postgres.cores}`,
       'PostgreSQL commits/s (per round)': `${postgres.commitsPerSecond} (${postgres.commitsPerRound})`,
       'PostgreSQL rollbacks per round': postgres.rollbacksPerRound,
+    }),
+    ...(trips && {
+      'round trips / statements sent / units per round': `${trips.roundTrips} / ${trips.sent} / ${trips.units}`,
+      'units that waited for a connection, per round': trips.waits,
     }),
     ...(statements && {
       'SQL statements / ms per round': `${statements.statements} / ${statements.ms}`,

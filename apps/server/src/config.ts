@@ -113,8 +113,21 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /**
+   * Connections of each process's pool to DATABASE_URL (docs/benchmarks.md, "Sizing the pool"):
+   * units wait for one when all are busy.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * PostgreSQL: the lists' totals from per-hour counts folded off the round's path instead of a
+   * count(*) of the rows (docs/store.md, "The lists' totals on PostgreSQL"). Off by default: it
+   * assumes no row is written with a created_at more than an hour older than the newest.
+   */
+  LEDGER_COUNT_FOLD: flag.optional(),
+  /**
    * Diagnostics (SQLite): counts every SQL statement and writes the counts to this path plus the
    * process id at exit and on SIGUSR2 (store/sqlite/statement-stats.ts; `bench:play --statements`).
+   * On PostgreSQL: its round trips, statements sent, units and waits for a connection
+   * (store/postgres/round-trips.ts).
    */
   STATEMENT_STATS: z.string().min(1).optional(),
 });

@@ -233,7 +233,10 @@ describe('pnpm admin migrate-to-postgres', { timeout: 180_000 }, () => {
     const unreachable = await admin('migrate-to-postgres', '--to', 'postgres://raspa@127.0.0.1:1/raspa');
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toContain('error: cannot reach the PostgreSQL server');
-    const noDatabase = await admin('migrate-to-postgres', '--to', `${target.url}_missing`);
+    // The database's name with _missing: the path of the URL (its query may name the socket's folder).
+    const missing = new URL(target.url);
+    missing.pathname = `${missing.pathname}_missing`;
+    const noDatabase = await admin('migrate-to-postgres', '--to', missing.href);
     expect(noDatabase.code).toBe(1);
     expect(noDatabase.stderr).toMatch(/error: database "\w+_missing" does not exist/);
     const noFile = await admin(

@@ -39,11 +39,12 @@ export async function createTestDatabase(options: { unmigrated?: boolean } = {})
  * A store on a fresh database for the tests of the file (or describe block) this is called in:
  * opened before them, closed and its database dropped after them. Read `store` inside a test.
  */
-export function usePostgresStore(): { readonly store: PostgresStore } {
+export function usePostgresStore(): { readonly store: PostgresStore; readonly url: string } {
   let database: TestDatabase | undefined;
-  const opened = {} as { store: PostgresStore };
+  const opened = {} as { store: PostgresStore; url: string };
   beforeAll(async () => {
     database = await createTestDatabase();
+    opened.url = database.url;
     opened.store = openPostgresStore(database.url);
     await opened.store.ready;
   });

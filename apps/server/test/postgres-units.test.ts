@@ -3,15 +3,27 @@
  * serialization failure is run again, and the callbacks of the attempt that rolled back never
  * run (store/postgres/units.ts); `rowLocks` units wait on the round they read instead of
  * aborting, and one that lost a unique key to another is run again once; instances opening one
- * database together migrate it once.
+ * database together migrate it once; pipelined units send BEGIN, savepoints and statements sent
+ * together without waiting, and still fail and undo as a whole; the lists' totals stay exact
+ * across folds of their per-hour counts (ledger-counts.ts).
  */
 import pg from 'pg';
-import { expect, it } from 'vitest';
-import { shippedMigrations } from '../src/store/postgres/database.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, shippedMigrations } from '../src/store/postgres/database.ts';
+import { createLedgerCounts } from '../src/store/postgres/ledger-counts.ts';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import type { RoundTrips } from '../src/store/postgres/round-trips.ts';
+import { createUnits, type Units } from '../src/store/postgres/units.ts';
+import type { LedgerFilter, RoundRecord, TransactionRecord } from '../src/store/records.ts';
 import { ROW_LOCKS } from '../src/store/store.ts';
 import { createTestDatabase, usePostgresStore } from './postgres-database.ts';
-import { roundRecord, seedSeat } from './store-contract/fixtures.ts';
+import {
+  ledgerFilter,
+  roundRecord,
+  seedRound,
+  seedSeat,
+  seedTransaction,
+} from './store-contract/fixtures.ts';
 
 /** A gate both units reach before either goes on: they are sure to overlap. */
 function meetingPoint() {
@@ -128,5 +140,179 @@ it('migrates an empty database once when several instances open it together', as
   } finally {
     await Promise.all(instances.map((instance) => instance.close()));
     await empty.drop();
+  }
+});
+
+describe('pipelined units (pg pipeline mode, units.ts)', () => {
+  let pool: pg.Pool;
+  const counted = { trips: 0, sent: 0, units: 0 };
+  const trips: RoundTrips = {
+    sent: (waiting) => {
+      counted.sent++;
+      if (waiting === 0) counted.trips++;
+    },
+    unit: () => void counted.units++,
+    checkout: () => {},
+  };
+  let units: Units;
+  beforeAll(async () => {
+    pool = createPool(opened.url, { pipeline: true, max: 2 });
+    units = createUnits(pool, async () => {}, { pipelined: true, trips });
+    await pool.query('CREATE TABLE pipeline_probe (n INT PRIMARY KEY)');
+  });
+  afterAll(async () => {
+    await pool.end();
+  });
+  const probe = async () =>
+    (await pool.query<{ n: number }>('SELECT n FROM pipeline_probe ORDER BY n')).rows.map((row) => row.n);
+  const reset = async () => {
+    await pool.query('DELETE FROM pipeline_probe');
+    Object.assign(counted, { trips: 0, sent: 0, units: 0 });
+  };
+
+  it('sends BEGIN with the first statement, and statements sent together in one round trip', async () => {
+    await reset();
+    await units.unit(async (sql) => {
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+      await Promise.all([
+        sql.query('INSERT INTO pipeline_probe (n) VALUES (2)'),
+        sql.query('INSERT INTO pipeline_probe (n) VALUES (3)'),
+      ]);
+    });
+    // BEGIN + the first insert, the two inserts together, COMMIT.
+    expect(counted).toEqual({ trips: 3, sent: 5, units: 1 });
+    expect(await probe()).toEqual([1, 2, 3]);
+  });
+
+  it('fails the whole unit when one of the statements sent together fails, and undoes it', async () => {
+    await reset();
+    const unit = units.unit(async (sql) => {
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+      await Promise.all([
+        sql.query('INSERT INTO pipeline_probe (n) VALUES (1)'),
+        sql.query('INSERT INTO pipeline_probe (n) VALUES (2)'),
+      ]);
+    });
+    await expect(unit).rejects.toMatchObject({ code: '23505' });
+    expect(await probe()).toEqual([]);
+  });
+
+  it('undoes a failed nested unit alone, its savepoint sent ahead', async () => {
+    await reset();
+    await units.unit(async (sql) => {
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+      await expect(
+        units.unit(async (inner) => {
+          await inner.query('INSERT INTO pipeline_probe (n) VALUES (2)');
+          await inner.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+        }),
+      ).rejects.toMatchObject({ code: '23505' });
+      await units.unit(
+        async (inner) => void (await inner.query('INSERT INTO pipeline_probe (n) VALUES (3)')),
+      );
+    });
+    expect(await probe()).toEqual([1, 3]);
+  });
+
+  it('refuses to report a unit committed when PostgreSQL answered its COMMIT with ROLLBACK', async () => {
+    await reset();
+    // A work that swallows a refused statement leaves the transaction aborted: PostgreSQL then
+    // answers COMMIT with ROLLBACK, not with an error. Before, the unit resolved as if committed.
+    const unit = units.unit(async (sql) => {
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+      await sql.query('SELECT 1 / 0').catch(() => {});
+    });
+    await expect(unit).rejects.toThrow(/did not commit \(ROLLBACK\)/);
+    expect(await probe()).toEqual([]);
+  });
+});
+
+const BASE = Date.UTC(2025, 0, 1);
+const minute = (n: number) => new Date(BASE + n * 60_000).toISOString();
+const HOUR = 60;
+
+it('keeps the lists’ totals exact before, across and after folds of the per-hour counts', async () => {
+  // A database of its own: where the fold stops is one point for every client, and the other
+  // tests' rows (in 2030) would move it past these.
+  const own = await createTestDatabase();
+  const store = openPostgresStore(own.url, { foldCounts: true });
+  const pool = createPool(own.url, { max: 2 });
+  const one = await seedSeat(store);
+  const two = await seedSeat(store, { client: one.client });
+  const rounds: RoundRecord[] = [];
+  const transactions: TransactionRecord[] = [];
+  const write = async (fromMinute: number, count: number) => {
+    for (let i = 0; i < count; i++) {
+      const createdAt = minute(fromMinute + i * 11 + (i % 7));
+      const round = await seedRound(store, i % 3 === 0 ? two : one, { createdAt });
+      rounds.push(round);
+      transactions.push(await seedTransaction(store, round));
+      if (i % 4 === 0)
+        transactions.push(await seedTransaction(store, round, { type: 'prize', amountMinor: 1 }));
+    }
+  };
+  const filters: Partial<LedgerFilter>[] = [
+    {},
+    { profileId: two.profile.id },
+    { type: 'prize' },
+    { profileId: one.profile.id, type: 'bet' },
+    { from: minute(95), before: minute(7 * HOUR + 13) },
+    { from: minute(2 * HOUR), before: minute(8 * HOUR) },
+    { from: minute(3 * HOUR + 1) },
+    { before: minute(5 * HOUR - 1), profileId: one.profile.id },
+  ];
+  const keeps = (filter: Partial<LedgerFilter>, row: RoundRecord | TransactionRecord) =>
+    (filter.profileId == null || row.profileId === filter.profileId) &&
+    (filter.from == null || row.createdAt >= filter.from) &&
+    (filter.before == null || row.createdAt < filter.before);
+  const check = async () => {
+    for (const over of filters) {
+      const filter = ledgerFilter(one.client.id, over);
+      const page = { pageIndex: 1, pageSize: 1 };
+      const tx = transactions.filter(
+        (row) => keeps(over, row) && (over.type == null || row.type === over.type),
+      );
+      expect((await store.ledger.listTransactions(filter, page)).totalCount, JSON.stringify(over)).toBe(
+        tx.length,
+      );
+      if (over.type != null) continue;
+      const listed = rounds.filter((row) => keeps(over, row));
+      expect((await store.ledger.listRounds(filter, page)).totalCount, JSON.stringify(over)).toBe(
+        listed.length,
+      );
+    }
+  };
+  const counts = createLedgerCounts(createUnits(pool, async () => {}).outside);
+  const foldedBefore = async () =>
+    (
+      await pool.query<{ list: string; upto: string }>(
+        'SELECT list, folded_before AS upto FROM ledger_count_folds',
+      )
+    ).rows;
+  try {
+    await write(0, 60); // minutes 0 to ~655: the newest at about 10:55
+    await check();
+    await counts.fold('round', { wait: true });
+    await counts.fold('transaction', { wait: true });
+    // Hours that ended an hour before the newest row: up to 09:00.
+    const first = minute(9 * HOUR);
+    expect(await foldedBefore()).toEqual(
+      expect.arrayContaining([
+        { list: 'round', upto: first },
+        { list: 'transaction', upto: first },
+      ]),
+    );
+    await check();
+    // More rows: some in hours not folded yet, the newest hours later; then fold those too.
+    await write(9 * HOUR + 5, 40);
+    await check();
+    await counts.fold('round', { wait: true });
+    await counts.fold('transaction', { wait: true });
+    expect((await foldedBefore()).every((row) => row.upto > first)).toBe(true);
+    await check();
+  } finally {
+    await pool.end();
+    await store.close();
+    await own.drop();
   }
 });

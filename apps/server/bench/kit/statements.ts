@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { ROUND_TRIPS, SENT, UNITS, WAITS } from '../../src/store/postgres/round-trips.ts';
 import type { StatementCounts } from '../../src/store/sqlite/statement-stats.ts';
 import { sleep } from './processes.ts';
 
@@ -52,4 +53,18 @@ export function statementsPerRound(
     ms: per(ran.reduce((sum, row) => sum + row.ms, 0)),
     top: ran.slice(0, top).map((row) => ({ sql: row.sql, calls: per(row.calls), ms: per(row.ms) })),
   };
+}
+
+/**
+ * The PostgreSQL adapter's round trips, statements sent (BEGIN and COMMIT included), units, and
+ * units that waited for a connection (the pool's all busy), per round.
+ */
+export function roundTripsPerRound(
+  before: StatementCounts,
+  after: StatementCounts,
+  rounds: number,
+): { roundTrips: number; sent: number; units: number; waits: number } {
+  const per = (key: string) =>
+    Math.round((((after[key]?.calls ?? 0) - (before[key]?.calls ?? 0)) / rounds) * 100) / 100;
+  return { roundTrips: per(ROUND_TRIPS), sent: per(SENT), units: per(UNITS), waits: per(WAITS) };
 }

@@ -35,8 +35,9 @@ export interface TransactionCounts {
 
 const NAME = 'raspa_bench';
 
+/** `tcp`: the service reaches the cluster over loopback TCP instead of its Unix socket (to compare). */
 export async function startBenchDatabase(
-  options: { countStatements?: boolean } = {},
+  options: { countStatements?: boolean; tcp?: boolean } = {},
 ): Promise<BenchDatabase> {
   const counting = options.countStatements === true;
   const cluster = await startCluster(counting ? ['shared_preload_libraries=pg_stat_statements'] : []);
@@ -50,7 +51,7 @@ export async function startBenchDatabase(
     await cluster.stop();
     throw error;
   }
-  const url = new URL(cluster.url);
+  const url = new URL(options.tcp ? cluster.tcpUrl : cluster.url);
   url.pathname = `/${NAME}`;
   if (counting) await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   const postmaster = cluster.dataDir

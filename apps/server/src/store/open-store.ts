@@ -8,10 +8,22 @@ import type { Store } from './store.ts';
  * SQLite file in DATA_DIR. `readonly` opens it for a report that changes nothing (verify-pool).
  */
 export function openConfiguredStore(
-  settings: { DATABASE_URL?: string | undefined; DATA_DIR: string; STATEMENT_STATS?: string | undefined },
+  settings: {
+    DATABASE_URL?: string | undefined;
+    DATABASE_POOL_SIZE?: number | undefined;
+    LEDGER_COUNT_FOLD?: boolean | undefined;
+    DATA_DIR: string;
+    STATEMENT_STATS?: string | undefined;
+  },
   options: { readonly?: boolean } = {},
 ): Store {
-  if (settings.DATABASE_URL) return openPostgresStore(settings.DATABASE_URL, options);
+  if (settings.DATABASE_URL)
+    return openPostgresStore(settings.DATABASE_URL, {
+      ...options,
+      statementStats: settings.STATEMENT_STATS,
+      foldCounts: settings.LEDGER_COUNT_FOLD === true,
+      ...(settings.DATABASE_POOL_SIZE && { maxConnections: settings.DATABASE_POOL_SIZE }),
+    });
   return openSqliteStore(join(settings.DATA_DIR, 'raspa.sqlite'), {
     ...options,
     statementStats: settings.STATEMENT_STATS,

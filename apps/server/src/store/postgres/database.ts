@@ -33,10 +33,15 @@ const types = {
  * whatever the server's default: a unit answered is on disk, docs/contract.md §6); a read-only
  * pool's transactions refuse every write.
  */
-export function createPool(url: string, options: { max?: number; readonly?: boolean } = {}): pg.Pool {
+export function createPool(
+  url: string,
+  options: { max?: number; readonly?: boolean; pipeline?: boolean } = {},
+): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
+    // The pool hands this to each Client it makes (units.ts, UnitsOptions.pipelined).
+    pipeline: options.pipeline ?? false,
     // A server that does not answer fails a call (and /ready) instead of hanging it. node-postgres
     // counts the wait for a free connection in this too, so it is long enough for a burst.
     connectionTimeoutMillis: 30_000,

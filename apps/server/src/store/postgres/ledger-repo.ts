@@ -3,6 +3,7 @@ import type { LedgerFilter, ListCursor, OwnerRef, ReportRow, TransactionRecord }
 import { assertReportFilter, reportQuery } from '../report-query.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
+import { createLedgerCounts, foldable } from './ledger-counts.ts';
 import { all, first, parameters, type Sql } from './sql.ts';
 
 const TRANSACTION_COLUMNS = `t.id, t.round_id AS "roundId", t.client_id AS "clientId", t.profile_id AS "profileId",
@@ -52,10 +53,12 @@ const pageParams = (page: PageRequest) => [page.pageSize, (page.pageIndex - 1) *
 const NEWEST_FIRST = (alias: string) => `ORDER BY ${alias}.created_at DESC, ${alias}.id DESC`;
 
 /**
- * The lists. Their totals are counted from the rows: SQLite's per-day counts (its migration 003)
- * are not ported yet, so a total over a client's whole ledger reads its index entries.
+ * The lists. Their totals count the rows; with `foldCounts` (LEDGER_COUNT_FOLD) they add the
+ * per-hour counts folded off the round's path and count only the rows outside them
+ * (ledger-counts.ts), for the filters those counts are kept by.
  */
-export function createLedgerRepo(sql: Sql): LedgerRepo {
+export function createLedgerRepo(sql: Sql, options: { foldCounts?: boolean } = {}): LedgerRepo {
+  const counts = createLedgerCounts(sql);
   /** The transactions of a page of rounds, in one query (a page holds at most 100 rounds). */
   async function transactionsOf(roundIds: readonly string[]): Promise<Map<string, TransactionRecord[]>> {
     const byRound = new Map<string, TransactionRecord[]>(roundIds.map((id) => [id, []]));
@@ -80,10 +83,12 @@ export function createLedgerRepo(sql: Sql): LedgerRepo {
     const params = parameters();
     const where = ledgerWhere('r', filter, params.add) + afterCursor('r', after, params.add);
     const [limit, offset] = page.map(params.add);
+    // The page's ids first (an index-only walk past the offset), then only its rows joined: else
+    // PostgreSQL joins every skipped round to its player before the OFFSET drops it.
     const rows = await all<RoundDetailRow>(
       sql,
-      `SELECT ${ROUND_COLUMNS} FROM rounds r ${ROUND_JOINS} WHERE ${where} ${NEWEST_FIRST('r')}
-       LIMIT ${limit} OFFSET ${offset}`,
+      `WITH page AS (SELECT r.id FROM rounds r WHERE ${where} ${NEWEST_FIRST('r')} LIMIT ${limit} OFFSET ${offset})
+       SELECT ${ROUND_COLUMNS} FROM page JOIN rounds r ON r.id = page.id ${ROUND_JOINS} ${NEWEST_FIRST('r')}`,
       params.values,
     );
     return withTransactions(rows);
@@ -106,6 +111,7 @@ export function createLedgerRepo(sql: Sql): LedgerRepo {
     const alias = list === 'round' ? 'r' : 't';
     const table = list === 'round' ? 'rounds r' : 'transactions t';
     const where = ledgerWhere(alias, filter, params.add);
+    if (options.foldCounts && foldable(list, filter)) return counts.total(list, filter, where, params);
     return (
       (await first<{ n: number }>(sql, `SELECT count(*) AS n FROM ${table} WHERE ${where}`, params.values))
         ?.n ?? 0

@@ -14,6 +14,7 @@ import { createPoolsRepo } from './pools-repo.ts';
 import { createProfilesRepo } from './profiles-repo.ts';
 import { createRateLimitsRepo } from './rate-limits-repo.ts';
 import { createResetsRepo } from './resets-repo.ts';
+import { countRoundTrips } from './round-trips.ts';
 import { createRoundsRepo } from './rounds-repo.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
 import type { Sql } from './sql.ts';
@@ -21,14 +22,14 @@ import { createUnits } from './units.ts';
 import { createWebhooksRepo } from './webhooks-repo.ts';
 
 /** Every repository over one Sql, which runs each statement in the current unit or on the pool. */
-function createRepos(sql: Sql, migrations: () => MigrationState): Repositories {
+function createRepos(sql: Sql, migrations: () => MigrationState, foldCounts: boolean): Repositories {
   return {
     clients: createClientsRepo(sql),
     profiles: createProfilesRepo(sql),
     games: createGamesRepo(sql),
     players: createPlayersRepo(sql),
     sessions: createSessionsRepo(sql),
-    ledger: createLedgerRepo(sql),
+    ledger: createLedgerRepo(sql, { foldCounts }),
     webhooks: createWebhooksRepo(sql),
     resets: createResetsRepo(sql),
     outbox: createOutboxRepo(sql),
@@ -54,7 +55,10 @@ export interface PostgresStore extends Store {
  * with row locks for a `rowLocks` unit (units.ts).
  * Migrations are applied at open, one instance at a time; calls wait for them.
  */
-export function createPostgresStore(pool: pg.Pool, options: { readonly?: boolean } = {}): PostgresStore {
+export function createPostgresStore(
+  pool: pg.Pool,
+  options: { readonly?: boolean; statementStats?: string | undefined; foldCounts?: boolean } = {},
+): PostgresStore {
   let migrations: MigrationState = { state: 'running' };
   // A reader (verify-pool) never migrates: /ready-style health then says what is missing.
   const ready = (options.readonly ? Promise.resolve([]) : migrate(pool)).then(
@@ -69,9 +73,12 @@ export function createPostgresStore(pool: pg.Pool, options: { readonly?: boolean
   // Whoever calls the store hears the failure; nobody has to be listening for it at open.
   void ready.catch(() => {});
   const state = () => migrations;
-  const units = createUnits(pool, () => ready);
+  const units = createUnits(pool, () => ready, {
+    pipelined: pool.options.pipeline === true,
+    ...(options.statementStats && { trips: countRoundTrips(options.statementStats) }),
+  });
   // One set of repositories: inside a unit's work, their statements run on its connection.
-  const repos = createRepos(units.outside, state);
+  const repos = createRepos(units.outside, state, options.foldCounts === true);
   return {
     ...repos,
     ready,
@@ -90,13 +97,21 @@ export function createPostgresStore(pool: pg.Pool, options: { readonly?: boolean
  */
 export const openPostgresStore = (
   url: string,
-  options: { maxConnections?: number; readonly?: boolean } = {},
+  options: {
+    maxConnections?: number;
+    readonly?: boolean;
+    statementStats?: string | undefined;
+    /** The lists' totals from folded per-hour counts (LEDGER_COUNT_FOLD, ledger-counts.ts). */
+    foldCounts?: boolean;
+  } = {},
 ): PostgresStore => {
   const readonly = options.readonly ?? false;
   return createPostgresStore(
-    createPool(url, { readonly, ...(options.maxConnections && { max: options.maxConnections }) }),
-    {
+    createPool(url, {
       readonly,
-    },
+      pipeline: true,
+      ...(options.maxConnections && { max: options.maxConnections }),
+    }),
+    { readonly, statementStats: options.statementStats, foldCounts: options.foldCounts === true },
   );
 };

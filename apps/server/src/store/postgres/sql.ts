@@ -56,23 +56,13 @@ const names = new Map<string, string>();
  * A named statement, so each connection parses and plans a text once (node-postgres prepares a
  * statement only when it is named). The name is a digest of the text: one text, one name.
  */
-function prepared(text: string, values: readonly unknown[] | undefined): pg.QueryConfig {
+export function prepared(text: string, values: readonly unknown[] | undefined): pg.QueryConfig {
   let name = names.get(text);
   if (!name) {
     name = `r${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
     names.set(text, name);
   }
   return { name, text, values: (values ?? []) as unknown[] };
-}
-
-/** Runs one statement on a pool or a client, as a named (prepared) statement. */
-export async function run<Row extends object>(
-  on: pg.Pool | pg.PoolClient,
-  text: string,
-  values?: readonly unknown[],
-): Promise<{ rows: Row[]; rowCount: number }> {
-  const result = await on.query<Row & pg.QueryResultRow>(prepared(text, values));
-  return { rows: result.rows, rowCount: result.rowCount ?? 0 };
 }
 
 /** Positional parameters of a statement assembled from fixed SQL text: `add` returns the placeholder. */

@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type pg from 'pg';
+import pg from 'pg';
 import { runCallbacks } from '../run-callbacks.ts';
 import type { UnitOptions } from '../store.ts';
-import { run, type Sql } from './sql.ts';
+import { type RoundTrips, uncounted } from './round-trips.ts';
+import { prepared, type Sql } from './sql.ts';
 
 /** What a unit's work may ask of the unit itself. */
 export interface UnitControl {
@@ -17,6 +18,23 @@ interface UnitScope {
   nestedDone?: Promise<unknown>;
   /** Ended: a call still carrying this async context goes to the pool. */
   ended: boolean;
+  /**
+   * Statements sent without waiting for their answer (BEGIN, SAVEPOINT, RELEASE on a pipelined
+   * connection): awaited before the unit commits, so a failure among them fails the unit.
+   */
+  unanswered: Promise<unknown>[];
+}
+
+export interface UnitsOptions {
+  /**
+   * The pool's connections are in pipeline mode (`pg`'s `pipeline: true`): a statement is written
+   * at once even while earlier ones on the connection wait for their answer. Then a unit's BEGIN
+   * and savepoints ride with the statement that follows them, and the statements a repository
+   * sends together (`Promise.all` on a unit's Sql) go in one round trip.
+   */
+  pipelined?: boolean;
+  /** The round-trip diagnostic (STATEMENT_STATS). */
+  trips?: RoundTrips;
 }
 
 export interface Units {
@@ -62,16 +80,67 @@ const backoff = (attempt: number) =>
  * are savepoints of the unit's connection, run one after another (savepoints are a stack), at
  * their outer unit's level.
  */
-export function createUnits(pool: pg.Pool, ready: () => Promise<void>): Units {
+export function createUnits(pool: pg.Pool, ready: () => Promise<void>, options: UnitsOptions = {}): Units {
+  const pipelined = options.pipelined === true;
+  const trips = options.trips ?? uncounted;
   const scopeOfContext = new AsyncLocalStorage<UnitScope>();
   const current = () => {
     const scope = scopeOfContext.getStore();
     return scope && !scope.ended ? scope : undefined;
   };
 
+  /** Statements sent on each connection and not answered yet: a pipelined one rides with them. */
+  const waiting = new WeakMap<pg.PoolClient, number>();
+  function send<Row extends pg.QueryResultRow>(
+    client: pg.PoolClient,
+    query: string | pg.QueryConfig,
+  ): Promise<pg.QueryResult<Row>> {
+    const before = waiting.get(client) ?? 0;
+    trips.sent(pipelined ? before : 0);
+    waiting.set(client, before + 1);
+    const answered = client.query<Row>(query);
+    const done = () => void waiting.set(client, (waiting.get(client) ?? 1) - 1);
+    void answered.then(done, done);
+    return answered;
+  }
+
+  /** Sends `text` and, on a pipelined connection, goes on without its answer (see `unanswered`). */
+  function sendAhead(scope: UnitScope, text: string): Promise<unknown> {
+    const answered = send(scope.client, text);
+    if (!pipelined) return answered;
+    // Handled here so a unit that fails first does not leave it unhandled; still awaited at commit.
+    void answered.catch(() => {});
+    scope.unanswered.push(answered);
+    return Promise.resolve();
+  }
+
+  /** Sends `texts` in one round trip when pipelined (else one after another); the first failure throws. */
+  async function together(client: pg.PoolClient, texts: readonly string[]): Promise<void> {
+    if (!pipelined) {
+      for (const text of texts) await send(client, text);
+      return;
+    }
+    const answers = texts.map((text) => send(client, text));
+    for (const answer of answers) void answer.catch(() => {});
+    for (const answer of answers) await answer;
+  }
+
+  async function runOn<Row extends object>(
+    on: pg.PoolClient | pg.Pool,
+    text: string,
+    values: readonly unknown[] | undefined,
+  ): Promise<{ rows: Row[]; rowCount: number }> {
+    let result: pg.QueryResult<Row & pg.QueryResultRow>;
+    if (on instanceof pg.Pool) {
+      trips.sent(0);
+      result = await on.query<Row & pg.QueryResultRow>(prepared(text, values));
+    } else result = await send<Row & pg.QueryResultRow>(on, prepared(text, values));
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  }
+
   const onClient = (scope: UnitScope): Sql => {
     const sql: Sql = {
-      query: (text, values) => run(scope.client, text, values),
+      query: (text, values) => runOn(scope.client, text, values),
       atomic: (work) => work(sql),
       inUnit: true,
     };
@@ -81,9 +150,9 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>): Units {
   const outside: Sql = {
     query: async (text, values) => {
       const scope = current();
-      if (scope) return run(scope.client, text, values);
+      if (scope) return runOn(scope.client, text, values);
       await ready();
-      return run(pool, text, values);
+      return runOn(pool, text, values);
     },
     atomic: (work) => {
       const scope = current();
@@ -99,18 +168,19 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>): Units {
     outer: UnitScope,
     work: (sql: Sql, control: UnitControl) => Promise<T>,
   ): Promise<T> {
-    const scope: UnitScope = { client: outer.client, committed: [], ended: false };
-    await outer.client.query('SAVEPOINT nested');
+    const scope: UnitScope = { client: outer.client, committed: [], ended: false, unanswered: [] };
+    await sendAhead(outer, 'SAVEPOINT nested');
     try {
       const value = await scopeOfContext.run(scope, () =>
         work(onClient(scope), { afterCommit: (callback) => void scope.committed.push(callback) }),
       );
-      await outer.client.query('RELEASE SAVEPOINT nested');
+      // What the nested unit sent ahead belongs to the outer transaction: awaited at its commit.
+      outer.unanswered.push(...scope.unanswered);
+      await sendAhead(outer, 'RELEASE SAVEPOINT nested');
       outer.committed.push(...scope.committed);
       return value;
     } catch (error) {
-      await outer.client.query('ROLLBACK TO SAVEPOINT nested');
-      await outer.client.query('RELEASE SAVEPOINT nested');
+      await together(outer.client, ['ROLLBACK TO SAVEPOINT nested', 'RELEASE SAVEPOINT nested']);
       throw error;
     } finally {
       scope.ended = true;
@@ -127,22 +197,29 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>): Units {
     work: (sql: Sql, control: UnitControl) => Promise<T>,
     options: UnitOptions,
   ): Promise<{ value: T; committed: Array<() => void> }> {
+    trips.checkout(pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? 10));
     const client = await pool.connect();
-    const scope: UnitScope = { client, committed: [], ended: false };
+    const scope: UnitScope = { client, committed: [], ended: false, unanswered: [] };
+    trips.unit();
     let broken: Error | undefined;
     try {
-      await client.query(
+      // Pipelined, BEGIN goes out with the work's first statement instead of a round trip of its own.
+      await sendAhead(
+        scope,
         options.rowLocks ? 'BEGIN ISOLATION LEVEL READ COMMITTED' : 'BEGIN ISOLATION LEVEL SERIALIZABLE',
       );
       const value = await scopeOfContext.run(scope, () =>
         work(onClient(scope), { afterCommit: (callback) => void scope.committed.push(callback) }),
       );
       await scope.nestedDone;
-      await client.query('COMMIT');
+      await Promise.all(scope.unanswered);
+      // PostgreSQL answers COMMIT of a transaction an error aborted with ROLLBACK, not an error.
+      const ended = await send(client, 'COMMIT');
+      if (ended.command !== 'COMMIT') throw new Error(`the unit did not commit (${ended.command})`);
       return { value, committed: scope.committed };
     } catch (error) {
       try {
-        await client.query('ROLLBACK');
+        await send(client, 'ROLLBACK');
       } catch (rollbackFailed) {
         // The connection is gone or unusable: the pool must not hand it out again.
         broken = rollbackFailed as Error;

@@ -9,7 +9,7 @@ import { TransferError } from './transfer-error.ts';
  * PostgreSQL one, then checks every table row for row before it commits. The only module that
  * knows both adapters' tables: both schemas keep the same table and column names, so a table is
  * copied column by column. The SQLite tables PostgreSQL has no twin for are the list counts its
- * triggers keep (PostgreSQL counts the rows themselves): reported, not copied.
+ * triggers keep (PostgreSQL folds its own counts from the rows): reported, not copied.
  */
 
 export interface TableCopied {
@@ -27,7 +27,8 @@ export interface TransferReport {
 
 /** Why a SQLite-only table need not be copied; a SQLite table PostgreSQL lacks and this does not name is refused. */
 const DERIVED_TABLES: Record<string, string> = {
-  ledger_counts: "SQLite's list totals, kept by its triggers; PostgreSQL counts the rows themselves",
+  ledger_counts:
+    "SQLite's list totals, kept by its triggers; PostgreSQL folds its own per-hour counts from the rows",
   round_types:
     "SQLite's index of rounds by transaction type, kept by its triggers; PostgreSQL joins the transactions",
 };
