@@ -53,3 +53,28 @@ export function statementsPerRound(
     top: ran.slice(0, top).map((row) => ({ sql: row.sql, calls: per(row.calls), ms: per(row.ms) })),
   };
 }
+
+/**
+ * A statement of webhook delivery (the dispatcher's side, not the queueing in a round's unit):
+ * the queue's reads, the leases, the log, the events' states and the counters.
+ */
+export function isDeliveryStatement(sql: string): boolean {
+  if (/^\s*INSERT INTO webhook_events/i.test(sql)) return false;
+  return /webhook_deliveries|webhook_count_slots|webhook_leases|UPDATE webhook_events|FROM webhook_events|success_count = success_count/i.test(
+    sql,
+  );
+}
+
+/** Delivery statements between two snapshots, per event delivered meanwhile (issue 23: ≤ 1.5). */
+export function deliveryStatementsPerEvent(
+  before: StatementCounts,
+  after: StatementCounts,
+  delivered: number,
+): number | null {
+  if (delivered <= 0) return null;
+  let calls = 0;
+  for (const [sql, count] of Object.entries(after)) {
+    if (isDeliveryStatement(sql)) calls += count.calls - (before[sql]?.calls ?? 0);
+  }
+  return Math.round((calls / delivered) * 1000) / 1000;
+}
