@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Deps } from '../deps.ts';
 import type { OutboxEvent } from '../store/records.ts';
 import { type DeliverAttempt, openTarget, type Target } from './delivery-attempt.ts';
-import { chooseSends, readSize, sendRoom } from './send-order.ts';
+import { chooseSends, readSize, sendRoom, worthReading } from './send-order.ts';
 import type { WebhookSender } from './webhook-sender.ts';
 
 /**
@@ -104,7 +104,8 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
             to = { target, readAt: performance.now() };
           }
           const target = to.target;
-          const size = readSize({ room: room(), held, roundsInFlight, perWebhook });
+          const reading = worthReading({ healthy, inFlight: sending.size, perWebhook });
+          const size = reading ? readSize({ room: room(), held, roundsInFlight, perWebhook }) : 0;
           const skip = [...seqsInFlight, ...held.map((event) => event.seq)];
           const read = size > 0 ? await store.outbox.queuedHead(webhookId, skip, size) : [];
           // Chosen only now, in one synchronous step: while the store answered, attempts may have
