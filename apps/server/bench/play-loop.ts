@@ -335,7 +335,7 @@ try {
     }),
     ...(statements && {
       'SQL statements / ms per round': `${statements.statements} / ${statements.ms}`,
-      'webhook delivery statements per delivered event': deliveryStatements,
+      'webhook delivery statements per delivered event': deliveryStatements?.perEvent,
     }),
     'messages between processes per round (push / presence / heartbeat)': `${crossProcess.perRound} (${messages.push} / ${messages.presence} / ${messages.heartbeat})`,
     'service RSS MB': rssAfter,
@@ -346,6 +346,8 @@ try {
   if (statements) {
     console.log('costliest statements (calls and ms per round):');
     console.table(statements.top);
+    console.log('webhook delivery statements per delivered event:');
+    console.table(deliveryStatements?.top ?? []);
   }
   for (const sample of run.errorSamples) console.log('error:', JSON.stringify(sample));
   process.exitCode = run.errors === 0 && result.webhooks.drainMs !== null ? 0 : 1;
