@@ -11,7 +11,12 @@ import { crossProcessMessages } from './kit/cross-process.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
 import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { report } from './kit/report.ts';
-import { roundTripsPerRound, snapshotStatements, statementsPerRound } from './kit/statements.ts';
+import {
+  deliveryStatementsPerEvent,
+  roundTripsPerRound,
+  snapshotStatements,
+  statementsPerRound,
+} from './kit/statements.ts';
 import { type Latency, perSecond, triple } from './kit/stats.ts';
 import { type BenchDatabase, cpuBetween, startBenchDatabase } from './play/bench-database.ts';
 import { type OperatorAddress, setUpPlayers } from './play/set-up.ts';
@@ -252,6 +257,15 @@ try {
     ]),
   );
   const after = await operator.ask<Counts>('counts');
+  // Events the receiver got between the two snapshots (taken just inside them): the delivery side's cost.
+  const deliveryStatements =
+    statementsBefore && statementsAfter
+      ? deliveryStatementsPerEvent(
+          statementsBefore,
+          statementsAfter,
+          after.distinctEvents - before.distinctEvents,
+        )
+      : null;
   const rssAfter = services.reduce((sum, each) => sum + treeRssMb(each.pid), 0);
   const load1m = loadAverage();
 
@@ -309,6 +323,8 @@ try {
     serviceProcessCpu: perProcess,
     loadAverage1m: load1m,
     statementsPerRound: statements,
+    /** Webhook delivery's statements (queue reads, leases, log, events, counters) per event delivered. */
+    deliveryStatementsPerEvent: deliveryStatements,
     /** Messages between the service's processes during the run, by kind, and all of them per round. */
     crossProcessMessages: crossProcess,
     errors: run.errors,
@@ -345,6 +361,7 @@ try {
     }),
     ...(statements && {
       'SQL statements / ms per round': `${statements.statements} / ${statements.ms}`,
+      'webhook delivery statements per delivered event': deliveryStatements?.perEvent,
     }),
     'messages between processes per round (push / presence / heartbeat)': `${crossProcess.perRound} (${messages.push} / ${messages.presence} / ${messages.heartbeat})`,
     'service RSS MB': rssAfter,
@@ -355,6 +372,8 @@ try {
   if (statements) {
     console.log('costliest statements (calls and ms per round):');
     console.table(statements.top);
+    console.log('webhook delivery statements per delivered event:');
+    console.table(deliveryStatements?.top ?? []);
   }
   for (const sample of run.errorSamples) console.log('error:', JSON.stringify(sample));
   process.exitCode = run.errors === 0 && result.webhooks.drainMs !== null ? 0 : 1;

@@ -43,6 +43,8 @@ describe('the play-loop bench', () => {
       sql: expect.any(String),
       calls: expect.any(Number),
     });
+    // And webhook delivery's own statements, per event the receiver got during the run.
+    expect(result.deliveryStatementsPerEvent.perEvent).toBeGreaterThan(0);
     // One CPU reading per service process (one here: WORKERS=1).
     expect(result.serviceProcessCpu).toHaveLength(result.serviceProcesses);
     expect(result.webhooks.drainMs).not.toBeNull();

@@ -5,6 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RoundView, roundView } from '../src/schemas/round.ts';
 import { openConfiguredStore } from '../src/store/open-store.ts';
 import type { DeliveryRecord, WebhookEvent } from '../src/store/records.ts';
+import type { Store, Transaction, UnitOptions } from '../src/store/store.ts';
+import { createDeliveryAttempt, openTarget } from '../src/webhooks/delivery-attempt.ts';
 import { createWebhookDelivery } from '../src/webhooks/webhook-delivery.ts';
 import {
   createWebhookDispatcher,
@@ -12,6 +14,7 @@ import {
   type DispatcherOptions,
 } from '../src/webhooks/webhook-dispatcher.ts';
 import { createWebhookOutbox } from '../src/webhooks/webhook-outbox.ts';
+import { createWebhookSender } from '../src/webhooks/webhook-sender.ts';
 import {
   canonicalForTest,
   LOCAL_INTEGRATION,
@@ -950,5 +953,92 @@ describe('running', () => {
     }
     expect(await eventStatus(ids[0])).toBe('delivered');
     expect(await log(hook)).toEqual([expect.objectContaining({ eventId: ids[0], status: 'success' })]);
+  });
+});
+
+describe('recording in batches', () => {
+  it('records the successes answered meanwhile in one unit: log rows, events and counters together', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op);
+    const rounds = await queueRounds(op, 7);
+    const events = await Promise.all(
+      rounds.map(async (r) => {
+        const event = await server.deps.store.outbox.findById(r.ids[0] ?? '');
+        if (!event) throw new Error('event not queued');
+        return event;
+      }),
+    );
+    // A store whose units wait until every attempt has been answered, and which counts what
+    // each unit writes: the first write is held while the other answers come in.
+    let answers = 0;
+    const allAnswered = once(() => answers === events.length);
+    const units: { delivered: string[][]; marked: string[][] }[] = [];
+    const base = server.deps.store;
+    const store = new Proxy(base, {
+      get(target, key, receiver) {
+        if (key !== 'transaction') return Reflect.get(target, key, receiver);
+        return async (work: (tx: Transaction) => Promise<unknown>, options?: UnitOptions) => {
+          await allAnswered;
+          const unit = { delivered: [] as string[][], marked: [] as string[][] };
+          units.push(unit);
+          return base.transaction(
+            (tx) =>
+              work({
+                ...tx,
+                webhooks: {
+                  ...tx.webhooks,
+                  recordDelivered: (attempts) => {
+                    unit.delivered.push(attempts.map((a) => a.eventId));
+                    return tx.webhooks.recordDelivered(attempts);
+                  },
+                },
+                outbox: {
+                  ...tx.outbox,
+                  markDeliveredMany: (marked) => {
+                    unit.marked.push(marked.map((m) => m.id));
+                    return tx.outbox.markDeliveredMany(marked);
+                  },
+                },
+              }),
+            options,
+          );
+        };
+      },
+    }) as Store;
+    const sender = createWebhookSender({
+      timeoutMs: TEST_TIMEOUT_MS,
+      connections: events.length,
+      maxBodyBytes: 2048,
+      policy: { lookup: server.deps.resolveHost, allowPrivate: () => true },
+    });
+    const deliver = createDeliveryAttempt({
+      ...server.deps,
+      store,
+      sender,
+      policy: { schedule: DEFAULT_RETRY_SCHEDULE, giveUpAfterMs: DAY, disableAfterMs: DAY },
+    });
+    const webhook = await base.webhooks.findById(hook.id);
+    if (!webhook) throw new Error('webhook not made');
+    const target = openTarget(server.deps.secrets, webhook);
+    try {
+      const results = await Promise.all(events.map((event) => deliver(target, event, () => answers++)));
+      expect(results).toEqual(Array(events.length).fill(true));
+    } finally {
+      await sender.close();
+    }
+
+    // The first write took what had been answered by then; the rest went in one more unit.
+    expect(units.length).toBeLessThanOrEqual(2);
+    for (const unit of units) {
+      expect(unit.delivered).toHaveLength(1);
+      expect(unit.marked).toEqual(unit.delivered);
+    }
+    expect(units.flatMap((unit) => unit.delivered.flat()).sort()).toEqual(events.map((e) => e.id).sort());
+    expect(await eventStatuses(events.map((e) => e.id))).toEqual(Array(events.length).fill('delivered'));
+    const logged = await log(hook);
+    expect(logged.map((d) => [d.eventId, d.status, d.retryCount]).sort()).toEqual(
+      events.map((e) => [e.id, 'success', 0]).sort(),
+    );
+    expect(await listed(op, hook)).toMatchObject({ successCount: events.length, failureCount: 0 });
   });
 });

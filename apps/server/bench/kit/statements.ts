@@ -68,3 +68,35 @@ export function roundTripsPerRound(
     Math.round((((after[key]?.calls ?? 0) - (before[key]?.calls ?? 0)) / rounds) * 100) / 100;
   return { roundTrips: per(ROUND_TRIPS), sent: per(SENT), units: per(UNITS), waits: per(WAITS) };
 }
+
+/**
+ * A statement of webhook delivery (the dispatcher's side, not the queueing in a round's unit):
+ * the queue's reads, the leases, the log, the events' states and the counters.
+ */
+export function isDeliveryStatement(sql: string): boolean {
+  if (/^\s*INSERT INTO webhook_events/i.test(sql)) return false;
+  // The client's live webhooks, read when a round queues its events (it joins the counter slots).
+  if (/client_id = (\$1|\?) AND (w\.)?deleted_at IS NULL/i.test(sql)) return false;
+  return /webhook_deliveries|webhook_count_slots|webhook_leases|UPDATE webhook_events|FROM webhook_events|success_count = success_count/i.test(
+    sql,
+  );
+}
+
+/** Delivery statements between two snapshots, per event delivered meanwhile (issue 23: ≤ 1.5). */
+export function deliveryStatementsPerEvent(
+  before: StatementCounts,
+  after: StatementCounts,
+  delivered: number,
+): { perEvent: number; top: { sql: string; perEvent: number }[] } | null {
+  if (delivered <= 0) return null;
+  const per = (calls: number) => Math.round((calls / delivered) * 1000) / 1000;
+  const rows = Object.entries(after)
+    .filter(([sql]) => isDeliveryStatement(sql))
+    .map(([sql, count]) => ({ sql: sql.slice(0, 90), calls: count.calls - (before[sql]?.calls ?? 0) }))
+    .filter((row) => row.calls > 0)
+    .sort((a, b) => b.calls - a.calls);
+  return {
+    perEvent: per(rows.reduce((sum, row) => sum + row.calls, 0)),
+    top: rows.slice(0, 8).map((row) => ({ sql: row.sql, perEvent: per(row.calls) })),
+  };
+}

@@ -363,6 +363,12 @@ export interface DeliveryAttempt {
   willRetry: boolean;
 }
 
+/** A successful attempt of a queued event, as a batch records it: its earlier attempts known. */
+export type DeliveredAttempt = Omit<DeliveryAttempt, 'retryCount' | 'willRetry' | 'success'> & {
+  retryCount: number;
+  success: true;
+};
+
 export interface DeliveryFilter {
   status: DeliveryStatus | null;
   /** Inclusive lower bound of `timestamp` (ISO). */

@@ -5,6 +5,7 @@ import type {
   AuditRecord,
   CaptchaRecord,
   CredentialType,
+  DeliveredAttempt,
   DeliveryAttempt,
   DeliveryFilter,
   DeliveryPage,
@@ -267,6 +268,12 @@ export interface WebhooksRepo {
    * lastTriggered, so they always agree with the log (docs/contract.md §7).
    */
   recordAttempt(attempt: DeliveryAttempt): Promise<LoggedDelivery>;
+  /**
+   * Logs a batch of successful queue attempts (each with its retryCount) with multi-row
+   * statements: the rows, the events' earlier pending rows closed, one counter bump per webhook.
+   * The same log and counters as one recordAttempt each; the caller's unit marks the events.
+   */
+  recordDelivered(attempts: readonly DeliveredAttempt[]): Promise<void>;
   listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): Promise<DeliveryPage>;
   /** Every delivery attempt of a round's events, at any webhook (deleted ones too), oldest first. */
   deliveriesOfRound(roundId: string): Promise<DeliveryRecord[]>;
@@ -286,6 +293,8 @@ export interface OutboxRepo {
    */
   queuedHead(webhookId: string, skip: readonly number[], limit: number): Promise<OutboxEvent[]>;
   markDelivered(id: string, attempts: number): Promise<void>;
+  /** markDelivered of many events in one statement. */
+  markDeliveredMany(events: readonly { id: string; attempts: number }[]): Promise<void>;
   scheduleRetry(
     id: string,
     retry: { attempts: number; nextAttemptAt: string; firstFailureAt: string },

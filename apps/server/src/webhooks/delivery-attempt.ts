@@ -4,13 +4,16 @@ import type { DeliveryAttempt, OutboxEvent, WebhookRecord } from '../store/recor
 import { ROW_LOCKS } from '../store/store.ts';
 import { deliveryRequest } from './delivery-request.ts';
 import { readAnswer } from './receiver-answer.ts';
+import { nextBatch } from './record-batches.ts';
 import { afterFailure, type RetryPolicy } from './retry-policy.ts';
 import type { WebhookSender } from './webhook-sender.ts';
 
 /**
- * One attempt of one event (docs/contract.md §7): posts it, then, in one transaction, logs it and
- * moves the event on: delivered, or retried later, given up, the webhook disabled, as
- * retry-policy.ts decides. The I/O only; the rules are in the modules it imports.
+ * One attempt of one event (docs/contract.md §7): posts it, then logs it and moves the event on:
+ * delivered, or retried later, given up, the webhook disabled, as retry-policy.ts decides.
+ * Answers are written one unit at a time, as record-batches.ts groups them: the successes
+ * answered meanwhile in one unit of multi-row statements, a failure alone in its own. The I/O
+ * only; the rules are in the modules it imports.
  */
 
 /** A webhook as one drain sends to it: the opened token is read once per batch. */
@@ -41,8 +44,15 @@ export interface AttemptDeps extends Pick<Deps, 'store' | 'clock' | 'newId' | 'l
   onSettled?: ((result: AttemptResult, event: OutboxEvent) => void) | undefined;
 }
 
-/** Makes one attempt, logged and recorded; resolves true on a 2xx. */
-export type DeliverAttempt = (to: Target, event: OutboxEvent) => Promise<boolean>;
+/**
+ * Makes one attempt, logged and recorded; resolves true on a 2xx, once recorded (committed).
+ * `onAnswer` is told as soon as the answer is in, before it is recorded.
+ */
+export type DeliverAttempt = (
+  to: Target,
+  event: OutboxEvent,
+  onAnswer?: (success: boolean) => void,
+) => Promise<boolean>;
 
 /** What came back from one attempt, before it is judged. */
 export interface Exchange {
@@ -94,27 +104,54 @@ export function attemptLog(
   };
 }
 
+/** An attempt answered and waiting to be recorded. */
+interface Answered {
+  webhook: WebhookRecord;
+  event: OutboxEvent;
+  result: Exchange;
+  success: boolean;
+  /** When the answer (or its time-out) came: when a failure is judged. */
+  answeredAt: Date;
+  recorded: { resolve: (success: boolean) => void; reject: (error: unknown) => void };
+}
+
 export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
   const { store, logger, policy } = deps;
 
-  /** Logs the attempt and moves the event (and maybe the webhook) on, in one transaction; true on a 2xx. */
-  async function settle(webhook: WebhookRecord, event: OutboxEvent, result: Exchange): Promise<boolean> {
+  /**
+   * Successes in one unit: their log rows, the events delivered, one counter bump per webhook
+   * (docs/store.md, "Deliveries in batches"). Group-committed with the rounds' writes on SQLite.
+   */
+  async function recordSuccesses(batch: readonly Answered[]): Promise<void> {
+    await store.transaction(async (tx) => {
+      await tx.webhooks.recordDelivered(
+        batch.map(({ webhook, event, result }) => ({
+          ...attemptLog(deps.newId(), webhook.id, event, result),
+          success: true as const,
+          // The event's attempts so far are its earlier rows: the repo need not count them.
+          retryCount: event.attempts,
+        })),
+      );
+      await tx.outbox.markDeliveredMany(
+        batch.map(({ event }) => ({ id: event.id, attempts: event.attempts + 1 })),
+      );
+    }, ROW_LOCKS);
+    for (const { webhook, event } of batch) {
+      logger.debug('webhook delivered', {
+        webhookId: webhook.id,
+        eventId: event.id,
+        attempts: event.attempts + 1,
+      });
+      deps.onSettled?.('delivered', event);
+    }
+  }
+
+  /** Logs a failed attempt and moves the event (and maybe the webhook) on, in one transaction. */
+  async function recordFailure({ webhook, event, result, answeredAt: now }: Answered): Promise<void> {
     const attempts = event.attempts + 1;
     const answer = readAnswer(result.responseCode, result.failure);
     const timestamp = result.at.toISOString();
-    // The event's attempts so far are its earlier rows: the repo need not count them.
     const logged = { ...attemptLog(deps.newId(), webhook.id, event, result), retryCount: event.attempts };
-    // Group-committed with the rounds' writes: one fsync serves many.
-    if (answer.success) {
-      await store.transaction(async (tx) => {
-        await tx.webhooks.recordAttempt({ ...logged, willRetry: false });
-        await tx.outbox.markDelivered(event.id, attempts);
-      }, ROW_LOCKS);
-      logger.debug('webhook delivered', { webhookId: webhook.id, eventId: event.id, attempts });
-      deps.onSettled?.('delivered', event);
-      return true;
-    }
-    const now = deps.clock();
     const settled = await store.transaction(async (tx) => {
       // Read before this attempt is logged: when did the current run of failures start?
       const failingSince = await tx.webhooks.failingSince(webhook.id);
@@ -147,8 +184,49 @@ export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
       }
     }
     deps.onSettled?.(next.retry ? 'failed' : 'given_up', event);
-    return false;
   }
 
-  return async (to, event) => settle(to.webhook, event, await sendEvent(deps, to, event));
+  /** Answered attempts waiting, oldest first; one write at a time takes from its head. */
+  const waiting: Answered[] = [];
+  /** A write is scheduled or running: it will take what is waiting. */
+  let writing = false;
+
+  async function write(): Promise<void> {
+    try {
+      for (let n = nextBatch(waiting); n > 0; n = nextBatch(waiting)) {
+        const batch = waiting.splice(0, n);
+        try {
+          if (batch[0]?.success) await recordSuccesses(batch);
+          else if (batch[0]) await recordFailure(batch[0]);
+          for (const answered of batch) answered.recorded.resolve(answered.success);
+        } catch (error) {
+          for (const answered of batch) answered.recorded.reject(error);
+        }
+      }
+    } finally {
+      writing = false;
+    }
+  }
+
+  return async (to, event, onAnswer) => {
+    const result = await sendEvent(deps, to, event);
+    const answeredAt = deps.clock();
+    const { success } = readAnswer(result.responseCode, result.failure);
+    onAnswer?.(success);
+    return new Promise<boolean>((resolve, reject) => {
+      waiting.push({
+        webhook: to.webhook,
+        event,
+        result,
+        success,
+        answeredAt,
+        recorded: { resolve, reject },
+      });
+      // The write starts on the next turn: answers read in the same turn of I/O join its batch.
+      if (!writing) {
+        writing = true;
+        setImmediate(() => void write());
+      }
+    });
+  };
 }

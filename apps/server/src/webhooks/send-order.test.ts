@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chooseSends, type Queued, readSize, sendRoom } from './send-order.ts';
+import { chooseSends, type Queued, readSize, sendRoom, worthReading } from './send-order.ts';
 
 const NOW = '2030-01-01T00:00:10.000Z';
 const EARLIER = '2030-01-01T00:00:00.000Z';
@@ -357,5 +357,30 @@ describe('a drain run on these rules alone, with events committing in any order 
     // r0's open-round, then its close-round once that was answered (r1's, queued at the end, went
     // meanwhile); run() checks each close-round's open-round was answered when it was sent.
     expect(started).toEqual([1, 0, 3, 2]);
+  });
+});
+
+describe('worthReading', () => {
+  it('reads when nothing is in flight, else once a quarter of the window is free', () => {
+    expect(worthReading({ healthy: false, inFlight: 0, perWebhook: 32 })).toBe(true);
+    expect(worthReading({ healthy: false, inFlight: 1, perWebhook: 32 })).toBe(false);
+    expect(worthReading({ healthy: true, inFlight: 25, perWebhook: 32 })).toBe(false);
+    expect(worthReading({ healthy: true, inFlight: 24, perWebhook: 32 })).toBe(true);
+    expect(worthReading({ healthy: true, inFlight: 0, perWebhook: 1 })).toBe(true);
+  });
+
+  it('never stalls: with nothing in flight it always reads; with a free window it reads', () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.integer({ min: 1, max: 64 }), (healthy, perWebhook) => {
+        expect(worthReading({ healthy, inFlight: 0, perWebhook })).toBe(true);
+        // A read is due before the window is empty: at least one free slot triggers it at some point.
+        const window = healthy ? perWebhook : 1;
+        const firstReading = [...Array(window).keys()]
+          .reverse()
+          .find((inFlight) => worthReading({ healthy, inFlight, perWebhook }));
+        expect(firstReading).toBeDefined();
+        expect(firstReading).toBeLessThan(window);
+      }),
+    );
   });
 });

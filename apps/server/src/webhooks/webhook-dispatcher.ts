@@ -168,8 +168,8 @@ export function createWebhookDispatcher(
     ...deps,
     sender,
     perWebhook,
-    attempt: async (to, event) => {
-      const delivered = await deliver(to, event);
+    attempt: async (to, event, onAnswer) => {
+      const delivered = await deliver(to, event, onAnswer);
       attemptsMade++;
       return delivered;
     },

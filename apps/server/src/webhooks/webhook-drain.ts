@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { Deps } from '../deps.ts';
 import type { OutboxEvent } from '../store/records.ts';
 import { type DeliverAttempt, openTarget, type Target } from './delivery-attempt.ts';
-import { chooseSends, readSize, sendRoom } from './send-order.ts';
+import { chooseSends, readSize, sendRoom, worthReading } from './send-order.ts';
 import type { WebhookSender } from './webhook-sender.ts';
 
 /**
@@ -54,13 +54,17 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
    * first goes alone; once one has had a 2xx, up to `perWebhook` are in flight.
    */
   return async function drain(webhookId: string): Promise<void> {
+    /** Attempts not yet answered: the in-flight window. */
     const sending = new Set<Promise<unknown>>();
+    /** Attempts not yet recorded (answered ones wait for their batch's unit: delivery-attempt.ts). */
+    const recording = new Set<Promise<unknown>>();
     const roundsInFlight = new Set<string>();
     /** Read, but waiting for their round's earlier event to be answered (or for room); oldest first. */
     let held: OutboxEvent[] = [];
     /**
-     * Seqs of the events in flight. One leaves only once its attempt is recorded (committed), so a
-     * read begun after that sees it delivered; a failure ends the drain's reads.
+     * Seqs of the events sent and not yet recorded. One leaves only once its attempt is recorded
+     * (committed), so a read begun after that sees it delivered; an event answered but not yet
+     * recorded is never read (and sent) again. A failure ends the drain's reads.
      */
     const seqsInFlight = new Set<number>();
     let healthy = false;
@@ -71,14 +75,24 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
     const send = (target: Target, event: OutboxEvent) => {
       roundsInFlight.add(event.roundId);
       seqsInFlight.add(event.seq);
-      const work = deps.attempt(target, event).then((ok) => {
+      let answered: () => void = () => {};
+      const answer = new Promise<void>((resolve) => {
+        answered = resolve;
+      });
+      // Answered: the round's next event may go (its open-round was answered), and room is freed.
+      const onAnswer = (ok: boolean) => {
         roundsInFlight.delete(event.roundId);
-        seqsInFlight.delete(event.seq);
         if (ok) healthy = true;
         else failed = true;
-      });
+        answered();
+      };
+      const recorded = deps.attempt(target, event, onAnswer).finally(() => seqsInFlight.delete(event.seq));
+      // An attempt that broke before its answer frees its place in the window too.
+      const work = Promise.race([answer, recorded]);
       sending.add(work);
+      recording.add(recorded);
       void work.finally(() => sending.delete(work)).catch(() => {});
+      void recorded.finally(() => recording.delete(recorded)).catch(() => {});
     };
 
     try {
@@ -90,7 +104,8 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
             to = { target, readAt: performance.now() };
           }
           const target = to.target;
-          const size = readSize({ room: room(), held, roundsInFlight, perWebhook });
+          const reading = worthReading({ healthy, inFlight: sending.size, perWebhook });
+          const size = reading ? readSize({ room: room(), held, roundsInFlight, perWebhook }) : 0;
           const skip = [...seqsInFlight, ...held.map((event) => event.seq)];
           const read = size > 0 ? await store.outbox.queuedHead(webhookId, skip, size) : [];
           // Chosen only now, in one synchronous step: while the store answered, attempts may have
@@ -102,8 +117,8 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
             for (const event of choice.send) send(target, event);
           }
         }
-        if (sending.size === 0) return;
-        await Promise.race(sending);
+        if (recording.size === 0) return;
+        await Promise.race([...sending, ...recording]);
       }
     } catch (error) {
       deps.onFault(webhookId);
@@ -112,7 +127,7 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
         error: error instanceof Error ? error.message : String(error),
       });
     } finally {
-      await Promise.allSettled(sending);
+      await Promise.allSettled(recording);
     }
   };
 }

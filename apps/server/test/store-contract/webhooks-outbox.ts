@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryFilter, LoggedDelivery, OutboxEvent } from '../../src/store/records.ts';
+import type {
+  DeliveredAttempt,
+  DeliveryFilter,
+  LoggedDelivery,
+  OutboxEvent,
+} from '../../src/store/records.ts';
 import {
   at,
   deliveryAttempt,
@@ -193,6 +198,41 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       expect(await store().webhooks.findById(hook.id)).toMatchObject({
         successCount: 1,
         failureCount: 3,
+        lastTriggered: at(3),
+      });
+    });
+
+    it('records a batch of successes as one recordAttempt each would: rows, closed pending rows, counters', async () => {
+      const hook = await webhook();
+      const other = await webhook();
+      const retried = await store().webhooks.recordAttempt(
+        failedAttempt(hook.id, { eventId: 'event-batch-retried', timestamp: at(1), willRetry: true }),
+      );
+      const success = (webhookId: string, over: Partial<DeliveredAttempt>): DeliveredAttempt => {
+        const { willRetry, ...fields } = deliveryAttempt(webhookId, over);
+        return { ...fields, success: true, retryCount: over.retryCount ?? 0 };
+      };
+      const again = success(hook.id, { eventId: 'event-batch-retried', timestamp: at(5), retryCount: 1 });
+      const plain = success(hook.id, { timestamp: at(4), responseCode: 204, responseBody: '' });
+      const elsewhere = success(other.id, { timestamp: at(3) });
+      const batch = [again, plain, elsewhere];
+      await store().webhooks.recordDelivered(batch);
+      await store().webhooks.recordDelivered([]);
+      const logged = (attempt: DeliveredAttempt): LoggedDelivery => ({ ...attempt, status: 'success' });
+      expect(await log(hook.id)).toEqual({
+        items: [logged(again), logged(plain), { ...retried, status: 'failed' }],
+        totalCount: 3,
+        successCount: 2,
+        failureCount: 1,
+      });
+      expect(await log(other.id)).toMatchObject({ items: [logged(elsewhere)], successCount: 1 });
+      expect(await store().webhooks.findById(hook.id)).toMatchObject({
+        successCount: 2,
+        failureCount: 1,
+        lastTriggered: at(5),
+      });
+      expect(await store().webhooks.findById(other.id)).toMatchObject({
+        successCount: 1,
         lastTriggered: at(3),
       });
     });
@@ -403,6 +443,24 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       expect(await store().outbox.findById(first.id)).toEqual({ ...first, status: 'delivered', attempts: 3 });
       expect(await store().outbox.heads()).toEqual([
         { webhookId: a.id, eventId: second.id, nextAttemptAt: second.nextAttemptAt },
+      ]);
+    });
+
+    it('marks many events delivered in one call, each with its attempts; only queued ones move', async () => {
+      const { a, queue } = await setUp();
+      const first = await queue(a.id);
+      const second = await queue(a.id);
+      const third = await queue(a.id);
+      await store().outbox.markFailed(second.id, { attempts: 1, firstFailureAt: at(1) });
+      await store().outbox.markDeliveredMany([
+        { id: first.id, attempts: 1 },
+        { id: second.id, attempts: 4 },
+      ]);
+      await store().outbox.markDeliveredMany([]);
+      expect(await store().outbox.findById(first.id)).toEqual({ ...first, status: 'delivered', attempts: 1 });
+      expect(await store().outbox.findById(second.id)).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(await store().outbox.heads()).toEqual([
+        { webhookId: a.id, eventId: third.id, nextAttemptAt: third.nextAttemptAt },
       ]);
     });
 

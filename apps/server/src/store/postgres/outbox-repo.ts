@@ -48,6 +48,14 @@ export function createOutboxRepo(sql: Sql): OutboxRepo {
         `UPDATE webhook_events SET status = 'delivered', attempts = $1 WHERE id = $2 AND status = 'queued'`,
         [attempts, id],
       )),
+    markDeliveredMany: async (events) => {
+      if (events.length === 0) return;
+      await sql.query(
+        `UPDATE webhook_events e SET status = 'delivered', attempts = b.attempts
+         FROM unnest($1::text[], $2::integer[]) AS b(id, attempts) WHERE e.id = b.id AND e.status = 'queued'`,
+        [events.map((event) => event.id), events.map((event) => event.attempts)],
+      );
+    },
     scheduleRetry: async (id, retry) =>
       void (await sql.query(
         `UPDATE webhook_events SET attempts = $1, next_attempt_at = $2, first_failure_at = $3

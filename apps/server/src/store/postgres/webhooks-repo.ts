@@ -1,4 +1,11 @@
-import type { DeliveryFilter, DeliveryRecord, LoggedDelivery, WebhookRecord } from '../records.ts';
+import { perWebhook } from '../delivery-tally.ts';
+import type {
+  DeliveredAttempt,
+  DeliveryFilter,
+  DeliveryRecord,
+  LoggedDelivery,
+  WebhookRecord,
+} from '../records.ts';
 import type { WebhooksRepo } from '../repositories.ts';
 import { all, changes, first, parameters, type Sql } from './sql.ts';
 
@@ -70,6 +77,76 @@ async function writeDelivery(sql: Sql, d: LoggedDelivery): Promise<void> {
       d.retryCount,
       d.errorMessage,
     ],
+  );
+}
+
+/**
+ * A batch's successes (docs/store.md, "Deliveries in batches"): the rows in one insert, their
+ * events' earlier pending rows closed in one update (only when some were retried), one slot
+ * upsert per webhook. Arrays as parameters: one statement text for any number of rows.
+ */
+async function recordDelivered(unit: Sql, attempts: readonly DeliveredAttempt[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const retried = attempts.filter((attempt) => attempt.retryCount > 0).map((attempt) => attempt.eventId);
+  if (retried.length > 0) {
+    await unit.query(
+      `UPDATE webhook_deliveries SET status = 'failed' WHERE status = 'pending' AND event_id = ANY($1::text[])`,
+      [retried],
+    );
+  }
+  const column = <K extends keyof DeliveredAttempt>(key: K) => attempts.map((attempt) => attempt[key]);
+  await unit.query(
+    `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, response_code, response_body,
+      success, status, duration_ms, timestamp, retry_count, error_message)
+     SELECT id, webhook_id, event_id, event_type, response_code, response_body, true, 'success', duration_ms,
+       timestamp, retry_count, error_message
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::text[], $7::bigint[],
+       $8::text[], $9::integer[], $10::text[])
+       AS b(id, webhook_id, event_id, event_type, response_code, response_body, duration_ms, timestamp,
+         retry_count, error_message)`,
+    [
+      column('id'),
+      column('webhookId'),
+      column('eventId'),
+      column('eventType'),
+      column('responseCode'),
+      column('responseBody'),
+      column('durationMs'),
+      column('timestamp'),
+      column('retryCount'),
+      column('errorMessage'),
+    ],
+  );
+  for (const [webhookId, { count, latest }] of perWebhook(attempts)) {
+    const firstEvent = attempts.find((attempt) => attempt.webhookId === webhookId)?.eventId;
+    await countInSlot(unit, {
+      webhookId,
+      success: count,
+      failure: 0,
+      timestamp: latest,
+      eventId: firstEvent,
+    });
+  }
+}
+
+/** Bumps the counters in the event's slot, not the webhook's row: see COUNT_SLOTS. A missing webhook breaks the key. */
+async function countInSlot(
+  unit: Sql,
+  bump: {
+    webhookId: string;
+    success: number;
+    failure: number;
+    timestamp: string;
+    eventId: string | undefined;
+  },
+): Promise<void> {
+  await unit.query(
+    `INSERT INTO webhook_count_slots AS s (webhook_id, slot, success_count, failure_count, last_triggered)
+     VALUES ($1, coalesce((SELECT seq FROM webhook_events WHERE id = $5), 0) % ${COUNT_SLOTS}, $2, $3, $4)
+     ON CONFLICT (webhook_id, slot) DO UPDATE SET success_count = s.success_count + excluded.success_count,
+       failure_count = s.failure_count + excluded.failure_count,
+       last_triggered = greatest(s.last_triggered, excluded.last_triggered)`,
+    [bump.webhookId, bump.success, bump.failure, bump.timestamp, bump.eventId],
   );
 }
 
@@ -145,23 +222,16 @@ export function createWebhooksRepo(sql: Sql): WebhooksRepo {
           );
         }
         await writeDelivery(unit, delivery);
-        // The event's slot, not the webhook's row: see COUNT_SLOTS. A missing webhook breaks the key.
-        await unit.query(
-          `INSERT INTO webhook_count_slots AS s (webhook_id, slot, success_count, failure_count, last_triggered)
-           VALUES ($1, coalesce((SELECT seq FROM webhook_events WHERE id = $5), 0) % ${COUNT_SLOTS}, $2, $3, $4)
-           ON CONFLICT (webhook_id, slot) DO UPDATE SET success_count = s.success_count + excluded.success_count,
-             failure_count = s.failure_count + excluded.failure_count,
-             last_triggered = greatest(s.last_triggered, excluded.last_triggered)`,
-          [
-            attempt.webhookId,
-            attempt.success ? 1 : 0,
-            attempt.success ? 0 : 1,
-            attempt.timestamp,
-            attempt.eventId,
-          ],
-        );
+        await countInSlot(unit, {
+          webhookId: attempt.webhookId,
+          success: attempt.success ? 1 : 0,
+          failure: attempt.success ? 0 : 1,
+          timestamp: attempt.timestamp,
+          eventId: attempt.eventId,
+        });
         return delivery;
       }),
+    recordDelivered: (attempts) => sql.atomic((unit) => recordDelivered(unit, attempts)),
     listDeliveries: async (webhookId, filter, page) => {
       const params = parameters();
       const where = deliveryWhere(webhookId, filter, params.add);

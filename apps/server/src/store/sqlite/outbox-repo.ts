@@ -32,6 +32,10 @@ export function createOutboxRepo(db: Db): Sync<OutboxRepo> {
   const markDelivered = db.prepare<[number, string]>(
     `UPDATE webhook_events SET status = 'delivered', attempts = ? WHERE id = ? AND status = 'queued'`,
   );
+  const markDeliveredMany = db.prepare<[string]>(
+    `UPDATE webhook_events SET status = 'delivered', attempts = j.value ->> 'attempts'
+      FROM json_each(?) AS j WHERE webhook_events.id = j.value ->> 'id' AND webhook_events.status = 'queued'`,
+  );
   const scheduleRetry = db.prepare<{
     id: string;
     attempts: number;
@@ -63,6 +67,9 @@ export function createOutboxRepo(db: Db): Sync<OutboxRepo> {
     queuedHead: (webhookId, skip, limit) =>
       queuedHead.all(webhookId, JSON.stringify(skip), limit).map(fromRow),
     markDelivered: (id, attempts) => void markDelivered.run(attempts, id),
+    markDeliveredMany: (events) => {
+      if (events.length > 0) markDeliveredMany.run(JSON.stringify(events));
+    },
     scheduleRetry: (id, retry) => void scheduleRetry.run({ id, ...retry }),
     markFailed: (id, failure) => void markFailed.run({ id, ...failure }),
     dropQueued: (webhookId) => dropQueued.run(webhookId).changes,

@@ -1,3 +1,4 @@
+import { perWebhook } from '../delivery-tally.ts';
 import type { DeliveryFilter, DeliveryRecord, LoggedDelivery, WebhookRecord } from '../records.ts';
 import type { WebhooksRepo } from '../repositories.ts';
 import { type Db, immediate } from './database.ts';
@@ -86,6 +87,17 @@ export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
       WHERE id = @id`,
   );
 
+  // A batch as one JSON array each: one prepared statement for any number of rows.
+  const insertDelivered = db.prepare<[string]>(`INSERT INTO webhook_deliveries (id, webhook_id, event_id,
+    event_type, response_code, response_body, success, status, duration_ms, timestamp, retry_count, error_message)
+    SELECT value ->> 'id', value ->> 'webhookId', value ->> 'eventId', value ->> 'eventType',
+      value ->> 'responseCode', value ->> 'responseBody', 1, 'success', value ->> 'durationMs',
+      value ->> 'timestamp', value ->> 'retryCount', value ->> 'errorMessage' FROM json_each(?)`);
+  const closePendingOf = db.prepare<[string]>(
+    `UPDATE webhook_deliveries SET status = 'failed' WHERE status = 'pending'
+      AND event_id IN (SELECT value FROM json_each(?))`,
+  );
+
   const ofRound = db.prepare<[string], DeliveryRow>(
     `SELECT ${DELIVERY_COLUMNS} FROM ${DELIVERIES} WHERE e.round_id = ? ORDER BY d.timestamp, d.id`,
   );
@@ -131,6 +143,20 @@ export function createWebhooksRepo(db: Db): Sync<WebhooksRepo> {
         });
         if (counted.changes !== 1) throw new Error(`webhook ${attempt.webhookId} does not exist`);
         return delivery;
+      }),
+    recordDelivered: (attempts) =>
+      immediate(db, () => {
+        if (attempts.length === 0) return;
+        // Event ids are unique across webhooks: the event id alone finds its earlier rows.
+        const retried = attempts
+          .filter((attempt) => attempt.retryCount > 0)
+          .map((attempt) => attempt.eventId);
+        if (retried.length > 0) closePendingOf.run(JSON.stringify(retried));
+        insertDelivered.run(JSON.stringify(attempts));
+        for (const [webhookId, { count, latest }] of perWebhook(attempts)) {
+          const counted = countAttempt.run({ id: webhookId, success: count, failure: 0, timestamp: latest });
+          if (counted.changes !== 1) throw new Error(`webhook ${webhookId} does not exist`);
+        }
       }),
     listDeliveries: (webhookId, filter, page) => {
       const where = deliveryWhere(webhookId, filter);
