@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useFleet } from './fleet-fixture.ts';
 import { fleetSettings, listAll, playThroughAKill, startHangingOperator } from './fleet-scenario.ts';
 import { apiCaller } from './harness.ts';
-import { createInstallation } from './installation.ts';
-import { type LoadBalancer, startLoadBalancer } from './load-balancer.ts';
-import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
-import { type ServiceProcess, startServiceProcess } from './service-process.ts';
-import type { TestOperator } from './test-operator.ts';
+import type { ServiceProcess } from './service-process.ts';
 
 /**
  * Many machines (issue 13): fleet-scenario.ts with three instances on one PostgreSQL database
@@ -18,39 +15,17 @@ import type { TestOperator } from './test-operator.ts';
 const API_KEY = 'rsp_instances-faults-api-key-0123456789';
 const INSTANCES = 3;
 
-let operator: TestOperator;
-let database: TestDatabase;
-let balancer: LoadBalancer | undefined;
-const instances: ServiceProcess[] = [];
-let installation: ReturnType<typeof createInstallation> | undefined;
-
-beforeAll(async () => {
-  operator = await startHangingOperator();
-  database = await createTestDatabase();
-  installation = createInstallation(database.url, fleetSettings(API_KEY));
-});
-afterAll(async () => {
-  await balancer?.close();
-  for (const instance of instances) if (instance.child.exitCode === null) instance.child.kill('SIGKILL');
-  await operator.close();
-  await database.drop();
-  installation?.removeFolders();
-});
-
-const instanceEnv = (port?: number) =>
-  (installation as ReturnType<typeof createInstallation>).env(
-    port === undefined ? {} : { PORT: String(port) },
-  );
+const fleet = useFleet({ operator: startHangingOperator, settings: fleetSettings(API_KEY) });
 
 describe('three instances on one PostgreSQL database behind HAProxy, one killed mid-burst', () => {
   it('ends every round, keeps the balances, delivers every event as logged and draws each ticket once', async () => {
     // The first instance sets the empty database up (migrations, the demo client); then the others.
-    instances.push(await startServiceProcess(instanceEnv()));
-    for (let i = 1; i < INSTANCES; i++) instances.push(await startServiceProcess(instanceEnv()));
-    const address = (instance: ServiceProcess) => new URL(instance.url).host;
-    balancer = await startLoadBalancer(instances.map(address) as [string, string, string]);
+    const { instances } = fleet;
+    await fleet.start();
+    for (let i = 1; i < INSTANCES; i++) await fleet.start();
+    const balancer = await fleet.balance(instances as [ServiceProcess, ServiceProcess, ServiceProcess]);
     const call = apiCaller(balancer.url);
-    const killedPort = Number(new URL(instances[0]?.url ?? '').port);
+    const killedPort = String(new URL(instances[0]?.url ?? '').port);
 
     const outcome = await playThroughAKill(
       {
@@ -60,10 +35,10 @@ describe('three instances on one PostgreSQL database behind HAProxy, one killed 
         killOne: () => instances[0]?.child.kill('SIGKILL'),
         // Started again where HAProxy expects it; its health check lets it back in.
         async replaced() {
-          instances.push(await startServiceProcess(instanceEnv(killedPort)));
+          await fleet.start({ PORT: killedPort });
         },
       },
-      operator,
+      fleet.operator,
       { players: 200, twoTabPlayers: 40, roundsEach: 3 },
     );
 

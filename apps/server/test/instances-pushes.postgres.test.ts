@@ -1,18 +1,11 @@
 import type { PlayRound } from '@raspa/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { crossProcessMessages } from '../bench/kit/cross-process.ts';
+import { useFleet } from './fleet-fixture.ts';
 import type { TokenSet } from './harness.ts';
-import { createInstallation } from './installation.ts';
-import { type LoadBalancer, startLoadBalancer } from './load-balancer.ts';
 import { connectPlayer, eventually, type Player } from './play-fixtures.ts';
-import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
-import {
-  type ServiceProcess,
-  sessionToken,
-  setUpWalletGame,
-  startServiceProcess,
-} from './service-process.ts';
-import { startTestOperator, type TestOperator } from './test-operator.ts';
+import { type ServiceProcess, sessionToken, setUpWalletGame } from './service-process.ts';
+import { startTestOperator } from './test-operator.ts';
 
 /**
  * Pushes only where the player is (issue 23): two instances on one PostgreSQL database behind
@@ -24,27 +17,11 @@ const API_KEY = 'rsp_instances-pushes-api-key-0123456789';
 const START = 100_000;
 const PRICE = 200;
 
-let operator: TestOperator;
-let database: TestDatabase;
-let balancer: LoadBalancer | undefined;
-const instances: ServiceProcess[] = [];
-let installation: ReturnType<typeof createInstallation> | undefined;
-
-beforeAll(async () => {
-  operator = await startTestOperator();
-  database = await createTestDatabase();
-  installation = createInstallation(database.url, {
-    DEMO_API_KEY: API_KEY,
-    OUTBOUND_ALLOW_PRIVATE: 'true', // the test operator's wallet is on 127.0.0.1
-  });
+const fleet = useFleet({
+  operator: startTestOperator,
+  settings: { DEMO_API_KEY: API_KEY, OUTBOUND_ALLOW_PRIVATE: 'true' }, // the test operator's wallet is on 127.0.0.1
 });
-afterAll(async () => {
-  await balancer?.close();
-  for (const instance of instances) if (instance.child.exitCode === null) instance.child.kill('SIGKILL');
-  await operator.close();
-  await database.drop();
-  installation?.removeFolders();
-}, 60_000);
+const { instances } = fleet;
 
 /** A tab through the load balancer, with every push it gets. */
 interface Tab {
@@ -53,7 +30,7 @@ interface Tab {
   rounds: PlayRound[];
 }
 async function openTab(token: string): Promise<Tab> {
-  const player = await connectPlayer((balancer as LoadBalancer).url, token);
+  const player = await connectPlayer(fleet.balancer.url, token);
   const tab: Tab = { player, balances: [], rounds: [] };
   player.socket.on('balance', ({ balance }: { balance: number }) => tab.balances.push(balance));
   player.socket.on('round', (round: PlayRound) => tab.rounds.push(round));
@@ -69,16 +46,14 @@ describe('pushes with two instances behind HAProxy', () => {
   let game: { profileId: string; gameId: string };
 
   it('reach a player’s tabs on both instances, from a reveal at one tab and from the wallet retrier', async () => {
-    const env = () => (installation as ReturnType<typeof createInstallation>).env();
-    instances.push(await startServiceProcess(env()));
-    instances.push(await startServiceProcess(env()));
-    const [a, b] = instances.map((instance) => new URL(instance.url).host) as [string, string];
+    const a = await fleet.start();
+    const b = await fleet.start();
     // Round-robin over A, B, B: any three requests in a row reach both instances.
-    balancer = await startLoadBalancer([a, b, b]);
+    await fleet.balance([a, b, b]);
     const call = instances[0]?.call as ServiceProcess['call'];
     tokens = (await call('POST', '/v1/auth/login', { body: { apiKey: API_KEY } })).body.data;
     // Every card wins, so every round pays a prize.
-    game = await setUpWalletGame(call, tokens, operator, { gameModel: 'oxe-ganhei', prizedPercent: 1 });
+    game = await setUpWalletGame(call, tokens, fleet.operator, { gameModel: 'oxe-ganhei', prizedPercent: 1 });
 
     const token = await sessionToken(call, tokens, game, 'ana');
     const tabs: Tab[] = [];
@@ -94,7 +69,7 @@ describe('pushes with two instances behind HAProxy', () => {
     await eventually(() => tabs.every((tab) => tab.balances.includes(START - PRICE)), 15_000);
 
     // The reveal at one tab, its prize left unanswered: the round as it stands reaches every tab.
-    operator.failNext('prize', 'http500');
+    fleet.operator.failNext('prize', 'http500');
     const revealed = await playing.player.ask('reveal', { roundId: round.roundId });
     expect(revealed).toMatchObject({ ok: true, data: { round: { status: 'closing', prizePending: true } } });
     await eventually(
@@ -114,7 +89,7 @@ describe('pushes with two instances behind HAProxy', () => {
         ),
       30_000,
     );
-    expect(operator.balanceOf('ana')).toBe(paid);
+    expect(fleet.operator.balanceOf('ana')).toBe(paid);
     for (const tab of tabs) tab.player.close();
   }, 180_000);
 

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
+import { useFleet } from './fleet-fixture.ts';
 import { expectOpenBeforeClose, fleetSettings, listAll, startHangingOperator } from './fleet-scenario.ts';
 import type { TokenSet } from './harness.ts';
-import { createInstallation } from './installation.ts';
 import { connectPlayer, eventually, registerWebhook } from './play-fixtures.ts';
-import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
-import {
-  type ServiceProcess,
-  sessionToken,
-  setUpWalletGame,
-  startServiceProcess,
-} from './service-process.ts';
-import type { TestOperator } from './test-operator.ts';
+import { type ServiceProcess, sessionToken, setUpWalletGame } from './service-process.ts';
 
 /**
  * Issue 22 item 1, as it was found: two instances on one PostgreSQL database, 40 players spread
@@ -23,38 +16,25 @@ const API_KEY = 'rsp_webhook-order-api-key-0123456789';
 const PLAYERS = 40;
 const ROUNDS_EACH = 6;
 
-let operator: TestOperator;
-let database: TestDatabase;
-const instances: ServiceProcess[] = [];
-let installation: ReturnType<typeof createInstallation> | undefined;
-
+// Every 7th bet or prize is left unanswered: the bet is rolled back, the prize sent again by the
+// retrier, each in units of their own beside the players' rounds.
+const fleet = useFleet({ operator: startHangingOperator, settings: fleetSettings(API_KEY) });
+const { instances } = fleet;
 beforeAll(async () => {
-  // Every 7th bet or prize is left unanswered: the bet is rolled back, the prize sent again by
-  // the retrier, each in units of their own beside the players' rounds.
-  operator = await startHangingOperator();
-  database = await createTestDatabase();
-  installation = createInstallation(database.url, fleetSettings(API_KEY));
-  const env = () => (installation as ReturnType<typeof createInstallation>).env();
   // The first instance sets the empty database up (migrations, the demo client); then the other.
-  instances.push(await startServiceProcess(env()));
-  instances.push(await startServiceProcess(env()));
+  await fleet.start();
+  await fleet.start();
 }, 120_000);
-afterAll(async () => {
-  for (const instance of instances) if (instance.child.exitCode === null) instance.child.kill('SIGKILL');
-  await operator?.close();
-  await database?.drop();
-  installation?.removeFolders();
-});
 
 it('sends each round’s close-round after its open-round was accepted, with two instances and wallet faults', async () => {
   const [first, second] = instances as [ServiceProcess, ServiceProcess];
   const { call } = first;
   const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: API_KEY } })).body.data;
-  const game = await setUpWalletGame(call, tokens, operator, {
+  const game = await setUpWalletGame(call, tokens, fleet.operator, {
     gameModel: 'frevo-da-sorte',
     prizedPercent: 0.5,
   });
-  await registerWebhook(call, tokens, operator.webhookUrl);
+  await registerWebhook(call, tokens, fleet.operator.webhookUrl);
 
   const sessions: string[] = [];
   for (let i = 0; i < PLAYERS; i += 10) {
@@ -84,11 +64,11 @@ it('sends each round’s close-round after its open-round was accepted, with two
   const opened = rounds.filter((round) => round.status === 'closed');
   expect(opened.length).toBeGreaterThan(PLAYERS * 3);
   const accepted = (event: string, roundId: string) =>
-    operator.events.some((e) => e.event === event && e.payload._id === roundId && e.status < 300);
+    fleet.operator.events.some((e) => e.event === event && e.payload._id === roundId && e.status < 300);
   await eventually(
     () => opened.every((r) => accepted('open-round', r._id) && accepted('close-round', r._id)),
     60_000,
   );
-  expectOpenBeforeClose(operator.events, opened);
+  expectOpenBeforeClose(fleet.operator.events, opened);
   for (const instance of instances) expect(await instance.stop()).toBe(0);
 }, 300_000);
