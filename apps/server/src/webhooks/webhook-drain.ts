@@ -54,9 +54,13 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
    * first goes alone; once one has had a 2xx, up to `perWebhook` are in flight.
    */
   return async function drain(webhookId: string): Promise<void> {
-    /** Attempts not yet answered: the in-flight window. */
+    /** Attempts not yet answered (an answer lets the round's next event go). */
     const sending = new Set<Promise<unknown>>();
-    /** Attempts not yet recorded (answered ones wait for their batch's unit: delivery-attempt.ts). */
+    /**
+     * Attempts not yet recorded (answered ones wait for their batch's unit: delivery-attempt.ts):
+     * the in-flight window. An attempt holds its place until recorded, so a crash re-sends at most
+     * `perWebhook` events that were already delivered.
+     */
     const recording = new Set<Promise<unknown>>();
     const roundsInFlight = new Set<string>();
     /** Read, but waiting for their round's earlier event to be answered (or for room); oldest first. */
@@ -70,7 +74,7 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
     let healthy = false;
     let failed = false;
     let to: { target: Target; readAt: number } | undefined;
-    const room = () => sendRoom({ healthy, inFlight: sending.size, perWebhook });
+    const room = () => sendRoom({ healthy, inFlight: recording.size, perWebhook });
 
     const send = (target: Target, event: OutboxEvent) => {
       roundsInFlight.add(event.roundId);
@@ -79,7 +83,7 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
       const answer = new Promise<void>((resolve) => {
         answered = resolve;
       });
-      // Answered: the round's next event may go (its open-round was answered), and room is freed.
+      // Answered: the round's next event may go (its open-round was answered).
       const onAnswer = (ok: boolean) => {
         roundsInFlight.delete(event.roundId);
         if (ok) healthy = true;
@@ -87,7 +91,7 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
         answered();
       };
       const recorded = deps.attempt(target, event, onAnswer).finally(() => seqsInFlight.delete(event.seq));
-      // An attempt that broke before its answer frees its place in the window too.
+      // An attempt that broke before its answer wakes the drain too.
       const work = Promise.race([answer, recorded]);
       sending.add(work);
       recording.add(recorded);
@@ -104,7 +108,7 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
             to = { target, readAt: performance.now() };
           }
           const target = to.target;
-          const reading = worthReading({ healthy, inFlight: sending.size, perWebhook });
+          const reading = worthReading({ healthy, inFlight: recording.size, perWebhook });
           const size = reading ? readSize({ room: room(), held, roundsInFlight, perWebhook }) : 0;
           const skip = [...seqsInFlight, ...held.map((event) => event.seq)];
           const read = size > 0 ? await store.outbox.queuedHead(webhookId, skip, size) : [];
