@@ -132,11 +132,18 @@ async function supervise(): Promise<void> {
     return worker;
   };
   const workers = Array.from({ length: config.WORKERS }, fork);
-  const addresses = await Promise.all(
-    workers.map((worker) => new Promise<AddressInfo>((resolve) => worker.once('listening', resolve))),
+  const listening = workers.map(
+    (worker) => new Promise<AddressInfo>((resolve) => worker.once('listening', resolve)),
   );
-  const port = addresses[0]?.port ?? config.PORT;
-  deps.logger.info('workers listening', { workers: config.WORKERS, pids: workers.map((w) => w.process.pid) });
+  // Said once the first worker listens: the service answers from then on (and /ready with it),
+  // so whoever waits for ready finds the start logged, however slowly the other workers start.
+  const { port } = await Promise.race(listening);
+  void Promise.all(listening).then(() =>
+    deps.logger.info('workers listening', {
+      workers: config.WORKERS,
+      pids: workers.map((w) => w.process.pid),
+    }),
+  );
   announce(
     deps,
     `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`,

@@ -67,9 +67,36 @@ export const fleetSettings = (apiKey: string): Record<string, string> => ({
 
 type Tab = Player & { gone: boolean; balancePushes: number };
 
-/** A tab that notes when its connection drops (its process killed) and counts its balance pushes. */
+/**
+ * Longer than any answer may take (a wallet time-out of 1 s, its retries, a busy machine): a
+ * request a live process leaves unanswered this long is a fault the scenario reports, instead of
+ * waiting until the test's own time-out says nothing of where.
+ */
+const ASK_LIMIT_MS = 45_000;
+/** The requests a live process left unanswered, as `event after ms` (checked after the bursts). */
+const unanswered: string[] = [];
+
+/**
+ * A tab that notes when its connection drops (its process killed), counts its balance pushes,
+ * and whose requests are answered within ASK_LIMIT_MS (else an error ack, noted in `unanswered`).
+ */
 async function openTab(url: string, token: string): Promise<Tab> {
-  const tab = Object.assign(await connectPlayer(url, token), { gone: false, balancePushes: 0 });
+  const player = await connectPlayer(url, token);
+  const tab: Tab = Object.assign(player, {
+    gone: false,
+    balancePushes: 0,
+    ask: (event: string, payload?: unknown) =>
+      new Promise<any>((resolve) => {
+        const answered = (error: Error | null, ack: unknown) => {
+          if (!error) return resolve(ack);
+          if (!tab.gone) unanswered.push(`${event} after ${ASK_LIMIT_MS} ms`);
+          resolve({ ok: false, error: { code: 'NO_ANSWER', message: `${event} was not answered` } });
+        };
+        const timed = player.socket.timeout(ASK_LIMIT_MS);
+        if (payload === undefined) timed.emit(event, answered);
+        else timed.emit(event, payload, answered);
+      }),
+  });
   tab.socket.once('disconnect', () => {
     tab.gone = true;
   });
@@ -77,6 +104,12 @@ async function openTab(url: string, token: string): Promise<Tab> {
     tab.balancePushes++;
   });
   return tab;
+}
+
+/** Says how far the scenario got, so a run that times out shows where (vitest prints it). */
+function stepper(): (name: string) => void {
+  const start = Date.now();
+  return (name) => console.log(`fleet scenario: ${name} at ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }
 
 /** An answer, or 'lost' when the tab's process died before answering. */
@@ -136,6 +169,7 @@ export async function playThroughAKill(
   options: ScenarioOptions,
 ): Promise<ScenarioOutcome> {
   const { call, url } = fleet;
+  const step = stepper();
   const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: fleet.apiKey } })).body
     .data;
   const game = await setUpWalletGame(call, tokens, operator, {
@@ -196,8 +230,11 @@ export async function playThroughAKill(
       operator.events.length >= 10,
     60_000,
   );
+  step('killing one process');
   fleet.killOne();
   await Promise.all(bursts);
+  step('bursts over');
+  expect(unanswered, 'requests a live process never answered').toEqual([]);
 
   // Some two-tab player kept one tab and lost the other: its tabs were on two processes.
   const split = players
@@ -214,6 +251,7 @@ export async function playThroughAKill(
 
   // The dead process is replaced (a worker forked again, an instance restarted).
   await fleet.replaced();
+  step('the dead process replaced');
 
   // Players reconnect where their process died (to any other) and reveal the round they have
   // open, as the page does: a round whose buy was answered on a dead tab is open on the other.
@@ -234,12 +272,14 @@ export async function playThroughAKill(
     }),
   );
   for (const player of players) for (const tab of player.tabs) tab.close();
+  step('open rounds revealed');
 
   // The dead process's leases expire and the others finish its work: every round ends.
   const rounds = await eventually(async () => {
     const list = await listAll(fleet, tokens, `/v1/round?profileId=${profileId}`);
     return list.every((round) => ['closed', 'declined', 'voided'].includes(round.status)) && list;
   }, 150_000);
+  step('every round ended');
   expect(rounds.length).toBeGreaterThanOrEqual(options.players);
   // One round at a time per player: a burst's second bet only follows a first one that ended
   // without opening (voided after a wallet time-out, or declined) while the other tab's buy was
@@ -294,6 +334,7 @@ export async function playThroughAKill(
     () => opened.every((r) => answeredOk('open-round', r._id) && answeredOk('close-round', r._id)),
     120_000,
   );
+  step('every event delivered');
   const eventsOf = new Set(operator.events.map((e) => e.payload._id));
   for (const round of rounds.filter((r) => r.status !== 'closed'))
     expect(eventsOf.has(round._id)).toBe(false);

@@ -160,6 +160,8 @@ describe('a pool played to its end by three instances on one PostgreSQL, one kil
     let rounds = 0;
     let killed = false;
     let blockOwnersAtKill = 0;
+    /** Why each player stopped before the pool ended: said if the pool does not end. */
+    const stops: string[] = [];
     const poolEnded = async () => (await deps.store.pools.findById(pool.id))?.endedAt != null;
     const play = async (index: number) => {
       const session = sessions[index];
@@ -172,7 +174,7 @@ describe('a pool played to its end by three instances on one PostgreSQL, one kil
           while (!(await poolEnded())) {
             const bought = await ask(player, 'buy');
             // A round this player left open on the killed instance: it closes by itself later.
-            if (!bought.ok) return;
+            if (!bought.ok) return void stops.push(`${index} buy: ${JSON.stringify(bought.error)}`);
             rounds++;
             // A third of the way: the instance dies holding a block (every instance plays), most
             // likely with indexes reserved or still free, which the others must take over.
@@ -183,10 +185,11 @@ describe('a pool played to its end by three instances on one PostgreSQL, one kil
               blockOwnersAtKill = new Set(open.map((block) => block.owner)).size;
             }
             const revealed = await ask(player, 'reveal', { roundId: bought.data.round.roundId });
-            if (!revealed.ok) return;
+            if (!revealed.ok) return void stops.push(`${index} reveal: ${JSON.stringify(revealed.error)}`);
           }
           return;
         } catch {
+          stops.push(`${index} disconnected from instance ${home}`);
           player.close(); // its instance was killed: on to another
         } finally {
           player.close();
@@ -196,7 +199,8 @@ describe('a pool played to its end by three instances on one PostgreSQL, one kil
     await Promise.all(sessions.map((_, index) => play(index)));
     expect(killed).toBe(true);
     expect(blockOwnersAtKill).toBeGreaterThan(0);
-    expect(await poolEnded()).toBe(true);
+    const warnings = instances.slice(1).flatMap((instance) => instance.logs().trim().split('\n'));
+    expect(await poolEnded(), [...stops, ...warnings].join('\n')).toBe(true);
 
     // Every index drawn by exactly one round, and the pool paid exactly what its ladder promises.
     const ended = await deps.store.pools.findById(pool.id);
