@@ -24,10 +24,9 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
     const step = await store.transaction(async (tx) => {
       // With its calls and player: a lost round queues its close-round here, built from them.
       const held = await tx.rounds.findHeldRound(roundId);
-      const round = held?.round;
-      if (!held || !round || (playerId !== undefined && (round.playerId !== playerId || !round.cardJson))) {
-        return undefined;
-      }
+      if (!held) return undefined;
+      const { round } = held;
+      if (playerId !== undefined && (round.playerId !== playerId || !round.cardJson)) return undefined;
       const outcome = closeOutcome(round, () => deps.newId(), retry, isoNow(deps));
       if (outcome.kind === 'not-open') return { round, prize: undefined };
       const changed = await writeChanges(tx, events, held, outcome.changes);
