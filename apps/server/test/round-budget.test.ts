@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roundView } from '../src/schemas/round.ts';
 import type { Store } from '../src/store/store.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from './harness.ts';
 import { eventually, type GameSetup, seatPlayer, setUpOperatorGame } from './play-fixtures.ts';
@@ -23,8 +24,8 @@ import { startTestOperator, type TestOperator } from './test-operator.ts';
  */
 const onPostgres = process.env.RASPA_TEST_STORE === 'postgres';
 const BUDGET = onPostgres
-  ? { lost: { units: 3, statements: 18 }, won: { units: 4, statements: 24 } }
-  : { lost: { units: 3, statements: 19 }, won: { units: 4, statements: 26 } };
+  ? { lost: { units: 3, statements: 12 }, won: { units: 4, statements: 18 } }
+  : { lost: { units: 3, statements: 13 }, won: { units: 4, statements: 20 } };
 /** Rounds measured after the warm-up; about half win (prizedPercent 0.5). */
 const ROUNDS = 24;
 
@@ -131,6 +132,65 @@ describe('a bet answered after another unit moved its round on', () => {
     expect((await store.rounds.walletAttemptsOfRound(round.id)).map((a) => a.transactionId)).toEqual([
       bet?.id,
     ]);
+  });
+});
+
+describe('the events a round queues', () => {
+  /**
+   * The payload is built from what each unit holds (play/round-event.ts), no longer read: it must
+   * be, byte for byte, what the old builder gave, roundView of the round's detail read from the
+   * store right after the unit (docs/contract.md §7).
+   */
+  const queued = async (roundId: string) =>
+    (await server.deps.store.outbox.queuedHead(game.webhookId, [], 10_000)).filter(
+      (event) => event.roundId === roundId,
+    );
+  const detailNow = async (roundId: string) => {
+    const detail = await server.deps.store.ledger.findRoundDetail(roundId);
+    if (!detail) throw new Error(`round ${roundId} not found`);
+    return JSON.stringify(roundView(detail));
+  };
+
+  it('carry the round as its detail reads after each unit: lost, won, a balance changed between', async () => {
+    const play = server.running.app.services.play;
+    const credential = 'payload-player';
+    const { sessionId } = await seatPlayer(server, game, credential);
+    const seen = { won: 0, lost: 0 };
+    for (let i = 0; i < 40 && (seen.won < 2 || seen.lost < 2); i++) {
+      const bought = await play.buy(sessionId);
+      if (!bought.ok) throw new Error(`buy: ${bought.code}`);
+      const { roundId } = bought.data.round;
+      const afterBuy = await detailNow(roundId);
+      if (i % 3 === 1) {
+        // The page reloads and the wallet reports another balance: the close shows it, as the read did.
+        operator.setBalance(credential, 50_000 + i);
+        await play.state(sessionId);
+      }
+      const revealed = await play.reveal(sessionId, roundId);
+      if (!revealed.ok) throw new Error(`reveal: ${revealed.code}`);
+      const afterReveal = await detailNow(roundId);
+      const events = await queued(roundId);
+      expect(events.map((event) => event.eventType)).toEqual(['open-round', 'close-round']);
+      expect(JSON.stringify(events[0]?.payload)).toBe(afterBuy);
+      expect(JSON.stringify(events[1]?.payload)).toBe(afterReveal);
+      seen[bought.data.round.prize > 0 ? 'won' : 'lost']++;
+    }
+    expect(seen.won).toBeGreaterThan(0);
+    expect(seen.lost).toBeGreaterThan(0);
+  });
+
+  it('are none for a declined bet or a voided one', async () => {
+    const play = server.running.app.services.play;
+    const { sessionId } = await seatPlayer(server, game, 'refused-player');
+    const all = () => server.deps.store.outbox.queuedHead(game.webhookId, [], 10_000);
+    const before = (await all()).length;
+    operator.failNext('bet', 'decline');
+    expect(await play.buy(sessionId)).toMatchObject({ ok: false, code: 'WALLET_DECLINED' });
+    operator.failNext('bet', 'http500');
+    expect(await play.buy(sessionId)).toMatchObject({ ok: false, code: 'WALLET_UNAVAILABLE' });
+    // The voided bet's rollback is sent by the retrier (already under way): its answer queues nothing.
+    await play.settleDue();
+    expect((await all()).length).toBe(before);
   });
 });
 

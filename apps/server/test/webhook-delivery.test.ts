@@ -344,28 +344,27 @@ describe('queueing (the outbox)', () => {
     expect(nudges).toBe(1);
   });
 
-  it('builds a lazy payload only when some webhook is subscribed, once for all of them', async () => {
+  it('queues one event per subscribed webhook in one statement: ids id, id.2, in creation order', async () => {
     const op = await newOperator();
-    await newHook(op, undefined, ['close-round']);
-    await newHook(op, undefined, ['close-round']);
+    const first = await newHook(op, undefined, ['close-round']);
+    const second = await newHook(op, undefined, ['close-round']);
     const round = await newRound(op);
-    let builds = 0;
-    const payload = async () => {
-      builds++;
-      return round.payload;
-    };
     const enqueue = (eventType: 'open-round' | 'close-round') =>
       server.deps.store.transaction((tx) =>
-        outbox().enqueue(tx, { clientId: op.clientId, roundId: round.roundId, eventType, payload }),
+        outbox().enqueue(tx, {
+          clientId: op.clientId,
+          roundId: round.roundId,
+          eventType,
+          payload: round.payload,
+        }),
       );
     expect(await enqueue('open-round')).toEqual([]);
-    expect(builds).toBe(0);
     const closed = await enqueue('close-round');
     expect(closed).toHaveLength(2);
-    expect(builds).toBe(1);
-    for (const id of closed) {
-      expect((await server.deps.store.outbox.findById(id))?.payload).toEqual(round.payload);
-    }
+    expect(closed[1]).toBe(`${closed[0]}.2`);
+    const events = await Promise.all(closed.map((id) => server.deps.store.outbox.findById(id)));
+    expect(events.map((event) => event?.webhookId)).toEqual([first.id, second.id]);
+    for (const event of events) expect(event?.payload).toEqual(round.payload);
   });
 });
 

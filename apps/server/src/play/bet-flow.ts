@@ -144,15 +144,15 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
           case 'opened': {
             const changes = outcome.open(await drawTicket(tx, game, ticket));
             drew = true;
-            const view = playRoundOf(await writeChanges(tx, events, round, changes, held));
+            const view = playRoundOf(await writeChanges(tx, events, { round, calls: [bet] }, changes, held));
             if (!view) throw new Error(`round ${roundId} opened without a card`);
             return { ok: true, data: { round: view, balance: outcome.balanceMinor } };
           }
           case 'declined':
-            await writeChanges(tx, events, round, outcome.changes, held);
+            await writeChanges(tx, events, { round, calls: [bet] }, outcome.changes, held);
             return fail(outcome.code);
           case 'voided':
-            await writeChanges(tx, events, round, outcome.changes, held);
+            await writeChanges(tx, events, { round, calls: [bet] }, outcome.changes, held);
             rollbackQueued = true;
             return fail(outcome.code);
           case 'taken-over':

@@ -1,12 +1,12 @@
 import type { PlayErrorCode, PlayRound } from '@raspa/core';
 import type { Deps } from '../deps.ts';
-import { roundView } from '../schemas/round.ts';
-import type { GameRecord, PlayerRecord, RoundRecord } from '../store/records.ts';
+import type { GameRecord, HeldRound, PlayerRecord, RoundRecord } from '../store/records.ts';
 import type { Repositories, Transaction } from '../store/store.ts';
 import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';
 import type { CallsInFlight } from './calls-in-flight.ts';
 import type { PlayRecords } from './play-records.ts';
 import type { WalletRetryPolicy } from './retry-schedule.ts';
+import { callsAfter, roundEventPayload } from './round-event.ts';
 import type { LedgerChanges } from './wallet-outcomes.ts';
 
 /** What the flows share: the types others import (through play-service.ts) and the store writes. */
@@ -32,7 +32,8 @@ export interface RoundEventQueue {
       clientId: string;
       roundId: string;
       eventType: 'open-round' | 'close-round';
-      payload: () => Promise<unknown>;
+      /** The round as the spec's Round (round-event.ts), built from what the unit holds. */
+      payload: unknown;
       /** The round as this unit left it: what a wrapper needs of it, without reading it again. */
       round: RoundRecord;
     },
@@ -62,12 +63,25 @@ export async function mustRound(repos: Repositories, id: string): Promise<RoundR
   return round;
 }
 
+/** The round with what its event shows (one statement): for a unit that may queue its event. */
+export async function mustHeldRound(repos: Repositories, id: string): Promise<HeldRound> {
+  const held = await repos.rounds.findHeldRound(id);
+  if (!held) throw new Error(`round ${id} not found`);
+  return held;
+}
+
 /** Thrown in a unit whose held round another unit moved on (the retrier took its bet over). */
 export class RoundMovedError extends Error {
   constructor(roundId: string) {
     super(`round ${roundId} was moved on by another unit`);
   }
 }
+
+/**
+ * What a unit holds of the round it changes: the round, and, when its changes queue an event, its
+ * calls and (unless the unit updates the player, which returns it) its player (records.ts HeldRound).
+ */
+export type RoundInHand = Pick<HeldRound, 'round'> & Partial<Omit<HeldRound, 'round'>>;
 
 /**
  * Writes what a rule decided (wallet-outcomes.ts) on the round's transaction, and queues its webhook
@@ -77,10 +91,11 @@ export class RoundMovedError extends Error {
 export async function writeChanges(
   tx: Transaction,
   events: RoundEventQueue,
-  round: RoundRecord,
+  hand: RoundInHand,
   changes: LedgerChanges,
   options: { held?: boolean } = {},
 ): Promise<RoundRecord> {
+  const { round } = hand;
   if (options.held) {
     // The round as this flow wrote it, not read again: written only if no one moved it on since.
     if (!(await tx.rounds.updateRoundWhile(round.id, round.status, changes.round ?? {}))) {
@@ -89,34 +104,30 @@ export async function writeChanges(
   } else if (changes.round) await tx.rounds.updateRound(round.id, changes.round);
   for (const { id, change } of changes.transactions ?? []) await tx.rounds.updateTransaction(id, change);
   if (changes.insert) await tx.rounds.insertTransaction(changes.insert);
-  const { player } = changes;
-  if (player) {
-    await tx.rounds.updatePlayer(
+  let { player } = hand;
+  if (changes.player) {
+    player = await tx.rounds.updatePlayer(
       round.playerId,
       round.currency,
-      player.balanceMinor,
-      player.betsAdded,
-      player.winsAdded,
+      changes.player.balanceMinor,
+      changes.player.betsAdded,
+      changes.player.winsAdded,
     );
   }
   const changed: RoundRecord = { ...round, ...changes.round };
-  if (changes.event) await queueEvent(tx, events, changed, changes.event);
+  if (changes.event) {
+    // A flow that queues an event holds what it shows: a missing part is a bug, not a read.
+    if (!hand.calls || !player) throw new Error(`round ${round.id}: its event's calls or player not held`);
+    const payload = roundEventPayload(changed, callsAfter(hand.calls, changes), player);
+    await events.enqueue(tx, {
+      clientId: round.clientId,
+      roundId: round.id,
+      eventType: changes.event,
+      payload,
+      round: changed,
+    });
+  }
   return changed;
-}
-
-/** Queues the round's event; its payload (the spec's Round) is built only if a webhook wants it. */
-export async function queueEvent(
-  tx: Transaction,
-  events: RoundEventQueue,
-  round: RoundRecord,
-  eventType: 'open-round' | 'close-round',
-): Promise<void> {
-  const payload = async () => {
-    const detail = await tx.ledger.findRoundDetail(round.id);
-    if (!detail) throw new Error(`round ${round.id} vanished inside its transaction`);
-    return roundView(detail);
-  };
-  await events.enqueue(tx, { clientId: round.clientId, roundId: round.id, eventType, payload, round });
 }
 
 /** What a wallet call of a round needs, read again (a retry may come long after the round). */

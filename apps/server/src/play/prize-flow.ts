@@ -22,13 +22,14 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
    */
   async function closeRound(roundId: string, playerId?: string): Promise<RoundRecord | undefined> {
     const step = await store.transaction(async (tx) => {
-      const round = await tx.rounds.findRound(roundId);
-      if (!round || (playerId !== undefined && (round.playerId !== playerId || !round.cardJson))) {
-        return undefined;
-      }
+      // With its calls and player: a lost round queues its close-round here, built from them.
+      const held = await tx.rounds.findHeldRound(roundId);
+      if (!held) return undefined;
+      const { round } = held;
+      if (playerId !== undefined && (round.playerId !== playerId || !round.cardJson)) return undefined;
       const outcome = closeOutcome(round, () => deps.newId(), retry, isoNow(deps));
       if (outcome.kind === 'not-open') return { round, prize: undefined };
-      const changed = await writeChanges(tx, events, round, outcome.changes);
+      const changed = await writeChanges(tx, events, held, outcome.changes);
       return outcome.kind === 'closed'
         ? { round: changed, prize: undefined }
         : { round: changed, prize: outcome.prize };

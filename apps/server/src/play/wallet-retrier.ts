@@ -2,7 +2,14 @@ import { isoNow } from '../deps.ts';
 import type { LedgerTransaction, RoundRecord } from '../store/records.ts';
 import { ROW_LOCKS } from '../store/store.ts';
 import type { WalletAnswer } from '../wallet/wallet.ts';
-import { callContext, mustRound, type PlayRuntime, writeChanges } from './play-runtime.ts';
+import {
+  callContext,
+  mustHeldRound,
+  mustRound,
+  type PlayRuntime,
+  type RoundInHand,
+  writeChanges,
+} from './play-runtime.ts';
 import { inFlightUntil } from './retry-schedule.ts';
 import { playRoundOf, walletMovement } from './round-records.ts';
 import { type SentCall, timedSend, walletAttemptRecord } from './wallet-attempt.ts';
@@ -31,7 +38,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
         const pending = await tx.rounds.claimDue(due.id, leaseOwner, now, inFlightUntil(retry, now));
         if (!pending) return undefined;
         const claim = claimPending(pending, round, () => deps.newId(), retry, now);
-        await writeChanges(tx, events, round, claim.changes);
+        await writeChanges(tx, events, { round }, claim.changes);
         return { call: claim.send, round };
       }, ROW_LOCKS);
       if (claimed) await sendAndRecord(claimed.call, claimed.round);
@@ -64,7 +71,11 @@ export function createWalletRetrier(runtime: PlayRuntime) {
     const now = isoNow(deps);
     let balance: number | undefined;
     const round = await store.transaction(async (tx): Promise<RoundRecord> => {
-      const round = await mustRound(tx, call.roundId);
+      // A prize's answer may close the round and queue its close-round: read with what it shows.
+      const hand: RoundInHand =
+        call.type === 'prize'
+          ? await mustHeldRound(tx, call.roundId)
+          : { round: await mustRound(tx, call.roundId) };
       await tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), call, answer, sent));
       let changes: LedgerChanges;
       if (call.type === 'prize') {
@@ -79,7 +90,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
         if (outcome.kind === 'confirmed') balance = outcome.balanceMinor;
         changes = outcome.changes;
       }
-      return writeChanges(tx, events, round, changes);
+      return writeChanges(tx, events, hand, changes);
     }, ROW_LOCKS);
     deps.logger[answer.kind === 'ok' ? 'info' : 'warn'](`wallet ${call.type}`, {
       transactionId: call.id,

@@ -1,4 +1,4 @@
-import type { LedgerTransaction, RoundRecord } from './records.ts';
+import type { LedgerTransaction, RoundRecord, TransactionRecord } from './records.ts';
 
 /** The column of each field of a round, in both adapters' schemas. */
 export const ROUND_FIELDS: Record<keyof RoundRecord, string> = {
@@ -42,3 +42,28 @@ export const TRANSACTION_FIELDS: Record<keyof LedgerTransaction, string> = {
   lastError: 'last_error',
   completedAt: 'completed_at',
 };
+
+/** The fields of a call that a round's event shows (TransactionRecord: no retry state). */
+export const EVENT_CALL_FIELDS = [
+  'id',
+  'roundId',
+  'clientId',
+  'profileId',
+  'playerId',
+  'type',
+  'amountMinor',
+  'currency',
+  'balanceBeforeMinor',
+  'balanceAfterMinor',
+  'status',
+  'createdAt',
+] as const satisfies readonly (keyof TransactionRecord)[];
+
+/** A call as a round's event shows it: only its TransactionRecord fields, in their order. */
+export function eventCall(call: TransactionRecord): TransactionRecord {
+  return Object.fromEntries(EVENT_CALL_FIELDS.map((key) => [key, call[key]])) as unknown as TransactionRecord;
+}
+
+/** `'key', alias.column` pairs of a call's event fields: json_object / json_build_object arguments. */
+export const eventCallObjectArgs = (alias: string): string =>
+  EVENT_CALL_FIELDS.map((key) => `'${key}', ${alias}.${TRANSACTION_FIELDS[key]}`).join(', ');

@@ -151,6 +151,16 @@ export interface RoundPlayer {
   totalBets: number;
 }
 
+/**
+ * What a unit that changes a round holds of it for the round's webhook event (issue 23: the event
+ * is built from this, not read): the round, its wallet calls (oldest first) and its player.
+ */
+export interface HeldRound {
+  round: RoundRecord;
+  calls: TransactionRecord[];
+  player: RoundPlayer;
+}
+
 /** A round with its player and its transactions (oldest first). */
 export interface RoundDetail {
   id: string;
@@ -415,6 +425,18 @@ export interface OutboxEvent {
 }
 
 export type NewOutboxEvent = Omit<OutboxEvent, 'seq' | 'status' | 'attempts' | 'firstFailureAt'>;
+
+/** A round's event to queue for each webhook subscribed to it (`outbox.insertForSubscribers`). */
+export interface SubscribersEvent {
+  /** The first webhook's event id; the n-th webhook's is `${id}.${n}`. */
+  id: string;
+  clientId: string;
+  roundId: string;
+  eventType: WebhookEvent;
+  payload: unknown;
+  /** Its creation time, and the time it is due. */
+  at: string;
+}
 
 /** The oldest queued event of one webhook: the only one of that webhook that may be sent now. */
 export interface OutboxHead {

@@ -14,6 +14,7 @@ import type {
   DemoWalletCallRecord,
   GameRecord,
   GameSessionRecord,
+  HeldRound,
   IdempotencyRecord,
   LedgerFilter,
   LedgerTransaction,
@@ -32,9 +33,11 @@ import type {
   ReportRow,
   ResetTokenRecord,
   RoundDetail,
+  RoundPlayer,
   RoundRecord,
   RoundResolutionRecord,
   StoreHealth,
+  SubscribersEvent,
   TokenOrigin,
   TokenSetRecord,
   TransactionRecord,
@@ -156,6 +159,12 @@ export interface RoundsRepo {
    */
   insertLiveRound(round: RoundRecord): Promise<boolean>;
   findRound(id: string): Promise<RoundRecord | undefined>;
+  /**
+   * The round with its calls and its player as its webhook event shows them (HeldRound), in one
+   * statement: what a unit that may queue the round's event reads instead of `findRound`. In a
+   * unit on PostgreSQL the round is locked, as `findRound` locks it.
+   */
+  findHeldRound(id: string): Promise<HeldRound | undefined>;
   /** The player's round that waits on the wallet or is in play. */
   findLiveRound(playerId: string): Promise<RoundRecord | undefined>;
   updateRound(id: string, change: Partial<Omit<RoundRecord, 'id'>>): Promise<void>;
@@ -190,7 +199,8 @@ export interface RoundsRepo {
   releasePending(now: string): Promise<number>;
   /**
    * Records the balance the wallet reported in `currency` and the player's counters (the
-   * player's own balance column only when it is the profile's default currency).
+   * player's own balance column only when it is the profile's default currency). Returns the
+   * player as a round in `currency` shows it after the change (its event's `user`).
    */
   updatePlayer(
     playerId: string,
@@ -198,7 +208,7 @@ export interface RoundsRepo {
     balanceMinor: number,
     betsAdded: number,
     winsAdded: number,
-  ): Promise<void>;
+  ): Promise<RoundPlayer>;
   /** The rounds that drew from a pool after `afterDrawIndex`, by draw index: a pool may hold millions. */
   poolDraws(poolId: string, afterDrawIndex: number, limit: number): Promise<PoolDrawRecord[]>;
   /** Inserts rounds in bulk, as insertRound does one by one (test fixtures, tools): all or none. */
@@ -283,6 +293,12 @@ export interface WebhooksRepo {
 
 export interface OutboxRepo {
   insert(event: NewOutboxEvent): Promise<void>;
+  /**
+   * Queues a round's event for every live, active webhook of the client subscribed to its type,
+   * in one statement (issue 23: no read of the webhooks first). The first webhook (by creation)
+   * gets the event id `id`, the n-th `id.n`. Returns the ids queued, in that order.
+   */
+  insertForSubscribers(event: SubscribersEvent): Promise<string[]>;
   findById(id: string): Promise<OutboxEvent | undefined>;
   /** One head per webhook that has queued events, due or not. */
   heads(): Promise<OutboxHead[]>;

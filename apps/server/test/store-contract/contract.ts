@@ -11,6 +11,7 @@ import type { OpenStore } from './fixtures.ts';
 import { describeLedgerContract } from './ledger.ts';
 import { describeProfilesGamesPlayersContract } from './profiles-games-players.ts';
 import { describeResetsWalletOpsContract } from './resets-wallet-ops.ts';
+import { describeRoundEventsContract } from './round-events.ts';
 import { describeRoundsPoolsContract } from './rounds-pools.ts';
 import { describeTransactionContract } from './transactions.ts';
 import { describeWebhooksOutboxContract } from './webhooks-outbox.ts';
@@ -25,6 +26,7 @@ export function describeStoreContract(adapterName: string, open: OpenStore): voi
     describeRoundsPoolsContract(open);
     describeLedgerContract(open);
     describeWebhooksOutboxContract(open);
+    describeRoundEventsContract(open);
     describeResetsWalletOpsContract(open);
     describeBackOfficeContract(open);
   });

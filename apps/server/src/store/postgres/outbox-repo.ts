@@ -1,3 +1,4 @@
+import { eventIdsInOrder } from '../event-ids.ts';
 import type { OutboxEvent, OutboxHead } from '../records.ts';
 import type { OutboxRepo } from '../repositories.ts';
 import { all, changes, first, type Sql } from './sql.ts';
@@ -19,6 +20,23 @@ export function createOutboxRepo(sql: Sql): OutboxRepo {
           next_attempt_at, first_failure_at, created_at) VALUES ($1, $2, $3, $4, $5, 'queued', 0, $6, NULL, $7)`,
         [e.id, e.webhookId, e.roundId, e.eventType, JSON.stringify(e.payload), e.nextAttemptAt, e.createdAt],
       )),
+    // One event per live, active webhook of the client subscribed to the type: no read before it.
+    insertForSubscribers: async (e) =>
+      eventIdsInOrder(
+        await all<{ id: string }>(
+          sql,
+          `INSERT INTO webhook_events (id, webhook_id, round_id, event_type, payload, status, attempts,
+             next_attempt_at, first_failure_at, created_at)
+           SELECT CASE WHEN w.n = 1 THEN $1::text ELSE $1::text || '.' || w.n END, w.id, $2, $3, $4,
+             'queued', 0, $5, NULL, $5
+           FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM webhooks
+             WHERE client_id = $6 AND deleted_at IS NULL AND status = 'active'
+               AND event_triggers::jsonb ? $3::text) w
+           ORDER BY w.n
+           RETURNING id`,
+          [e.id, e.roundId, e.eventType, JSON.stringify(e.payload), e.at, e.clientId],
+        ),
+      ),
     findById: async (id) => {
       const row = await first<OutboxRow>(sql, `SELECT ${COLUMNS} FROM webhook_events WHERE id = $1`, [id]);
       return row && fromRow(row);

@@ -1,12 +1,14 @@
-import { ROUND_FIELDS, TRANSACTION_FIELDS } from '../ledger-columns.ts';
+import { eventCallObjectArgs, ROUND_FIELDS, TRANSACTION_FIELDS } from '../ledger-columns.ts';
 import type {
   LedgerTransaction,
   PoolDrawRecord,
+  RoundPlayer,
   RoundRecord,
   RoundResolutionRecord,
   WalletAttemptRecord,
 } from '../records.ts';
 import type { RoundsRepo } from '../repositories.ts';
+import { type HeldRoundRow, heldRound } from '../round-detail.ts';
 import { all, changes, first, parameters, type Sql, selectList } from './sql.ts';
 
 const ROUND_COLUMNS = selectList(ROUND_FIELDS);
@@ -84,6 +86,26 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
         `SELECT ${ROUND_COLUMNS} FROM rounds WHERE id = $1${sql.inUnit ? ' FOR UPDATE' : ''}`,
         [id],
       ),
+    // The round, its player as the round's detail shows it (ledger-repo.ts) and its calls, oldest
+    // first: one statement for what the round's event is built from. Only the round is locked.
+    findHeldRound: async (id) => {
+      const row = await first<RoundRecord & HeldRoundRow>(
+        sql,
+        `SELECT ${selectList(ROUND_FIELDS, 'r.')}, p.credential, p.credential_type AS "credentialType",
+           coalesce(pb.balance_minor, CASE WHEN pr.currency = r.currency THEN p.balance_minor ELSE 0 END)
+             AS "balanceMinor",
+           p.bet_wins AS "betWins", p.total_bets AS "totalBets",
+           (SELECT coalesce(json_agg(json_build_object(${eventCallObjectArgs('t')}) ORDER BY t.created_at, t.id), '[]')
+              FROM transactions t WHERE t.round_id = r.id) AS calls
+         FROM rounds r JOIN players p ON p.id = r.player_id JOIN profiles pr ON pr.id = p.profile_id
+         LEFT JOIN player_balances pb ON pb.player_id = r.player_id AND pb.currency = r.currency
+         WHERE r.id = $1${sql.inUnit ? ' FOR UPDATE OF r' : ''}`,
+        [id],
+      );
+      if (!row) return undefined;
+      const { credential, credentialType, balanceMinor, betWins, totalBets, calls, ...round } = row;
+      return heldRound(round, { credential, credentialType, balanceMinor, betWins, totalBets, calls });
+    },
     findLiveRound: (playerId) =>
       first<RoundRecord>(
         sql,
@@ -135,17 +157,23 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
         [now],
       ),
     // One statement: the per-currency balance and the player's counters change together.
-    updatePlayer: async (playerId, currency, balanceMinor, betsAdded, winsAdded) =>
-      void (await sql.query(
+    updatePlayer: async (playerId, currency, balanceMinor, betsAdded, winsAdded) => {
+      const updated = await first<Omit<RoundPlayer, 'balanceMinor' | 'balanceCurrency'>>(
+        sql,
         `WITH balance AS (
            INSERT INTO player_balances (player_id, currency, balance_minor) VALUES ($1, $2, $3)
            ON CONFLICT (player_id, currency) DO UPDATE SET balance_minor = excluded.balance_minor)
          UPDATE players SET total_bets = total_bets + $4, bet_wins = bet_wins + $5,
            balance_minor = CASE WHEN (SELECT currency FROM profiles WHERE id = players.profile_id) = $2
              THEN $3 ELSE balance_minor END
-         WHERE id = $1`,
+         WHERE id = $1
+         RETURNING id, credential, credential_type AS "credentialType", bet_wins AS "betWins",
+           total_bets AS "totalBets"`,
         [playerId, currency, balanceMinor, betsAdded, winsAdded],
-      )),
+      );
+      if (!updated) throw new Error(`player ${playerId} not found`);
+      return { ...updated, balanceMinor, balanceCurrency: currency };
+    },
     poolDraws: (poolId, afterDrawIndex, limit) =>
       all<PoolDrawRecord>(
         sql,

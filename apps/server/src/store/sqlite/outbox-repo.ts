@@ -1,4 +1,5 @@
-import type { OutboxEvent, OutboxHead } from '../records.ts';
+import { eventIdsInOrder } from '../event-ids.ts';
+import type { OutboxEvent, OutboxHead, SubscribersEvent } from '../records.ts';
 import type { OutboxRepo } from '../repositories.ts';
 import type { Db } from './database.ts';
 import type { Sync } from './sync.ts';
@@ -17,6 +18,18 @@ export function createOutboxRepo(db: Db): Sync<OutboxRepo> {
     db.prepare(`INSERT INTO webhook_events (id, webhook_id, round_id, event_type, payload, status,
     attempts, next_attempt_at, first_failure_at, created_at) VALUES (@id, @webhookId, @roundId, @eventType,
     @payload, 'queued', 0, @nextAttemptAt, NULL, @createdAt)`);
+  // One event per live, active webhook of the client subscribed to the type: no read before it.
+  const forSubscribers = db.prepare<Omit<SubscribersEvent, 'payload'> & { payload: string }, { id: string }>(
+    `INSERT INTO webhook_events (id, webhook_id, round_id, event_type, payload, status, attempts,
+       next_attempt_at, first_failure_at, created_at)
+     SELECT CASE WHEN w.n = 1 THEN @id ELSE @id || '.' || w.n END, w.id, @roundId, @eventType, @payload,
+       'queued', 0, @at, NULL, @at
+     FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM webhooks
+       WHERE client_id = @clientId AND deleted_at IS NULL AND status = 'active'
+         AND EXISTS (SELECT 1 FROM json_each(event_triggers) WHERE value = @eventType)) w
+     ORDER BY w.n
+     RETURNING id`,
+  );
   const byId = db.prepare<[string], OutboxRow>(`SELECT ${COLUMNS} FROM webhook_events WHERE id = ?`);
   // Walks the (small) webhooks table and seeks each one's oldest queued event on the
   // (webhook_id, status, seq) index, so delivered history never gets scanned.
@@ -59,6 +72,8 @@ export function createOutboxRepo(db: Db): Sync<OutboxRepo> {
   const releaseWebhook = db.prepare('DELETE FROM webhook_leases WHERE webhook_id = ? AND owner = ?');
   return {
     insert: (event) => void insert.run({ ...event, payload: JSON.stringify(event.payload) }),
+    insertForSubscribers: (event) =>
+      eventIdsInOrder(forSubscribers.all({ ...event, payload: JSON.stringify(event.payload) })),
     findById: (id) => {
       const row = byId.get(id);
       return row && fromRow(row);

@@ -1,12 +1,15 @@
-import { ROUND_FIELDS, TRANSACTION_FIELDS } from '../ledger-columns.ts';
+import { eventCallObjectArgs, ROUND_FIELDS, TRANSACTION_FIELDS } from '../ledger-columns.ts';
 import type {
   LedgerTransaction,
   PoolDrawRecord,
+  RoundPlayer,
   RoundRecord,
   RoundResolutionRecord,
+  TransactionRecord,
   WalletAttemptRecord,
 } from '../records.ts';
 import type { RoundsRepo } from '../repositories.ts';
+import { type HeldRoundRow, heldRound } from '../round-detail.ts';
 import { type Db, immediate } from './database.ts';
 import type { Sync } from './sync.ts';
 
@@ -18,6 +21,34 @@ const select = (fields: Record<string, string>) =>
 type RoundRow = Omit<RoundRecord, 'reconciliation'> & { reconciliation: 0 | 1 };
 const roundFromRow = (row: RoundRow): RoundRecord => ({ ...row, reconciliation: row.reconciliation === 1 });
 const toSql = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value);
+
+type PlayerChange = {
+  playerId: string;
+  currency: string;
+  balanceMinor: number;
+  betsAdded: number;
+  winsAdded: number;
+};
+
+type HeldRow = RoundRow & Omit<HeldRoundRow, 'calls'> & { calls: string };
+
+const roundColumnsOf = (alias: string) =>
+  Object.entries(ROUND_FIELDS)
+    .map(([key, column]) => `${alias}.${column} AS ${key}`)
+    .join(', ');
+
+function heldFromRow({
+  credential,
+  credentialType,
+  balanceMinor,
+  betWins,
+  totalBets,
+  calls,
+  ...row
+}: HeldRow) {
+  const player = { credential, credentialType, balanceMinor, betWins, totalBets };
+  return heldRound(roundFromRow(row), { ...player, calls: JSON.parse(calls) as TransactionRecord[] });
+}
 
 export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
   const roundColumns = select(ROUND_FIELDS);
@@ -59,11 +90,24 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
   const idle = db.prepare<[string, number], RoundRow>(
     `SELECT ${roundColumns} FROM rounds WHERE status = 'open' AND last_action_at < ? ORDER BY last_action_at LIMIT ?`,
   );
-  const player = db.prepare(
+  const player = db.prepare<PlayerChange, Omit<RoundPlayer, 'balanceMinor' | 'balanceCurrency'>>(
     `UPDATE players SET total_bets = total_bets + @betsAdded, bet_wins = bet_wins + @winsAdded,
        balance_minor = CASE WHEN (SELECT currency FROM profiles WHERE id = players.profile_id) = @currency
          THEN @balanceMinor ELSE balance_minor END
-     WHERE id = @playerId`,
+     WHERE id = @playerId
+     RETURNING id, credential, credential_type AS credentialType, bet_wins AS betWins, total_bets AS totalBets`,
+  );
+  // The round, its player as the round's detail shows it (ledger-repo.ts) and its calls as JSON,
+  // oldest first: one statement for what the round's event is built from.
+  const held = db.prepare<[string], HeldRow>(
+    `SELECT ${roundColumnsOf('r')}, p.credential, p.credential_type AS credentialType,
+       coalesce(pb.balance_minor, CASE WHEN pr.currency = r.currency THEN p.balance_minor ELSE 0 END) AS balanceMinor,
+       p.bet_wins AS betWins, p.total_bets AS totalBets,
+       (SELECT json_group_array(json_object(${eventCallObjectArgs('t')})) FROM
+         (SELECT * FROM transactions WHERE round_id = r.id ORDER BY created_at, id) t) AS calls
+     FROM rounds r JOIN players p ON p.id = r.player_id JOIN profiles pr ON pr.id = p.profile_id
+     LEFT JOIN player_balances pb ON pb.player_id = r.player_id AND pb.currency = r.currency
+     WHERE r.id = ?`,
   );
   const playerBalance = db.prepare(
     `INSERT INTO player_balances (player_id, currency, balance_minor) VALUES (@playerId, @currency, @balanceMinor)
@@ -153,9 +197,15 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
     idleOpenRounds: (before, limit) => idle.all(before, limit).map(roundFromRow),
     claimDue: (id, owner, now, until) => claimDue.get({ id, owner, now, until }),
     releasePending: (now) => release.run(now).changes,
+    findHeldRound: (id) => {
+      const row = held.get(id);
+      return row && heldFromRow(row);
+    },
     updatePlayer: (playerId, currency, balanceMinor, betsAdded, winsAdded) => {
-      player.run({ playerId, currency, balanceMinor, betsAdded, winsAdded });
+      const updated = player.get({ playerId, currency, balanceMinor, betsAdded, winsAdded });
+      if (!updated) throw new Error(`player ${playerId} not found`);
       playerBalance.run({ playerId, currency, balanceMinor });
+      return { ...updated, balanceMinor, balanceCurrency: currency };
     },
     poolDraws: (poolId, afterDrawIndex, limit) => poolDraws.all(poolId, afterDrawIndex, limit),
     findPoolDraw: (poolId, drawIndex) => poolDraw.get(poolId, drawIndex),
