@@ -77,8 +77,11 @@ export interface TestOperator {
    * answerHeldWebhooks, or until the sender goes away (a crash mid-batch).
    */
   holdWebhooks(on: boolean): void;
-  /** Answers the deliveries held so far with `status` (their receipts take it); returns how many. */
-  answerHeldWebhooks(status?: number): number;
+  /**
+   * Answers the deliveries held so far, the oldest `count` of them (default all), with `status`
+   * (their receipts take it); returns how many.
+   */
+  answerHeldWebhooks(status?: number, count?: number): number;
   /** Deliveries held and not answered yet. */
   heldWebhooks(): number;
   balanceOf(credential: string, currency?: string): number;
@@ -252,8 +255,8 @@ export async function startTestOperator(
     holdWebhooks: (on) => {
       holdingHooks = on;
     },
-    answerHeldWebhooks: (status = 200) => {
-      const answering = heldHooks.splice(0);
+    answerHeldWebhooks: (status = 200, count = heldHooks.length) => {
+      const answering = heldHooks.splice(0, count);
       for (const { response, receipt } of answering) {
         // A sender that died meanwhile gets nothing: its receipt stays unanswered (status 0).
         if (response.destroyed || response.socket?.destroyed) continue;
