@@ -17,8 +17,7 @@ import { startTestOperator, type TestOperator } from './test-operator.ts';
  * write units (docs/store.md, "A round's writes") and during a webhook delivery batch, the wallet
  * and the webhook receiver holding their answers; then restarted on the same database: every
  * round ends, no bet is taken twice, every won prize is paid exactly once, every balance equals
- * the completed transactions and every event is delivered (docs/reconciliation.md, "Crash
- * recovery").
+ * the completed transactions and every event is delivered (docs/store.md, "Kill points").
  */
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 const API_KEY = 'rsp_crash-test-api-key-0123456789';
