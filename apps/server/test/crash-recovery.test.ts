@@ -1,20 +1,23 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectRecovered, fleetSettings, revealOpenRound } from './fleet-scenario.ts';
 import { apiCaller, type Caller, freePort, type TokenSet } from './harness.ts';
-import { connectPlayer, eventually } from './play-fixtures.ts';
+import { connectPlayer, eventually, type Player, registerWebhook } from './play-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
+import { sessionToken, setUpWalletGame } from './service-process.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
 /**
- * The real service as its own process, killed with SIGKILL while the wallet holds its answers,
- * then restarted on the same database: nothing may be left undecided, no bet taken twice, every
- * won prize paid exactly once.
+ * The real service as its own process, killed with SIGKILL at once between each pair of a round's
+ * write units (docs/store.md, "A round's writes") and during a webhook delivery batch, the wallet
+ * and the webhook receiver holding their answers; then restarted on the same database: every
+ * round ends, no bet is taken twice, every won prize is paid exactly once, every balance equals
+ * the completed transactions and every event is delivered (docs/store.md, "Kill points").
  */
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 const API_KEY = 'rsp_crash-test-api-key-0123456789';
@@ -53,10 +56,10 @@ async function spawnService(): Promise<{ child?: ChildProcess; portTaken?: boole
       ...(database && { DATABASE_URL: database.url }),
       PORT: String(port),
       HOST: '127.0.0.1',
-      DEMO_API_KEY: API_KEY,
+      ...fleetSettings(API_KEY),
       LOG_LEVEL: process.env.CRASH_DEBUG ? 'debug' : 'warn',
+      // The wallet's held answers must still be awaited when the process dies.
       WALLET_TIMEOUT_MS: '60000',
-      OUTBOUND_ALLOW_PRIVATE: 'true', // the test operator's wallet and receiver are on 127.0.0.1
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -106,133 +109,169 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('SIGKILL between the pending row and the wallet’s answer, then a restart', () => {
-  it('rolls back the unanswered bet, pays the unanswered prize once, and leaves no round undecided', async () => {
+describe('SIGKILL between each pair of a round’s units and during a delivery batch, then a restart', () => {
+  it('ends every round, pays each prize once, rolls back unanswered bets and delivers every event', async () => {
     let service = await startService();
     // The restarted service may listen on another port (see startService): each call reads `url`.
     const call = ((...args: Parameters<Caller>) => apiCaller(url)(...args)) as Caller;
     const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: API_KEY } })).body.data;
-    const profileId = (
-      await call('POST', '/v1/profile', {
-        token: tokens,
-        body: {
-          name: 'Crash casino',
-          type: 'operator',
-          walletUrl: operator.walletUrl,
-          walletSignatureToken: operator.walletSecret,
-        },
-      })
-    ).body.data.profileId;
-    await call('POST', '/v1/webhook', {
-      token: tokens,
-      body: {
-        url: operator.webhookUrl,
-        eventTriggers: ['open-round', 'close-round'],
-        signatureToken: randomUUID(),
-      },
+    // Every ticket wins: the prize's units (c) and (d) are exercised for sure.
+    const game = await setUpWalletGame(call, tokens, operator, {
+      gameModel: 'frevo-da-sorte',
+      prizedPercent: 1,
     });
-    const game = (
-      await call('POST', '/v1/game', {
-        token: tokens,
-        body: {
-          profileId,
-          gameModel: 'frevo-da-sorte',
-          lang: 'en',
-          currency: 'BRL',
-          rtp: 0.9,
-          sampling: 100_001,
-          prizedPercent: 1, // every ticket wins: the prize path is exercised for sure
-          betPrice: 2,
-          simulation: false,
-          replacePreviousVersion: true,
-        },
-      })
-    ).body.data;
-    const sessionFor = async (credential: string) => {
-      const user = await call('POST', '/v1/user/auth', {
-        token: tokens,
-        body: { profileId, credential, credentialType: 'username' },
-      });
-      const session = await call('POST', '/v1/game/session', {
-        token: tokens,
-        body: { userToken: user.body.data.userToken, gameId: game.id },
-      });
-      return new URL(session.body.data.gameUrl).searchParams.get('token') ?? '';
-    };
-
-    // The winner's prize reaches the wallet, which pays it but never answers.
-    const winner = await connectPlayer(url, await sessionFor('winner'));
-    const bought = await winner.ask('buy');
-    if (!bought.ok) throw new Error(JSON.stringify(bought));
-    operator.failNext('prize', 'ok-then-hang');
-    winner.socket.emit('reveal', { roundId: bought.data.round.roundId });
-    // The bettor's bet is debited by the wallet, which never answers either.
-    const bettor = await connectPlayer(url, await sessionFor('bettor'));
-    operator.failNext('bet', 'ok-then-hang');
-    bettor.socket.emit('buy', () => {});
-    await eventually(
-      () =>
-        operator.calls.some((c) => c.kind === 'prize') &&
-        operator.calls.filter((c) => c.kind === 'bet').length === 2,
+    const webhookId = await registerWebhook(call, tokens, operator.webhookUrl);
+    const credentials = ['late', 'idle', 'returning', 'closed', 'winner', 'unpaid', 'bettor', 'unsent'];
+    const tokenOf = Object.fromEntries(
+      await Promise.all(
+        credentials.map(async (c) => [c, await sessionToken(call, tokens, game, c)] as const),
+      ),
     );
-    expect(operator.balanceOf('winner')).toBe(100_000 - 200 + bought.data.round.prize);
-    expect(operator.balanceOf('bettor')).toBe(100_000 - 200);
+    const players: Player[] = [];
+    const connect = async (credential: string) => {
+      const player = await connectPlayer(url, tokenOf[credential] ?? '');
+      players.push(player);
+      return player;
+    };
+    /** Prizes in minor units by round, as the buys answered them. */
+    const prizes = new Map<string, number>();
+    const buy = async (player: Player) => {
+      const bought = await player.ask('buy');
+      if (!bought.ok) throw new Error(JSON.stringify(bought));
+      prizes.set(bought.data.round.roundId, bought.data.round.prize);
+      return bought.data.round.roundId as string;
+    };
+    const callsOf = (kind: string) => operator.calls.filter((c) => c.kind === kind).length;
+    const receivedOpen = (roundId: string) =>
+      operator.events.some((e) => e.event === 'open-round' && e.payload._id === roundId);
 
+    // Before: a round opened and its open-round delivered, so the receiver has answered a 2xx.
+    const late = await connect('late');
+    const lateRound = await buy(late);
+    await eventually(async () => {
+      // Logged too: the drain that sent it has ended, and the next one starts with one in flight.
+      const log = (await call('GET', `/v1/webhook/${webhookId}`, { token: tokens })).body.data as any[];
+      return log.some((row) => row.payload._id === lateRound && row.success);
+    }, 30_000);
+
+    // From here the receiver holds every delivery. The late round's reveal, (d) committed: its
+    // close-round goes first and is held, alone (a drain sends one at a time until a 2xx).
+    operator.holdWebhooks(true);
+    expect((await late.ask('reveal', { roundId: lateRound })).ok).toBe(true);
+    await eventually(() => operator.heldWebhooks() === 1, 30_000);
+
+    // Between (b) and (c): bought, not revealed. One closes by the idle time-out after the restart,
+    // the other is revealed by its player, back on the page.
+    const idleRound = await buy(await connect('idle'));
+    const returningRound = await buy(await connect('returning'));
+    // After (d): closed, its close-round queued behind its held open-round.
+    const closing = await connect('closed');
+    const closedRound = await buy(closing);
+    expect((await closing.ask('reveal', { roundId: closedRound })).ok).toBe(true);
+    // Between (c) and (d): the prize committed pending and sent; the wallet pays it and never
+    // answers, or never even sees it.
+    const prizeHeld = async (credential: string, fault: 'ok-then-hang' | 'hang') => {
+      const player = await connect(credential);
+      const roundId = await buy(player);
+      const before = callsOf('prize');
+      operator.failNext('prize', fault);
+      player.socket.emit('reveal', { roundId }, () => {});
+      await eventually(() => callsOf('prize') === before + 1, 30_000);
+      return roundId;
+    };
+    const winnerRound = await prizeHeld('winner', 'ok-then-hang');
+    const unpaidRound = await prizeHeld('unpaid', 'hang');
+    // Between (a) and (b): the round and its bet committed pending and sent; the wallet takes the
+    // bet and never answers, or never even sees it.
+    const betHeld = async (credential: string, fault: 'ok-then-hang' | 'hang') => {
+      const player = await connect(credential);
+      const before = callsOf('bet');
+      operator.failNext('bet', fault);
+      player.socket.emit('buy', () => {});
+      await eventually(() => callsOf('bet') === before + 1, 30_000);
+    };
+    await betHeld('bettor', 'ok-then-hang');
+    await betHeld('unsent', 'hang');
+    expect(operator.balanceOf('winner')).toBe(100_000 - 200 + (prizes.get(winnerRound) ?? 0));
+    expect(operator.balanceOf('unpaid')).toBe(100_000 - 200);
+    expect(operator.balanceOf('bettor')).toBe(100_000 - 200);
+    expect(operator.balanceOf('unsent')).toBe(100_000);
+
+    // During a delivery batch: the held close-round is accepted, so the drain sends the queued
+    // open-rounds together (WEBHOOK_IN_FLIGHT), and the receiver holds them.
+    operator.answerHeldWebhooks(200);
+    const opened = [idleRound, returningRound, closedRound, winnerRound, unpaidRound];
+    await eventually(() => opened.every(receivedOpen) && operator.heldWebhooks() >= 2, 30_000);
+
+    // Some of the batch answered just before the kill (their record maybe not committed: those
+    // are sent again), the others still held (sent again).
+    const held = operator.heldWebhooks();
+    operator.answerHeldWebhooks(200, Math.floor(held / 2));
     service.kill('SIGKILL');
     await exitOf(service);
-    winner.close();
-    bettor.close();
+    const receivedBeforeKill = new Set(operator.events.map((e) => e.id));
+    for (const player of players) player.close();
+    operator.holdWebhooks(false);
 
     service = await startService();
-    // On PostgreSQL nothing is released at start: the calls wait out their 30 s lease.
-    const afterRestartMs = database ? 60_000 : 30_000;
-    await eventually(() => operator.calls.some((c) => c.kind === 'rollback'), afterRestartMs);
-    await eventually(() => operator.calls.filter((c) => c.kind === 'prize').length === 2, afterRestartMs);
+    // The returning player reveals the round the page shows open, as the page does.
+    const back = await connect('returning');
+    await revealOpenRound(back, 90_000);
+    back.close();
 
-    // No bet taken twice: the bettor has all his money back; the winner was paid exactly once.
-    expect(operator.balanceOf('bettor')).toBe(100_000);
-    expect(operator.balanceOf('winner')).toBe(100_000 - 200 + bought.data.round.prize);
-    const prizes = operator.calls.filter((c) => c.kind === 'prize');
-    expect(prizes[0]?.body.transactionId).toBe(prizes[1]?.body.transactionId);
+    // The dead process's leases expire (wallet calls on PostgreSQL, the webhook's on both), the
+    // idle round closes after ROUND_IDLE_TIMEOUT, and every check of a recovery holds.
+    const { rounds } = await expectRecovered({ call }, operator, {
+      tokens,
+      profileId: game.profileId,
+      webhookId,
+      players: credentials.length,
+    });
+    const byPlayer = Object.fromEntries(rounds.map((round: any) => [round.user.credential, round]));
+    expect(rounds).toHaveLength(credentials.length);
+    for (const credential of ['late', 'idle', 'returning', 'closed', 'winner', 'unpaid'])
+      expect(
+        byPlayer[credential].transactions.map((t: any) => [t.type, t.status]),
+        credential,
+      ).toEqual([
+        ['bet', 'completed'],
+        ['prize', 'completed'],
+      ]);
+    // An unanswered bet is voided and counted with its confirmed rollback: the pair nets to zero.
+    for (const credential of ['bettor', 'unsent']) {
+      expect(byPlayer[credential].status).toBe('voided');
+      expect(byPlayer[credential].transactions.map((t: any) => [t.type, t.amount, t.status])).toEqual([
+        ['bet', -2, 'completed'],
+        ['rollback', 2, 'completed'],
+      ]);
+      expect(operator.balanceOf(credential)).toBe(100_000);
+    }
+    // The held prizes went again under their first transactionId; each was paid once.
+    for (const roundId of [winnerRound, unpaidRound]) {
+      const sent = operator.calls.filter((c) => c.kind === 'prize' && c.body.roundId === roundId);
+      expect(sent.length).toBeGreaterThanOrEqual(2);
+      expect(operator.moves.filter((m) => m.kind === 'prize' && m.roundId === roundId)).toHaveLength(1);
+    }
+    // A delivery repeats only for an event the receiver had got before the kill (its attempt
+    // maybe unrecorded), with the same webhook-id.
+    const receipts = new Map<string, number>();
+    for (const { id } of operator.events) receipts.set(id, (receipts.get(id) ?? 0) + 1);
+    for (const [id, count] of receipts) if (count > 1) expect(receivedBeforeKill.has(id), id).toBe(true);
 
-    const fresh: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: API_KEY } })).body.data;
-    const settled = await eventually(async () => {
-      const list = (await call('GET', '/v1/round?pageSize=100', { token: fresh })).body.data as any[];
-      return list.every((round) => round.status === 'closed' || round.status === 'voided') && list;
-    }, afterRestartMs);
-    expect(settled.length).toBe(2);
     if (database) {
       // The service ran on the test's PostgreSQL database, not on a SQLite file of its DATA_DIR.
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       try {
         const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM rounds');
-        expect(Number(rows[0]?.n)).toBe(2);
+        expect(Number(rows[0]?.n)).toBe(credentials.length);
       } finally {
         await client.end();
       }
     }
-    const byPlayer = Object.fromEntries(settled.map((round: any) => [round.user.credential, round]));
-    expect(byPlayer.winner.status).toBe('closed');
-    expect(byPlayer.winner.transactions.map((t: any) => [t.type, t.status])).toEqual([
-      ['bet', 'completed'],
-      ['prize', 'completed'],
-    ]);
-    expect(byPlayer.bettor.status).toBe('voided');
-    // The unanswered bet is counted with its confirmed rollback: the pair nets to zero.
-    expect(byPlayer.bettor.transactions.map((t: any) => [t.type, t.amount, t.status])).toEqual([
-      ['bet', -2, 'completed'],
-      ['rollback', 2, 'completed'],
-    ]);
-    // The winner's close-round event, queued after the restart, is delivered too.
-    await eventually(
-      () =>
-        operator.events.some((e) => e.event === 'close-round' && e.payload._id === bought.data.round.roundId),
-      30_000,
-    );
 
     // SIGTERM: a clean stop, exit code 0.
     service.kill('SIGTERM');
     expect(await exitOf(service)).toBe(0);
-  }, 240_000);
+  }, 300_000);
 });

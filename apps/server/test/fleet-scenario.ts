@@ -3,7 +3,7 @@ import { SETTING_DEFAULTS } from '../src/config.ts';
 import type { Caller, TokenSet } from './harness.ts';
 import { connectPlayer, eventually, type Player, registerWebhook } from './play-fixtures.ts';
 import { sessionToken, setUpWalletGame } from './service-process.ts';
-import { startTestOperator, type TestOperator } from './test-operator.ts';
+import { accepted, startTestOperator, type TestOperator } from './test-operator.ts';
 
 /**
  * Several serving processes on one database, one of them killed mid-burst (issues 12 and 13): the
@@ -145,7 +145,7 @@ export async function listAll(service: Pick<Fleet, 'call'>, tokens: TokenSet, pa
 export function expectOpenBeforeClose(events: TestOperator['events'], rounds: Array<{ _id: string }>): void {
   for (const round of rounds) {
     const firstAccepted = events.findIndex(
-      (e) => e.event === 'open-round' && e.payload._id === round._id && e.status < 300,
+      (e) => e.event === 'open-round' && e.payload._id === round._id && accepted(e),
     );
     const firstClose = events.findIndex((e) => e.event === 'close-round' && e.payload._id === round._id);
     expect(firstAccepted, `${round._id}: its open-round was accepted`).toBeGreaterThanOrEqual(0);
@@ -154,6 +154,19 @@ export function expectOpenBeforeClose(events: TestOperator['events'], rounds: Ar
       `${round._id}: its close-round came after its open-round was accepted`,
     ).toBeGreaterThan(firstAccepted);
   }
+}
+
+/**
+ * Back on the page after a crash: reveals the round its state shows open, as the page does, until
+ * none is (the service may still be settling its bet).
+ */
+export async function revealOpenRound(tab: Player, ms: number): Promise<void> {
+  await eventually(async () => {
+    const state = await tab.ask('state');
+    const open = state.ok ? state.data.openRound : undefined;
+    if (open?.status === 'open') await tab.ask('reveal', { roundId: open.roundId });
+    return state.ok && (open === null || open.status !== 'open');
+  }, ms);
 }
 
 /** How many times each key occurs. */
@@ -262,24 +275,20 @@ export async function playThroughAKill(
         tab = await eventually(() => openTab(url, player.token).catch(() => undefined), 30_000);
         player.tabs.push(tab);
       }
-      const on = tab;
-      await eventually(async () => {
-        const state = await on.ask('state');
-        const open = state.ok ? state.data.openRound : undefined;
-        if (open?.status === 'open') await on.ask('reveal', { roundId: open.roundId });
-        return state.ok && (open === null || open.status !== 'open');
-      }, 60_000);
+      await revealOpenRound(tab, 60_000);
     }),
   );
   for (const player of players) for (const tab of player.tabs) tab.close();
   step('open rounds revealed');
 
   // The dead process's leases expire and the others finish its work: every round ends.
-  const rounds = await eventually(async () => {
-    const list = await listAll(fleet, tokens, `/v1/round?profileId=${profileId}`);
-    return list.every((round) => ['closed', 'declined', 'voided'].includes(round.status)) && list;
-  }, 150_000);
-  step('every round ended');
+  const { rounds, log } = await expectRecovered(fleet, operator, {
+    tokens,
+    profileId,
+    webhookId,
+    players: options.players,
+    step,
+  });
   expect(rounds.length).toBeGreaterThanOrEqual(options.players);
   // One round at a time per player: a burst's second bet only follows a first one that ended
   // without opening (voided after a wallet time-out, or declined) while the other tab's buy was
@@ -287,8 +296,46 @@ export async function playThroughAKill(
   const statusOf = new Map(rounds.map((round) => [round._id as string, round.status as string]));
   for (const ids of roundsPerBurst.filter((each) => each.length > 1))
     expect(ids.filter((id) => statusOf.get(id) === 'closed').length, ids.join(' ')).toBeLessThanOrEqual(1);
+  expect(log.filter((row) => !row.success)).toHaveLength(2);
+  return {
+    tokens,
+    profileId,
+    gameId: game.gameId,
+    webhookId,
+    rounds,
+    log,
+    pushedOnBothTabs: bothLived.length,
+  };
+}
+
+/**
+ * After a kill and a restart (or a replacement): every round of the profile ends closed, declined
+ * or voided; each wallet call went under one transactionId (one per round and kind; a bet never
+ * sent twice) and the wallet applied it at most once; every balance equals the completed
+ * transactions; every event of an opened round reached the receiver and was accepted, a round's
+ * close-round after its open-round; and each receipt is a logged attempt, besides at most
+ * WEBHOOK_IN_FLIGHT the dead process had sent and not logged, each sent again and logged.
+ */
+export async function expectRecovered(
+  service: Pick<Fleet, 'call'>,
+  operator: TestOperator,
+  at: {
+    tokens: TokenSet;
+    profileId: string;
+    webhookId: string;
+    players: number;
+    /** Says how far the checks got (stepper()). */
+    step?: (name: string) => void;
+  },
+): Promise<{ rounds: any[]; log: any[] }> {
+  const { tokens, profileId, webhookId, step = () => {} } = at;
+  const rounds = await eventually(async () => {
+    const list = await listAll(service, tokens, `/v1/round?profileId=${profileId}`);
+    return list.every((round) => ['closed', 'declined', 'voided'].includes(round.status)) && list;
+  }, 150_000);
+  step('every round ended');
   const transactions = await eventually(async () => {
-    const list = await listAll(fleet, tokens, `/v1/transaction?profileId=${profileId}`);
+    const list = await listAll(service, tokens, `/v1/transaction?profileId=${profileId}`);
     return list.every((t) => t.status !== 'pending') && list;
   }, 60_000);
 
@@ -314,8 +361,8 @@ export async function playThroughAKill(
   expect(new Set(applied).size).toBe(applied.length);
 
   // The wallet's balances equal the completed transactions.
-  const users = await listAll(fleet, tokens, `/v1/user?profileId=${profileId}`);
-  expect(users).toHaveLength(options.players);
+  const users = await listAll(service, tokens, `/v1/user?profileId=${profileId}`);
+  expect(users).toHaveLength(at.players);
   for (const user of users) {
     const completed = transactions
       .filter((t) => t.userId === user._id && t.status === 'completed')
@@ -329,7 +376,7 @@ export async function playThroughAKill(
   // round that closed after opening (a declined or voided round never opened).
   const opened = rounds.filter((round) => round.status === 'closed');
   const answeredOk = (event: string, roundId: string) =>
-    operator.events.some((e) => e.event === event && e.payload._id === roundId && e.status < 300);
+    operator.events.some((e) => e.event === event && e.payload._id === roundId && accepted(e));
   await eventually(
     () => opened.every((r) => answeredOk('open-round', r._id) && answeredOk('close-round', r._id)),
     120_000,
@@ -346,7 +393,7 @@ export async function playThroughAKill(
   const receiptKey = (event: string, roundId: string, seconds: number) => `${event} ${roundId} ${seconds}`;
   // Each event's last attempt is its accepted one: once each is logged, so are the earlier ones.
   const log = await eventually(async () => {
-    const rows = await listAll(fleet, tokens, `/v1/webhook/${webhookId}`);
+    const rows = await listAll(service, tokens, `/v1/webhook/${webhookId}`);
     const accepted = new Set(
       rows.filter((row) => row.success).map((row) => `${row.eventType} ${row.payload._id}`),
     );
@@ -370,14 +417,5 @@ export async function playThroughAKill(
       key,
     ).toBe(true);
   }
-  expect(log.filter((row) => !row.success)).toHaveLength(2);
-  return {
-    tokens,
-    profileId,
-    gameId: game.gameId,
-    webhookId,
-    rounds,
-    log,
-    pushedOnBothTabs: bothLived.length,
-  };
+  return { rounds, log };
 }

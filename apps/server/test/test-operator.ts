@@ -51,9 +51,13 @@ export interface ReceivedEvent {
   raw: string;
   /** Date.now() at arrival (the benchmark's webhook lag). */
   receivedAt: number;
-  /** The HTTP status the receiver answered. */
+  /** The HTTP status the receiver answered; 0 while it holds the request (holdWebhooks). */
   status: number;
 }
+
+/** The receiver accepted this receipt (a held one is not, until answered 2xx). */
+export const accepted = (receipt: Pick<ReceivedEvent, 'status'>): boolean =>
+  receipt.status >= 200 && receipt.status < 300;
 
 export interface TestOperator {
   url: string;
@@ -68,6 +72,18 @@ export interface TestOperator {
   failNext(kind: WalletKind, ...faults: Fault[]): void;
   /** The webhook receiver answers these statuses next (then 200). */
   webhookAnswers(...statuses: number[]): void;
+  /**
+   * While on, the receiver answers no delivery: each is logged (status 0) and held until
+   * answerHeldWebhooks, or until the sender goes away (a crash mid-batch).
+   */
+  holdWebhooks(on: boolean): void;
+  /**
+   * Answers the deliveries held so far, the oldest `count` of them (default all), with `status`
+   * (their receipts take it); returns how many.
+   */
+  answerHeldWebhooks(status?: number, count?: number): number;
+  /** Deliveries held and not answered yet. */
+  heldWebhooks(): number;
   balanceOf(credential: string, currency?: string): number;
   setBalance(credential: string, cents: number, currency?: string): void;
   close(): Promise<void>;
@@ -91,6 +107,8 @@ export async function startTestOperator(
   const rolledBack = new Set<string>();
   const faults = new Map<WalletKind, Fault[]>();
   const hookStatuses: number[] = [];
+  let holdingHooks = false;
+  const heldHooks: Array<{ response: ServerResponse; receipt: ReceivedEvent }> = [];
   const calls: WalletCall[] = [];
   const moves: WalletMove[] = [];
   const events: ReceivedEvent[] = [];
@@ -160,18 +178,23 @@ export async function startTestOperator(
     const raw = await readBody(request);
     const path = request.url ?? '';
     if (path === '/hooks') {
-      const status = hookStatuses.shift() ?? 200;
       const parsed = JSON.parse(raw);
-      events.push({
+      const receipt: ReceivedEvent = {
         id: String(request.headers['webhook-id']),
         event: parsed.event,
         payload: parsed.payload,
         headers: request.headers,
         raw,
         receivedAt: Date.now(),
-        status,
-      });
-      send(response, status, { received: status < 300 });
+        status: 0,
+      };
+      events.push(receipt);
+      if (holdingHooks) {
+        heldHooks.push({ response, receipt });
+        return;
+      }
+      receipt.status = hookStatuses.shift() ?? 200;
+      send(response, receipt.status, { received: receipt.status < 300 });
       return;
     }
     const kind = /^\/wallet\/(balance|bet|prize|rollback)$/.exec(path)?.[1] as WalletKind | undefined;
@@ -229,11 +252,26 @@ export async function startTestOperator(
     events,
     failNext: (kind, ...list) => faults.set(kind, [...(faults.get(kind) ?? []), ...list]),
     webhookAnswers: (...statuses) => hookStatuses.push(...statuses),
+    holdWebhooks: (on) => {
+      holdingHooks = on;
+    },
+    answerHeldWebhooks: (status = 200, count = heldHooks.length) => {
+      const answering = heldHooks.splice(0, count);
+      for (const { response, receipt } of answering) {
+        // A sender that died meanwhile gets nothing: its receipt stays unanswered (status 0).
+        if (response.destroyed || response.socket?.destroyed) continue;
+        receipt.status = status;
+        send(response, status, { received: status < 300 });
+      }
+      return answering.length;
+    },
+    heldWebhooks: () => heldHooks.length,
     balanceOf: balance,
     setBalance: (credential, cents, currency = 'BRL') => balances.set(account(credential, currency), cents),
     close: () =>
       new Promise<void>((resolve) => {
         for (const response of hanging) response.destroy();
+        for (const { response } of heldHooks.splice(0)) response.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
