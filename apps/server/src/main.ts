@@ -47,11 +47,22 @@ function socketAdapter(deps: Deps, alone: boolean) {
 }
 
 /**
+ * At a start alone on the embedded file, no process is draining a webhook's queue: the leases a
+ * killed process held are ended, so its deliveries go again now rather than after their 60 s.
+ */
+async function releaseWebhookLeases(deps: Deps): Promise<void> {
+  const released = await deps.store.outbox.releaseAllWebhooks();
+  if (released > 0)
+    deps.logger.info('webhook queues left leased by the last run are free again', { released });
+}
+
+/**
  * One serving process: the whole service when alone; otherwise one of WORKERS, the primary having
  * done what must happen once (migrations, the demo client, releasing pending wallet calls).
  */
 async function serve({ alone }: { alone: boolean }): Promise<void> {
   const deps = buildDeps(config);
+  if (alone && !config.DATABASE_URL) await releaseWebhookLeases(deps);
   const pushes = socketAdapter(deps, alone);
   // /ready waits for the demo set-up below: a first start's apiKey must work once it says ready.
   const running = await startServer(deps, config.HOST, config.PORT, {
@@ -94,6 +105,7 @@ async function supervise(): Promise<void> {
     const released = await deps.store.rounds.releasePending(deps.clock().toISOString());
     if (released > 0)
       deps.logger.warn('wallet calls left pending by the last run are due again', { released });
+    await releaseWebhookLeases(deps);
   }
   const demo = await setUpDemo(createServices(deps), deps, config.DEMO_API_KEY);
   await deps.store.close();

@@ -325,6 +325,11 @@ export interface OutboxRepo {
   claimWebhook(webhookId: string, owner: string, now: string, until: string): Promise<boolean>;
   /** Gives the lease back (only the owner's). */
   releaseWebhook(webhookId: string, owner: string): Promise<void>;
+  /**
+   * Ends every webhook's lease; returns how many. Only for a start on a database no other process
+   * is using (one process, or the primary before its workers), as `rounds.releasePending`.
+   */
+  releaseAllWebhooks(): Promise<number>;
 }
 
 /** Password-reset tokens and the issued captcha challenges: both single use, both short-lived. */

@@ -523,6 +523,16 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       expect(await outbox.claimWebhook(a.id, 'process-a', at(51), at(90))).toBe(true);
     });
 
+    it('ends every lease at once for a start alone on the database', async () => {
+      const { a, b } = await setUp();
+      const { outbox } = store();
+      expect(await outbox.claimWebhook(a.id, 'process-a', at(0), at(60))).toBe(true);
+      expect(await outbox.claimWebhook(b.id, 'process-a', at(0), at(60))).toBe(true);
+      expect(await outbox.releaseAllWebhooks()).toBe(2);
+      expect(await outbox.claimWebhook(a.id, 'process-b', at(1), at(61))).toBe(true);
+      expect(await outbox.releaseAllWebhooks()).toBe(1);
+    });
+
     it('gives a free webhook lease to exactly one of several claims at once', async () => {
       const { a } = await setUp();
       const claims = await Promise.all(

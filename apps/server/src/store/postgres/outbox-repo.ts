@@ -107,5 +107,6 @@ export function createOutboxRepo(sql: Sql): OutboxRepo {
         webhookId,
         owner,
       ])),
+    releaseAllWebhooks: () => changes(sql, 'DELETE FROM webhook_leases', []),
   };
 }

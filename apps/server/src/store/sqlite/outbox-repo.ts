@@ -70,6 +70,7 @@ export function createOutboxRepo(db: Db): Sync<OutboxRepo> {
      WHERE webhook_leases.owner = @owner OR webhook_leases.expires_at <= @now`,
   );
   const releaseWebhook = db.prepare('DELETE FROM webhook_leases WHERE webhook_id = ? AND owner = ?');
+  const releaseAllWebhooks = db.prepare('DELETE FROM webhook_leases');
   return {
     insert: (event) => void insert.run({ ...event, payload: JSON.stringify(event.payload) }),
     insertForSubscribers: (event) =>
@@ -91,5 +92,6 @@ export function createOutboxRepo(db: Db): Sync<OutboxRepo> {
     claimWebhook: (webhookId, owner, now, until) =>
       claimWebhook.run({ webhookId, owner, now, until }).changes === 1,
     releaseWebhook: (webhookId, owner) => void releaseWebhook.run(webhookId, owner),
+    releaseAllWebhooks: () => releaseAllWebhooks.run().changes,
   };
 }
