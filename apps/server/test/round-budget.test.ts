@@ -24,8 +24,8 @@ import { startTestOperator, type TestOperator } from './test-operator.ts';
  */
 const onPostgres = process.env.RASPA_TEST_STORE === 'postgres';
 const BUDGET = onPostgres
-  ? { lost: { units: 3, statements: 12 }, won: { units: 4, statements: 18 } }
-  : { lost: { units: 3, statements: 13 }, won: { units: 4, statements: 20 } };
+  ? { lost: { units: 3, statements: 11 }, won: { units: 4, statements: 17 } }
+  : { lost: { units: 3, statements: 12 }, won: { units: 4, statements: 19 } };
 /** Rounds measured after the warm-up; about half win (prizedPercent 0.5). */
 const ROUNDS = 24;
 

@@ -123,10 +123,9 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     const found = await context(sessionId);
     if (!found.ok) return found;
     const closed = await track(prizes.closeRound(roundId, found.data.player.id));
-    const view = closed && playRoundOf(closed);
+    const view = closed && playRoundOf(closed.round);
     if (!closed || !view) return fail('ROUND_NOT_FOUND');
-    const balance = await store.players.balanceIn(closed.playerId, closed.currency);
-    return { ok: true, data: { round: view, balance: balance ?? null } };
+    return { ok: true, data: { round: view, balance: closed.balance } };
   }
 
   /** Closes rounds left open with no action for `roundIdleMs` (the prize is paid either way). */

@@ -20,7 +20,10 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
    * Closes the round; with `playerId` (a reveal), only that player's round with a card. Otherwise
    * (or unknown) undefined and nothing changes. Checked on the closing transaction: no read before it.
    */
-  async function closeRound(roundId: string, playerId?: string): Promise<RoundRecord | undefined> {
+  async function closeRound(
+    roundId: string,
+    playerId?: string,
+  ): Promise<{ round: RoundRecord; balance: number } | undefined> {
     const step = await store.transaction(async (tx) => {
       // With its calls and player: a lost round queues its close-round here, built from them.
       const held = await tx.rounds.findHeldRound(roundId);
@@ -28,21 +31,26 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
       const { round } = held;
       if (playerId !== undefined && (round.playerId !== playerId || !round.cardJson)) return undefined;
       const outcome = closeOutcome(round, () => deps.newId(), retry, isoNow(deps));
-      if (outcome.kind === 'not-open') return { round, prize: undefined };
+      // The balance the page is answered: the player's last reported one, read with the round
+      // (no read after the unit), unless the prize's yes reports a new one.
+      const balance = held.player.balanceMinor;
+      if (outcome.kind === 'not-open') return { round, balance, prize: undefined };
       const changed = await writeChanges(tx, events, held, outcome.changes);
       return outcome.kind === 'closed'
-        ? { round: changed, prize: undefined }
-        : { round: changed, prize: outcome.prize };
+        ? { round: changed, balance, prize: undefined }
+        : { round: changed, balance, prize: outcome.prize };
     }, ROW_LOCKS);
     if (!step) return undefined;
-    let round = step.round;
+    let { round, balance } = step;
     if (step.prize) {
       // The reveal's own attempt: the round as its answer left it.
-      round = (await retrier.send(step.prize, round)) ?? (await mustRound(store, roundId));
+      const recorded = await retrier.send(step.prize, round);
+      round = recorded?.round ?? (await mustRound(store, roundId));
+      balance = recorded?.balance ?? balance;
     }
     const view = playRoundOf(round);
     if (view) notifier.round(round.playerId, view);
-    return round;
+    return { round, balance };
   }
 
   return { closeRound };

@@ -23,6 +23,12 @@ import { claimPending, type LedgerChanges, prizeOutcome, rollbackOutcome } from 
  * written (wallet-outcomes.ts); a bet found pending is not sent again but voided and rolled back
  * (`claimPending`).
  */
+/** What an answer's unit left: the round, and the balance the wallet reported with a yes. */
+interface Recorded {
+  round: RoundRecord;
+  balance: number | undefined;
+}
+
 export function createWalletRetrier(runtime: PlayRuntime) {
   const { deps, retry, notifier, events, calls, track, leaseOwner } = runtime;
   const { store } = deps;
@@ -47,13 +53,14 @@ export function createWalletRetrier(runtime: PlayRuntime) {
 
   /**
    * The first attempt of a call its creator holds (a reveal's prize): sent at once, no lease to
-   * take. Resolves with the round as the answer left it (undefined if the call was being sent).
+   * take. Resolves with the round as the answer left it and the balance a yes reported
+   * (undefined if the call was being sent).
    */
-  function send(call: LedgerTransaction, round: RoundRecord): Promise<RoundRecord | undefined> {
+  function send(call: LedgerTransaction, round: RoundRecord): Promise<Recorded | undefined> {
     return calls.sending(call.id, () => sendAndRecord(call, round));
   }
 
-  async function sendAndRecord(call: LedgerTransaction, round: RoundRecord): Promise<RoundRecord> {
+  async function sendAndRecord(call: LedgerTransaction, round: RoundRecord): Promise<Recorded> {
     const { wallet, player, game } = await callContext(runtime, round);
     const movement = walletMovement(call, round, player, game);
     const { answer, sent } = await timedSend(
@@ -67,7 +74,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
   }
 
   /** Writes what the wallet's answer to a prize or rollback means, and tells the page on a yes. */
-  async function record(call: LedgerTransaction, answer: WalletAnswer, sent: SentCall): Promise<RoundRecord> {
+  async function record(call: LedgerTransaction, answer: WalletAnswer, sent: SentCall): Promise<Recorded> {
     const now = isoNow(deps);
     let balance: number | undefined;
     const round = await store.transaction(async (tx): Promise<RoundRecord> => {
@@ -103,7 +110,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
       const view = playRoundOf(round);
       if (view) notifier.round(call.playerId, view);
     }
-    return round;
+    return { round, balance };
   }
 
   async function settleAllDue(): Promise<number> {
