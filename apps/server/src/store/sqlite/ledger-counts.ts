@@ -1,0 +1,108 @@
+import { performance } from 'node:perf_hooks';
+import { FOLD_EVERY_MS, type LedgerList, wholeHours } from '../ledger-hours.ts';
+import type { LedgerFilter } from '../records.ts';
+import type { Db } from './database.ts';
+import { statementCache } from './statement-cache.ts';
+
+/**
+ * The exact totals of the round and transaction lists without a counter row written in a round's
+ * unit (issue 23; migration 012): the rows are counted per hour into `ledger_hour_counts` in
+ * batches, off the round's path, started by the lists' readers (as on PostgreSQL,
+ * postgres/ledger-counts.ts). The fold's watermark is the rows' rowid: SQLite has one writer at a
+ * time, so every row committed after a fold has a larger rowid than every row it saw, whatever
+ * its created_at. A total is then exact for any order of writes:
+ *
+ *   the folded hours its range covers + the rows before the range's first whole hour + the rows
+ *   from its last whole hour on + the rows past the watermark within the whole hours,
+ *
+ * in one statement (one snapshot). The last term reads the table from the watermark by rowid: the
+ * rows written since the last fold.
+ */
+
+/** The most rows one fold unit takes: it shares a group commit's batch with rounds. */
+const FOLD_BATCH = 20_000;
+
+type Params = Record<string, string | number>;
+
+export interface LedgerCounts {
+  /**
+   * The exact number of rows of `list` that `where` (over `r` for rounds, `t` for transactions,
+   * with `params`) keeps, for a `foldable` filter (ledger-hours.ts).
+   */
+  total(list: LedgerList, filter: LedgerFilter, where: { sql: string; params: Params }): number;
+  /**
+   * Folds up to `batch` rowids of `list` past the watermark, in a transaction of its own (a
+   * savepoint inside a unit). Returns whether rows are left to fold.
+   */
+  fold(list: LedgerList, batch?: number): boolean;
+}
+
+/** Runs `work` as units of its own, off the caller's path, again while it answers true. */
+export type Background = (work: () => boolean) => void;
+
+/**
+ * `background`: how readers start a fold (the store's group commit); without it (a bare
+ * repository, a read-only store) readers never fold.
+ */
+export function createLedgerCounts(db: Db, background?: Background): LedgerCounts {
+  const statement = statementCache(db);
+  const lastFold: Record<LedgerList, number> = { round: -Infinity, transaction: -Infinity };
+  const table = (list: LedgerList) => (list === 'round' ? 'rounds' : 'transactions');
+
+  const foldBatch = db.transaction((list: LedgerList, batch: number): boolean => {
+    const state = statement<{ from: number; newest: number }>(
+      `SELECT coalesce((SELECT folded_rowid FROM ledger_count_folds WHERE list = @list), 0) AS "from",
+         (SELECT coalesce(max(rowid), 0) FROM ${table(list)}) AS newest`,
+    ).get({ list });
+    if (!state || state.newest <= state.from) return false;
+    const upTo = Math.min(state.newest, state.from + batch);
+    statement(
+      `INSERT INTO ledger_hour_counts (list, client_id, hour, profile_id, type, n)
+       SELECT @list, x.client_id, substr(x.created_at, 1, 13) || ':00:00.000Z', x.profile_id,
+         ${list === 'round' ? "''" : 'x.type'}, count(*)
+       FROM ${table(list)} x NOT INDEXED WHERE x.rowid > @from AND x.rowid <= @upTo
+       GROUP BY 2, 3, 4, 5
+       ON CONFLICT (list, client_id, hour, profile_id, type) DO UPDATE SET n = n + excluded.n`,
+    ).run({ list, from: state.from, upTo });
+    statement(
+      `INSERT INTO ledger_count_folds (list, folded_rowid) VALUES (@list, @upTo)
+       ON CONFLICT (list) DO UPDATE SET folded_rowid = excluded.folded_rowid`,
+    ).run({ list, upTo });
+    return upTo < state.newest;
+  });
+
+  /** Folds in the background when due here, a batch per unit until the watermark is at the end. */
+  function foldSoon(list: LedgerList): void {
+    if (!background || db.readonly || performance.now() - lastFold[list] < FOLD_EVERY_MS) return;
+    lastFold[list] = performance.now();
+    background(() => foldBatch(list, FOLD_BATCH));
+  }
+
+  return {
+    fold: (list, batch = FOLD_BATCH) => foldBatch(list, batch),
+    total(list, filter, where) {
+      const alias = list === 'round' ? 'r' : 't';
+      const { start, end } = wholeHours(filter);
+      const buckets = ['h.list = @hourList', 'h.client_id = @clientId'];
+      if (filter.profileId !== null) buckets.push('h.profile_id = @profileId');
+      if (list === 'round') buckets.push("h.type = ''");
+      else if (filter.type !== null) buckets.push('h.type = @type');
+      const rows = `${table(list)} ${alias}`;
+      const created = `${alias}.created_at`;
+      // Head and foot: at most an hour of rows each, through the filter's index. Tail: the rows
+      // past the watermark, read by rowid (NOT INDEXED keeps the planner on that range).
+      const row = statement<{ folded: number; head: number; foot: number; tail: number }>(
+        `SELECT
+           (SELECT coalesce(sum(h.n), 0) FROM ledger_hour_counts h
+             WHERE ${buckets.join(' AND ')} AND h.hour >= @hourStart AND h.hour < @hourEnd) AS folded,
+           (SELECT count(*) FROM ${rows} WHERE ${where.sql} AND ${created} < @hourStart) AS head,
+           (SELECT count(*) FROM ${rows} WHERE ${where.sql} AND ${created} >= max(@hourStart, @hourEnd)) AS foot,
+           (SELECT count(*) FROM ${rows} NOT INDEXED
+             WHERE ${alias}.rowid > coalesce((SELECT folded_rowid FROM ledger_count_folds WHERE list = @hourList), 0)
+               AND ${where.sql} AND ${created} >= @hourStart AND ${created} < @hourEnd) AS tail`,
+      ).get({ ...where.params, hourList: list, hourStart: start, hourEnd: end });
+      foldSoon(list);
+      return (row?.folded ?? 0) + (row?.head ?? 0) + (row?.foot ?? 0) + (row?.tail ?? 0);
+    },
+  };
+}
