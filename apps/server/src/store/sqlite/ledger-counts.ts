@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { type LedgerList, wholeHours } from '../ledger-hours.ts';
+import { type LedgerList, NO_END, wholeHours } from '../ledger-hours.ts';
 import type { LedgerFilter } from '../records.ts';
 import type { Db } from './database.ts';
 import { statementCache } from './statement-cache.ts';
@@ -20,11 +20,12 @@ import { statementCache } from './statement-cache.ts';
  */
 
 /** The most rows one fold unit takes: it shares a group commit's batch with rounds. */
-const FOLD_BATCH = 20_000;
+const FOLD_BATCH = 5_000;
 /**
  * A reader starts a fold at most this often per process and list. Shorter than PostgreSQL's
  * minute: the rows past the watermark are read from the table itself, and at 1,500 rounds/s a
- * minute of them is about 200,000 rows; 5 s of them is one fold batch.
+ * minute of them is about 200,000 rows; 5 s of them a few fold batches (each about 5 ms for 5,000
+ * rows on the bench's ledger, docs/benchmarks.md).
  */
 const FOLD_EVERY_MS = 5_000;
 
@@ -32,8 +33,9 @@ type Params = Record<string, string | number>;
 
 export interface LedgerCounts {
   /**
-   * The exact number of rows of `list` that `where` (over `r` for rounds, `t` for transactions,
-   * with `params`) keeps, for a `foldable` filter (ledger-hours.ts).
+   * The exact number of rows of `list` that a `foldable` filter (ledger-hours.ts) keeps. `where`
+   * (over `r` for rounds, `t` for transactions, with `params`) is the filter without its dates:
+   * this adds them.
    */
   total(list: LedgerList, filter: LedgerFilter, where: { sql: string; params: Params }): number;
   /**
@@ -89,24 +91,37 @@ export function createLedgerCounts(db: Db, background?: Background): LedgerCount
     total(list, filter, where) {
       const alias = list === 'round' ? 'r' : 't';
       const { start, end } = wholeHours(filter);
+      const rows = `${table(list)} ${alias}`;
+      const created = `${alias}.created_at`;
+      const from = filter.from ?? '';
+      const before = filter.before ?? NO_END;
+      // Each count has one lower and one upper bound on created_at, so it is one range of the
+      // filter's index (two bounds of a side and the planner may walk the whole range).
+      const inRange = (low: string, high: string) =>
+        `${where.sql} AND ${created} >= ${low} AND ${created} < ${high}`;
+      if (start >= end) {
+        // No whole hour in the range: at most two hours of rows, counted.
+        const row = statement<{ n: number }>(
+          `SELECT count(*) AS n FROM ${rows} WHERE ${inRange('@from', '@before')}`,
+        ).get({ ...where.params, from, before });
+        return row?.n ?? 0;
+      }
       const buckets = ['h.list = @hourList', 'h.client_id = @clientId'];
       if (filter.profileId !== null) buckets.push('h.profile_id = @profileId');
       if (list === 'round') buckets.push("h.type = ''");
       else if (filter.type !== null) buckets.push('h.type = @type');
-      const rows = `${table(list)} ${alias}`;
-      const created = `${alias}.created_at`;
-      // Head and foot: at most an hour of rows each, through the filter's index. Tail: the rows
-      // past the watermark, read by rowid (NOT INDEXED keeps the planner on that range).
+      // Head and foot: less than an hour of rows each. Tail: the rows past the watermark, read by
+      // rowid (NOT INDEXED keeps the planner on that range).
       const row = statement<{ folded: number; head: number; foot: number; tail: number }>(
         `SELECT
            (SELECT coalesce(sum(h.n), 0) FROM ledger_hour_counts h
              WHERE ${buckets.join(' AND ')} AND h.hour >= @hourStart AND h.hour < @hourEnd) AS folded,
-           (SELECT count(*) FROM ${rows} WHERE ${where.sql} AND ${created} < @hourStart) AS head,
-           (SELECT count(*) FROM ${rows} WHERE ${where.sql} AND ${created} >= max(@hourStart, @hourEnd)) AS foot,
+           (SELECT count(*) FROM ${rows} WHERE ${inRange('@from', '@hourStart')}) AS head,
+           (SELECT count(*) FROM ${rows} WHERE ${inRange('@hourEnd', '@before')}) AS foot,
            (SELECT count(*) FROM ${rows} NOT INDEXED
              WHERE ${alias}.rowid > coalesce((SELECT folded_rowid FROM ledger_count_folds WHERE list = @hourList), 0)
-               AND ${where.sql} AND ${created} >= @hourStart AND ${created} < @hourEnd) AS tail`,
-      ).get({ ...where.params, hourList: list, hourStart: start, hourEnd: end });
+               AND ${inRange('@hourStart', '@hourEnd')}) AS tail`,
+      ).get({ ...where.params, from, before, hourList: list, hourStart: start, hourEnd: end });
       foldSoon(list);
       return (row?.folded ?? 0) + (row?.head ?? 0) + (row?.foot ?? 0) + (row?.tail ?? 0);
     },

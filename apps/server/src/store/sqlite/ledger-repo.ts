@@ -183,7 +183,8 @@ export function createLedgerRepo(db: Db, background?: Background): Sync<LedgerRe
    */
   function total(list: LedgerList, filter: LedgerFilter): number {
     const alias = list === 'round' ? 'r' : 't';
-    if (foldable(list, filter)) return counts.total(list, filter, ledgerWhere(alias, filter));
+    if (foldable(list, filter))
+      return counts.total(list, filter, ledgerWhere(alias, { ...filter, from: null, before: null }));
     const narrowed = filter.playerId !== null || filter.roundId !== null || filter.status !== null;
     const [table, where] =
       list === 'round' && filter.type !== null && !narrowed
