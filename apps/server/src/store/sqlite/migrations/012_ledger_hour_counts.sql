@@ -48,6 +48,11 @@ CREATE TABLE ledger_hour_counts (
   PRIMARY KEY (list, client_id, hour, profile_id, type)
 ) STRICT, WITHOUT ROWID;
 
+-- A total sums the buckets of its range: a type's or a profile's through an index of their own
+-- that holds n (90 days of hours are about 43,000 buckets of one client; summed all, 2-9 ms).
+CREATE INDEX ledger_hour_counts_by_type ON ledger_hour_counts(list, client_id, type, hour, profile_id, n);
+CREATE INDEX ledger_hour_counts_by_profile ON ledger_hour_counts(list, client_id, profile_id, type, hour, n);
+
 -- Per list, the fold's watermark: every row with a rowid up to it is in ledger_hour_counts.
 CREATE TABLE ledger_count_folds (
   list         TEXT PRIMARY KEY CHECK (list IN ('round', 'transaction')),
