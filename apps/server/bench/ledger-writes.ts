@@ -34,7 +34,7 @@ const batch = Number(values.batch);
 const runs = Number(values.runs);
 const MIGRATIONS_DIR = fileURLToPath(new URL('../src/store/sqlite/migrations/', import.meta.url));
 const LISTS_MIGRATION = '003_ledger_lists.sql';
-const FOLDED_MIGRATION = '012_ledger_hour_counts.sql';
+const FOLDED_MIGRATION = '012_ledger_day_counts.sql';
 
 /** Which of the lists' migrations a schema has. */
 const SCHEMAS = {

@@ -12,7 +12,7 @@ import { createLedgerRepo } from '../src/store/sqlite/ledger-repo.ts';
 import { queryPlan, type RecordedStatement, recordingDb } from './sql-recorder.ts';
 
 /**
- * The lists read totals from per-hour counts folded off the round's path (migration 012,
+ * The lists read totals from per-day counts folded off the round's path (migration 012,
  * ledger-counts.ts) plus the rows the fold has not reached, and page through indexes chosen per
  * filter. Checked here against the plainest SQL that answers the same question, on a random
  * ledger of two clients, three profiles and rounds at every hour including midnight, folded at
@@ -154,7 +154,8 @@ function filters(players: { id: string; profileId: string }[]): LedgerFilter[] {
     [day(0), day(4)],
     [day(3), day(3)],
     ['2026-02-27T05:00:00.000Z', '2026-02-28T13:30:00.000Z'],
-    // Just past a whole hour: the rows on that hour are outside the folded hours, counted once.
+    // Just past a midnight: the rows on it are outside the folded days, counted once.
+    ['2026-02-26T23:59:59.999Z', '2026-02-28T00:00:00.001Z'],
     ['2026-02-27T04:59:59.999Z', '2026-02-28T13:00:00.001Z'],
   ];
   const result: LedgerFilter[] = [];
@@ -179,7 +180,7 @@ function filters(players: { id: string; profileId: string }[]): LedgerFilter[] {
   return result;
 }
 
-describe('ledger lists on the folded per-hour counts (SQLite-specific: its tables and indexes)', () => {
+describe('ledger lists on the folded per-day counts (SQLite-specific: its tables and indexes)', () => {
   let db: Db;
   let players: ReturnType<typeof seed>;
   beforeEach(() => {
@@ -237,7 +238,7 @@ describe('ledger lists on the folded per-hour counts (SQLite-specific: its table
     players = seed(db, 400);
     const applied = migrate(db);
     expect(applied).toContain('003_ledger_lists.sql');
-    expect(applied).toContain('012_ledger_hour_counts.sql');
+    expect(applied).toContain('012_ledger_day_counts.sql');
     expectAgreement();
   });
 
@@ -327,17 +328,15 @@ describe('ledger lists on the folded per-hour counts (SQLite-specific: its table
 });
 
 describe('the folded totals, for random ledgers, folds and filters (SQLite-specific)', () => {
-  // Few hours, so rows and bounds often fall on the same one.
-  const HOURS = 8;
-  const time = fc
-    .tuple(fc.integer({ min: 0, max: HOURS }), fc.constantFrom(0, 0, 1, 59 * 60_000 + 999, 30 * 60_000))
-    .map(([hour, offset]) => new Date(START + hour * 3_600_000 + offset).toISOString());
+  // Few moments, around midnights, so rows and bounds often fall on the same one.
+  const moment = fc
+    .tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom(0, 12, 23), fc.constantFrom(0, 0, 1, 3_599_999))
+    .map(([day, hour, offset]) => START + day * DAY_MS + hour * 3_600_000 + offset);
+  const time = moment.map((ms) => new Date(ms).toISOString());
   const write = fc.record({
     kind: fc.constant('round' as const),
     player: fc.nat(8),
-    hour: fc.integer({ min: 0, max: HOURS }),
-    // On the hour often: the edges of the folded hours.
-    minuteMs: fc.oneof(fc.constantFrom(0, 1, 3_599_999), fc.nat(3_599_999)),
+    at: moment,
     more: fc.subarray(['prize', 'rollback'] as TransactionType[]),
     laterMs: fc.constantFrom(1000, 3_600_000, DAY_MS / 2),
   });
@@ -375,7 +374,7 @@ describe('the folded totals, for random ledgers, folds and filters (SQLite-speci
               }
               const player = players[step.player] ?? players[0];
               if (!player) throw new Error('no players');
-              const at = START + step.hour * 3_600_000 + step.minuteMs;
+              const at = step.at;
               writeRound(
                 db,
                 `round-${n}`,

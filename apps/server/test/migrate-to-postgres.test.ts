@@ -268,7 +268,7 @@ describe('pnpm admin migrate-to-postgres', { timeout: 180_000 }, () => {
     expect(out).toMatch(
       new RegExp(`\\n  rounds +${rounds} rows   sums: paid_minor \\d+, prize_minor \\d+\\n`),
     );
-    expect(out).toMatch(/ledger_hour_counts: the lists' per-hour counts/);
+    expect(out).toMatch(/ledger_day_counts: SQLite's per-day counts/);
     expect(out).toContain(`This installation's key is in ${join(dataDir, 'secret.key')}`);
     expect(out).not.toContain(readFileSync(join(dataDir, 'secret.key'), 'utf8').trim());
 

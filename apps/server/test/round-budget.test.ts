@@ -74,6 +74,7 @@ afterAll(async () => {
 const COUNTER_TABLES: Record<string, string> = {
   ledger_counts: '*',
   ledger_hour_counts: '*',
+  ledger_day_counts: '*',
   ledger_count_folds: '*',
   webhook_count_slots: '*',
   webhooks: 'id, success_count, failure_count, last_triggered',

@@ -24,7 +24,7 @@ const SQLITE_ONLY = new Set([
   'schema_migrations',
   'sqlite_sequence',
   // Each adapter folds its own counts (its watermark its own); the bench folds PostgreSQL's.
-  'ledger_hour_counts',
+  'ledger_day_counts',
   'ledger_count_folds',
 ]);
 /** Columns sent dictionary-coded (see loadTable). */

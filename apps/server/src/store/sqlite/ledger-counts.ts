@@ -1,19 +1,19 @@
 import { performance } from 'node:perf_hooks';
-import { type LedgerList, NO_END, wholeHours } from '../ledger-hours.ts';
+import { type LedgerList, NO_END, wholeDays } from '../ledger-hours.ts';
 import type { LedgerFilter } from '../records.ts';
 import type { Db } from './database.ts';
 import { statementCache } from './statement-cache.ts';
 
 /**
  * The exact totals of the round and transaction lists without a counter row written in a round's
- * unit (issue 23; migration 012): the rows are counted per hour into `ledger_hour_counts` in
+ * unit (issue 23; migration 012): the rows are counted per UTC day into `ledger_day_counts` in
  * batches, off the round's path, started by the lists' readers (as on PostgreSQL,
  * postgres/ledger-counts.ts). The fold's watermark is the rows' rowid: SQLite has one writer at a
  * time, so every row committed after a fold has a larger rowid than every row it saw, whatever
  * its created_at. A total is then exact for any order of writes:
  *
- *   the folded hours its range covers + the rows before the range's first whole hour + the rows
- *   from its last whole hour on + the rows past the watermark within the whole hours,
+ *   the folded days its range covers + the rows before the range's first whole day + the rows
+ *   from its last whole day on + the rows past the watermark within the whole days,
  *
  * in one statement (one snapshot). The last term reads the table from the watermark by rowid: the
  * rows written since the last fold.
@@ -65,12 +65,12 @@ export function createLedgerCounts(db: Db, background?: Background): LedgerCount
     if (!state || state.newest <= state.from) return false;
     const upTo = Math.min(state.newest, state.from + batch);
     statement(
-      `INSERT INTO ledger_hour_counts (list, client_id, hour, profile_id, type, n)
-       SELECT @list, x.client_id, substr(x.created_at, 1, 13) || ':00:00.000Z', x.profile_id,
+      `INSERT INTO ledger_day_counts (list, client_id, day, profile_id, type, n)
+       SELECT @list, x.client_id, substr(x.created_at, 1, 10), x.profile_id,
          ${list === 'round' ? "''" : 'x.type'}, count(*)
        FROM ${table(list)} x NOT INDEXED WHERE x.rowid > @from AND x.rowid <= @upTo
        GROUP BY 2, 3, 4, 5
-       ON CONFLICT (list, client_id, hour, profile_id, type) DO UPDATE SET n = n + excluded.n`,
+       ON CONFLICT (list, client_id, day, profile_id, type) DO UPDATE SET n = n + excluded.n`,
     ).run({ list, from: state.from, upTo });
     statement(
       `INSERT INTO ledger_count_folds (list, folded_rowid) VALUES (@list, @upTo)
@@ -90,7 +90,7 @@ export function createLedgerCounts(db: Db, background?: Background): LedgerCount
     fold: (list, batch = FOLD_BATCH) => foldBatch(list, batch),
     total(list, filter, where) {
       const alias = list === 'round' ? 'r' : 't';
-      const { start, end } = wholeHours(filter);
+      const { start, end } = wholeDays(filter);
       const rows = `${table(list)} ${alias}`;
       const created = `${alias}.created_at`;
       const from = filter.from ?? '';
@@ -100,28 +100,38 @@ export function createLedgerCounts(db: Db, background?: Background): LedgerCount
       const inRange = (low: string, high: string) =>
         `${where.sql} AND ${created} >= ${low} AND ${created} < ${high}`;
       if (start >= end) {
-        // No whole hour in the range: at most two hours of rows, counted.
+        // No whole day in the range: less than two days of rows, counted (the API's date filters
+        // are whole days; other bounds come from tests and internal callers).
         const row = statement<{ n: number }>(
           `SELECT count(*) AS n FROM ${rows} WHERE ${inRange('@from', '@before')}`,
         ).get({ ...where.params, from, before });
         return row?.n ?? 0;
       }
-      const buckets = ['h.list = @hourList', 'h.client_id = @clientId'];
+      const buckets = ['h.list = @countsList', 'h.client_id = @clientId'];
       if (filter.profileId !== null) buckets.push('h.profile_id = @profileId');
       if (list === 'round') buckets.push("h.type = ''");
       else if (filter.type !== null) buckets.push('h.type = @type');
-      // Head and foot: less than an hour of rows each. Tail: the rows past the watermark, read by
-      // rowid (NOT INDEXED keeps the planner on that range).
+      // Head and foot: less than a day of rows each (none for whole days). Tail: the rows past the
+      // watermark, read by rowid (NOT INDEXED keeps the planner on that range).
       const row = statement<{ folded: number; head: number; foot: number; tail: number }>(
         `SELECT
-           (SELECT coalesce(sum(h.n), 0) FROM ledger_hour_counts h
-             WHERE ${buckets.join(' AND ')} AND h.hour >= @hourStart AND h.hour < @hourEnd) AS folded,
-           (SELECT count(*) FROM ${rows} WHERE ${inRange('@from', '@hourStart')}) AS head,
-           (SELECT count(*) FROM ${rows} WHERE ${inRange('@hourEnd', '@before')}) AS foot,
+           (SELECT coalesce(sum(h.n), 0) FROM ledger_day_counts h
+             WHERE ${buckets.join(' AND ')} AND h.day >= @dayStart AND h.day < @dayEnd) AS folded,
+           (SELECT count(*) FROM ${rows} WHERE ${inRange('@from', '@spanStart')}) AS head,
+           (SELECT count(*) FROM ${rows} WHERE ${inRange('@spanEnd', '@before')}) AS foot,
            (SELECT count(*) FROM ${rows} NOT INDEXED
-             WHERE ${alias}.rowid > coalesce((SELECT folded_rowid FROM ledger_count_folds WHERE list = @hourList), 0)
-               AND ${inRange('@hourStart', '@hourEnd')}) AS tail`,
-      ).get({ ...where.params, from, before, hourList: list, hourStart: start, hourEnd: end });
+             WHERE ${alias}.rowid > coalesce((SELECT folded_rowid FROM ledger_count_folds WHERE list = @countsList), 0)
+               AND ${inRange('@spanStart', '@spanEnd')}) AS tail`,
+      ).get({
+        ...where.params,
+        from,
+        before,
+        countsList: list,
+        spanStart: start,
+        spanEnd: end,
+        dayStart: start.slice(0, 10),
+        dayEnd: end === NO_END ? NO_END : end.slice(0, 10),
+      });
       foldSoon(list);
       return (row?.folded ?? 0) + (row?.head ?? 0) + (row?.foot ?? 0) + (row?.tail ?? 0);
     },

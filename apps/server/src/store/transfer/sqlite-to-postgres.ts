@@ -27,17 +27,17 @@ export interface TransferReport {
 
 /** Why a SQLite-only table need not be copied; a SQLite table PostgreSQL lacks and this does not name is refused. */
 const DERIVED_TABLES: Record<string, string> = {
+  ledger_day_counts:
+    "SQLite's per-day counts of the lists, folded from its rows; PostgreSQL folds its own per-hour counts from the copied rows",
   round_types:
     "SQLite's index of rounds by transaction type, kept by its triggers; PostgreSQL joins the transactions",
 };
 
 /**
- * Tables both adapters have, each kept by its own adapter from the rows: never copied. Their
- * watermarks differ (SQLite's is a rowid, PostgreSQL's a time), so copied counts would be wrong.
+ * Tables both adapters have, each kept by its own adapter: never copied. Their watermarks differ
+ * (SQLite's is a rowid, PostgreSQL's a time).
  */
 const OWN_TABLES: Record<string, string> = {
-  ledger_hour_counts:
-    "the lists' per-hour counts, folded by each adapter from its own rows; PostgreSQL's first fold counts the copied rows",
   ledger_count_folds:
     "where each adapter's fold of the lists' counts stopped (SQLite: a rowid; PostgreSQL: a time)",
 };
