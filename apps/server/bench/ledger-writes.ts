@@ -11,9 +11,11 @@ import { loadAverage } from './kit/machine.ts';
 import { report } from './kit/report.ts';
 
 /**
- * What the list indexes and counts (migration 003) cost the play loop's writes: the ledger writes
- * of a round (the round, its bet, the state changes, a prize for 45% of them), through the play
- * loop's own repository, on a schema with and without 003, in group commits of --batch rounds
+ * What the list indexes and counts cost the play loop's writes: the ledger writes of a round (the
+ * round, its bet, the state changes, a prize for 45% of them), through the play loop's own
+ * repository, on three schemas: without the lists' migrations (003, 012), with 003 (its indexes and
+ * the triggers that upserted a ledger_counts row per insert), and with 012 too (the triggers'
+ * counter rows gone, issue 23; the indexes and round_types kept), in group commits of --batch rounds
  * with synchronous=FULL on disk, after --preload rounds so the indexes have their depth.
  * Reports CPU and wall time per round. Measurement only; stops by itself.
  */
@@ -32,15 +34,26 @@ const batch = Number(values.batch);
 const runs = Number(values.runs);
 const MIGRATIONS_DIR = fileURLToPath(new URL('../src/store/sqlite/migrations/', import.meta.url));
 const LISTS_MIGRATION = '003_ledger_lists.sql';
+const FOLDED_MIGRATION = '012_ledger_day_counts.sql';
 
-function openLedger(file: string, withLists: boolean): Db {
+/** Which of the lists' migrations a schema has. */
+const SCHEMAS = {
+  'without 003': [],
+  'with 003 (counter triggers)': [LISTS_MIGRATION],
+  'with 003 and 012 (no counter row)': [LISTS_MIGRATION, FOLDED_MIGRATION],
+} as const;
+type Schema = keyof typeof SCHEMAS;
+const LISTS = new Set<string>([LISTS_MIGRATION, FOLDED_MIGRATION]);
+
+function openLedger(file: string, schema: Schema): Db {
   const db = new Database(file);
   // openDatabase's settings (database.ts), with the migrations picked here.
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('temp_store = MEMORY');
   for (const name of readdirSync(MIGRATIONS_DIR).sort()) {
-    if (!name.endsWith('.sql') || (name === LISTS_MIGRATION && !withLists)) continue;
+    const kept: readonly string[] = SCHEMAS[schema];
+    if (!name.endsWith('.sql') || (LISTS.has(name) && !kept.includes(name))) continue;
     db.exec(readFileSync(join(MIGRATIONS_DIR, name), 'utf8'));
   }
   const now = '2026-01-01T00:00:00.000Z';
@@ -144,15 +157,15 @@ function writeRounds(db: Db, from: number, to: number, perCommit: number): void 
 }
 
 interface Measured {
-  lists: boolean;
+  schema: Schema;
   cpuMicrosPerRound: number;
   wallMicrosPerRound: number;
 }
 
-function measure(withLists: boolean): Measured {
+function measure(schema: Schema): Measured {
   const dir = mkdtempSync(join(tmpdir(), 'raspa-bench-writes-'));
   try {
-    const db = openLedger(join(dir, 'raspa.sqlite'), withLists);
+    const db = openLedger(join(dir, 'raspa.sqlite'), schema);
     db.pragma('synchronous = OFF'); // the preload is set-up, not measured
     writeRounds(db, 0, preload, 5000);
     db.pragma('synchronous = FULL'); // as the service runs
@@ -163,7 +176,7 @@ function measure(withLists: boolean): Measured {
     const used = process.cpuUsage(cpu);
     db.close();
     return {
-      lists: withLists,
+      schema,
       cpuMicrosPerRound: Math.round(((used.user + used.system) / rounds) * 10) / 10,
       wallMicrosPerRound: Math.round(((wall * 1000) / rounds) * 10) / 10,
     };
@@ -172,36 +185,27 @@ function measure(withLists: boolean): Measured {
   }
 }
 
+const schemas = Object.keys(SCHEMAS) as Schema[];
 const samples: Measured[] = [];
-for (let run = 0; run < runs; run++) for (const lists of [false, true]) samples.push(measure(lists));
+for (let run = 0; run < runs; run++) for (const schema of schemas) samples.push(measure(schema));
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
-const summary = (lists: boolean) => {
-  const mine = samples.filter((sample) => sample.lists === lists);
-  return {
-    cpuMicrosPerRound: median(mine.map((sample) => sample.cpuMicrosPerRound)),
-    wallMicrosPerRound: median(mine.map((sample) => sample.wallMicrosPerRound)),
-  };
-};
-const without = summary(false);
-const withLists = summary(true);
+const summaries = Object.fromEntries(
+  schemas.map((schema) => {
+    const mine = samples.filter((sample) => sample.schema === schema);
+    return [
+      schema,
+      {
+        'CPU µs/round': median(mine.map((sample) => sample.cpuMicrosPerRound)),
+        'wall µs/round': median(mine.map((sample) => sample.wallMicrosPerRound)),
+      },
+    ];
+  }),
+);
 const load = loadAverage();
 report(
   'ledger-writes',
   `node --import tsx apps/server/bench/ledger-writes.ts --rounds ${rounds} --preload ${preload} --batch ${batch} --runs ${runs}`,
-  { rounds, preload, batch, runs, without, withLists, samples, loadAverage1m: load },
-  {
-    [`without ${LISTS_MIGRATION}`]: {
-      'CPU µs/round': without.cpuMicrosPerRound,
-      'wall µs/round': without.wallMicrosPerRound,
-    },
-    [`with ${LISTS_MIGRATION}`]: {
-      'CPU µs/round': withLists.cpuMicrosPerRound,
-      'wall µs/round': withLists.wallMicrosPerRound,
-    },
-    'added by the lists': {
-      'CPU µs/round': Math.round((withLists.cpuMicrosPerRound - without.cpuMicrosPerRound) * 10) / 10,
-      'wall µs/round': Math.round((withLists.wallMicrosPerRound - without.wallMicrosPerRound) * 10) / 10,
-    },
-  },
+  { rounds, preload, batch, runs, summaries, samples, loadAverage1m: load },
+  summaries,
 );
 console.log(`load average (1 min) ${load} (CPU time is the steadier figure on a shared machine)`);

@@ -49,7 +49,8 @@ const DAY_MS = 86_400_000;
  * The migration of the list indexes and counts: it runs after the ledger is loaded, as on an
  * operator's database. Every other one runs before, so the store's statements find their columns.
  */
-const LOADED_AFTER = '003_';
+/** The lists' migrations, applied by migrate() once the ledger is in (012 needs 003's triggers). */
+const LOADED_AFTER = ['003_', '012_'];
 
 /** Running sums scaled to end at 1: draw index i when a uniform number falls below the i-th. */
 function cumulative(weights: number[]): number[] {
@@ -67,7 +68,7 @@ const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(
 
 /**
  * A new database at the schema of every migration but LOADED_AFTER, with openDatabase's
- * settings; migrate() (database.ts) applies that one once the ledger is in.
+ * settings; migrate() (database.ts) applies those once the ledger is in.
  */
 function openLedgerBeforeLists(file: string): Db {
   mkdirSync(dirname(file), { recursive: true });
@@ -78,7 +79,7 @@ function openLedgerBeforeLists(file: string): Db {
   // The bookkeeping table as migrate() makes it, so that it skips what ran here.
   db.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT');
   for (const name of readdirSync(MIGRATIONS_DIR).sort()) {
-    if (!/^\d{3}_[\w-]+\.sql$/.test(name) || name.startsWith(LOADED_AFTER)) continue;
+    if (!/^\d{3}_[\w-]+\.sql$/.test(name) || LOADED_AFTER.some((prefix) => name.startsWith(prefix))) continue;
     db.exec(readFileSync(join(MIGRATIONS_DIR, name), 'utf8'));
     db.prepare('INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)').run(
       name,

@@ -3,16 +3,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seededRng } from '@raspa/core';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type LedgerFilter, TRANSACTION_TYPES, type TransactionType } from '../src/store/records.ts';
 import { type Db, migrate, openDatabase } from '../src/store/sqlite/database.ts';
+import { createLedgerCounts } from '../src/store/sqlite/ledger-counts.ts';
 import { createLedgerRepo } from '../src/store/sqlite/ledger-repo.ts';
 import { queryPlan, type RecordedStatement, recordingDb } from './sql-recorder.ts';
 
 /**
- * The lists read totals from per-day counts (migration 003) and pages through indexes chosen per
+ * The lists read totals from per-day counts folded off the round's path (migration 012,
+ * ledger-counts.ts) plus the rows the fold has not reached, and page through indexes chosen per
  * filter. Checked here against the plainest SQL that answers the same question, on a random
- * ledger of two clients, three profiles and rounds at every hour including midnight.
+ * ledger of two clients, three profiles and rounds at every hour including midnight, folded at
+ * random points, with rows written after a fold at older times.
  */
 
 const CLIENTS = ['client-a', 'client-b'];
@@ -25,15 +29,16 @@ const DAY_MS = 86_400_000;
 const MIGRATIONS = fileURLToPath(new URL('../src/store/sqlite/migrations/', import.meta.url));
 const START = Date.parse('2026-02-26T00:00:00.000Z');
 
-function seed(db: Db, rounds: number) {
-  const rng = seededRng(7);
+type Player = { id: string; profileId: string; clientId: string; sessionId: string; gameId: string };
+
+/** The clients, profiles, games, players and sessions the rounds belong to. */
+function seedPlayers(db: Db): Player[] {
   const now = '2026-01-01T00:00:00.000Z';
   for (const id of CLIENTS)
     db.prepare(
       `INSERT INTO api_clients (id, name, email, api_key_hash, created_at) VALUES (?, ?, ?, ?, ?)`,
     ).run(id, id, `${id}@example.test`, `hash-${id}`, now);
-  const players: { id: string; profileId: string; clientId: string; sessionId: string; gameId: string }[] =
-    [];
+  const players: Player[] = [];
   for (const profile of PROFILES) {
     db.prepare(`INSERT INTO profiles (id, client_id, name, type, currency, created_at, updated_at)
       VALUES (?, ?, ?, 'demo', 'BRL', ?, ?)`).run(profile.id, profile.clientId, profile.id, now, now);
@@ -65,30 +70,49 @@ function seed(db: Db, rounds: number) {
       players.push({ id, profileId: profile.id, clientId: profile.clientId, sessionId, gameId });
     }
   }
+  return players;
+}
+
+/** Writes a round at `at` with a bet and `more` transactions (each `laterMs[k]` after it). */
+function writeRound(
+  db: Db,
+  id: string,
+  player: Player,
+  at: number,
+  more: TransactionType[],
+  laterMs: number[],
+) {
   const insertRound =
     db.prepare(`INSERT INTO rounds (id, client_id, profile_id, game_id, player_id, session_id,
     status, currency, paid_minor, created_at) VALUES (?, ?, ?, ?, ?, ?, 'closed', 'BRL', 100, ?)`);
   const insertTransaction =
     db.prepare(`INSERT INTO transactions (id, round_id, client_id, profile_id, player_id,
     type, amount_minor, currency, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'BRL', 'completed', ?)`);
+  const time = new Date(at).toISOString();
+  insertRound.run(id, player.clientId, player.profileId, player.gameId, player.id, player.sessionId, time);
+  (['bet', ...more] as TransactionType[]).forEach((type, k) => {
+    const when = new Date(at + (k === 0 ? 0 : (laterMs[k - 1] ?? 1000))).toISOString();
+    insertTransaction.run(`${id}-t${k}`, id, player.clientId, player.profileId, player.id, type, 100, when);
+  });
+}
+
+function seed(db: Db, rounds: number) {
+  const rng = seededRng(7);
+  const players = seedPlayers(db);
   for (let n = 0; n < rounds; n++) {
     const player = players[Math.floor(rng() * players.length)] ?? players[0];
     if (!player) throw new Error('no players');
     // Whole hours over 4 days, so many rounds sit exactly on a midnight.
     const at = START + Math.floor(rng() * 4 * 24) * 3_600_000;
     const id = `round-${String(n).padStart(4, '0')}`;
-    const time = new Date(at).toISOString();
-    insertRound.run(id, player.clientId, player.profileId, player.gameId, player.id, player.sessionId, time);
-    const types: TransactionType[] = ['bet'];
+    const more: TransactionType[] = [];
     const fate = rng();
-    if (fate < 0.4) types.push('prize');
-    else if (fate < 0.5) types.push('rollback');
-    else if (fate < 0.52) types.push('prize', 'prize'); // a round may hold two of a type
-    types.forEach((type, k) => {
-      // The settling transaction may fall on the next day.
-      const when = new Date(at + k * (rng() < 0.2 ? DAY_MS / 2 : 1000)).toISOString();
-      insertTransaction.run(`${id}-t${k}`, id, player.clientId, player.profileId, player.id, type, 100, when);
-    });
+    if (fate < 0.4) more.push('prize');
+    else if (fate < 0.5) more.push('rollback');
+    else if (fate < 0.52) more.push('prize', 'prize'); // a round may hold two of a type
+    // The settling transaction may fall on the next day (one draw per transaction, the bet's unused).
+    const laterMs = ['bet', ...more].map((_, k) => k * (rng() < 0.2 ? DAY_MS / 2 : 1000)).slice(1);
+    writeRound(db, id, player, at, more, laterMs);
   }
   return players;
 }
@@ -130,6 +154,9 @@ function filters(players: { id: string; profileId: string }[]): LedgerFilter[] {
     [day(0), day(4)],
     [day(3), day(3)],
     ['2026-02-27T05:00:00.000Z', '2026-02-28T13:30:00.000Z'],
+    // Just past a midnight: the rows on it are outside the folded days, counted once.
+    ['2026-02-26T23:59:59.999Z', '2026-02-28T00:00:00.001Z'],
+    ['2026-02-27T04:59:59.999Z', '2026-02-28T13:00:00.001Z'],
   ];
   const result: LedgerFilter[] = [];
   for (const clientId of CLIENTS)
@@ -153,7 +180,7 @@ function filters(players: { id: string; profileId: string }[]): LedgerFilter[] {
   return result;
 }
 
-describe('ledger lists on the per-day counts (SQLite-specific: its tables and indexes)', () => {
+describe('ledger lists on the folded per-day counts (SQLite-specific: its tables and indexes)', () => {
   let db: Db;
   let players: ReturnType<typeof seed>;
   beforeEach(() => {
@@ -183,6 +210,23 @@ describe('ledger lists on the per-day counts (SQLite-specific: its tables and in
     expectAgreement();
   });
 
+  it('stays exact once folded, partly folded, and with older rows written after a fold', () => {
+    const counts = createLedgerCounts(db);
+    counts.fold('round', 150);
+    counts.fold('transaction', 333);
+    expectAgreement();
+    // Rows written after the fold, at times the fold has passed (a fixture's past days, a late
+    // unit): the watermark is the rowid, so they are counted from the rows until folded too.
+    const player = players[1];
+    if (!player) throw new Error('no players');
+    for (let n = 0; n < 30; n++)
+      writeRound(db, `late-${n}`, player, START + (n % 5) * 7 * 3_600_000 + n * 60_000, ['prize'], [90_000]);
+    expectAgreement();
+    while (counts.fold('round', 97) || counts.fold('transaction', 97));
+    expect(counts.fold('round')).toBe(false);
+    expectAgreement();
+  });
+
   it('stays exact on a ledger that had rows before migration 003 counted them', () => {
     db = new Database(':memory:');
     db.pragma('foreign_keys = ON');
@@ -192,11 +236,14 @@ describe('ledger lists on the per-day counts (SQLite-specific: its tables and in
       db.prepare("INSERT INTO schema_migrations VALUES (?, '')").run(name);
     }
     players = seed(db, 400);
-    expect(migrate(db)).toContain('003_ledger_lists.sql');
+    const applied = migrate(db);
+    expect(applied).toContain('003_ledger_lists.sql');
+    expect(applied).toContain('012_ledger_day_counts.sql');
     expectAgreement();
   });
 
   it('uncounts deleted transactions and rounds', () => {
+    createLedgerCounts(db).fold('transaction', 700);
     // The second prize of a two-prize round: the round still has a prize.
     const twice = db
       .prepare<[], { roundId: string }>(
@@ -214,6 +261,16 @@ describe('ledger lists on the per-day counts (SQLite-specific: its tables and in
     // A whole round (its transactions first, as the foreign keys want).
     db.prepare(`DELETE FROM transactions WHERE round_id = 'round-0042'`).run();
     db.prepare(`DELETE FROM rounds WHERE id = 'round-0042'`).run();
+    expectAgreement();
+    // The newest rows, folded, then deleted: SQLite hands their rowids out again, to rows the
+    // fold has not seen.
+    const counts = createLedgerCounts(db);
+    while (counts.fold('round') || counts.fold('transaction'));
+    db.prepare(`DELETE FROM transactions WHERE round_id = 'round-0399'`).run();
+    db.prepare(`DELETE FROM rounds WHERE id = 'round-0399'`).run();
+    const player = players[2];
+    if (!player) throw new Error('no players');
+    writeRound(db, 'round-again', player, START + 5 * 3_600_000, ['rollback'], [1000]);
     expectAgreement();
   });
 
@@ -246,7 +303,7 @@ describe('ledger lists on the per-day counts (SQLite-specific: its tables and in
           // No full scan of a ledger table: the only SCANs are of a page's ids (json_each, or the
           // page subquery: at most 100 rows).
           expect(
-            plan.filter((line) => /^SCAN (?!json_each|page)/.test(line)),
+            plan.filter((line) => /^SCAN (?!json_each|page|CONSTANT ROW)/.test(line)),
             context,
           ).toEqual([]);
           // The page comes out of an index in list order, not sorted afterwards (the rounds of a
@@ -267,5 +324,82 @@ describe('ledger lists on the per-day counts (SQLite-specific: its tables and in
         }
       }
     }
+  });
+});
+
+describe('the folded totals, for random ledgers, folds and filters (SQLite-specific)', () => {
+  // Few moments, around midnights, so rows and bounds often fall on the same one.
+  const moment = fc
+    .tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom(0, 12, 23), fc.constantFrom(0, 0, 1, 3_599_999))
+    .map(([day, hour, offset]) => START + day * DAY_MS + hour * 3_600_000 + offset);
+  const time = moment.map((ms) => new Date(ms).toISOString());
+  const write = fc.record({
+    kind: fc.constant('round' as const),
+    player: fc.nat(8),
+    at: moment,
+    more: fc.subarray(['prize', 'rollback'] as TransactionType[]),
+    laterMs: fc.constantFrom(1000, 3_600_000, DAY_MS / 2),
+  });
+  const fold = fc.record({
+    kind: fc.constant('fold' as const),
+    list: fc.constantFrom('round' as const, 'transaction' as const),
+    batch: fc.integer({ min: 1, max: 25 }),
+  });
+  const filter = fc.record({
+    clientId: fc.constantFrom(...CLIENTS),
+    profileId: fc.constantFrom(null, ...PROFILES.map((profile) => profile.id)),
+    playerId: fc.constantFrom(null, null, null, 'player-profile-1-0'),
+    roundId: fc.constant(null),
+    type: fc.constantFrom(null, null, ...TRANSACTION_TYPES),
+    status: fc.constant(null),
+    from: fc.option(time),
+    before: fc.option(time),
+  });
+
+  it('totalCount equals the rows a plain query finds, whatever was folded when', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(write, write, fold), { maxLength: 50 }),
+        fc.array(filter, { minLength: 1, maxLength: 12 }),
+        (steps, filters) => {
+          const db = openDatabase(':memory:');
+          try {
+            const players = seedPlayers(db);
+            const counts = createLedgerCounts(db);
+            const ledger = createLedgerRepo(db);
+            for (const [n, step] of steps.entries()) {
+              if (step.kind === 'fold') {
+                counts.fold(step.list, step.batch);
+                continue;
+              }
+              const player = players[step.player] ?? players[0];
+              if (!player) throw new Error('no players');
+              const at = step.at;
+              writeRound(
+                db,
+                `round-${n}`,
+                player,
+                at,
+                step.more,
+                step.more.map(() => step.laterMs),
+              );
+            }
+            for (const each of filters) {
+              const page = { pageIndex: 1, pageSize: 5 };
+              const context = JSON.stringify(each);
+              expect(ledger.listRounds(each, page).totalCount, context).toBe(
+                reference(db, 'rounds', each).length,
+              );
+              expect(ledger.listTransactions(each, page).totalCount, context).toBe(
+                reference(db, 'transactions', each).length,
+              );
+            }
+          } finally {
+            db.close();
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 });

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roundView } from '../src/schemas/round.ts';
 import type { Store } from '../src/store/store.ts';
@@ -63,6 +65,52 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/**
+ * The rows a round's unit must not write (issue 23: no shared counter row on the round's path):
+ * the lists' counts (SQLite's old trigger-kept ledger_counts, the folded per-hour counts), the
+ * webhooks' counters and the pools' totals. Triggers write rows no statement log shows, so the
+ * rows themselves are compared. Webhook delivery is stopped, and the block of draws the rounds
+ * use was taken in the warm-up, so nothing else writes these during the measured rounds.
+ */
+const COUNTER_TABLES: Record<string, string> = {
+  ledger_counts: '*',
+  ledger_hour_counts: '*',
+  ledger_day_counts: '*',
+  ledger_count_folds: '*',
+  webhook_count_slots: '*',
+  webhooks: 'id, success_count, failure_count, last_triggered',
+  pools: 'id, allocated, draws',
+};
+
+async function counterRows(): Promise<Record<string, unknown[]>> {
+  const read: Record<string, unknown[]> = {};
+  if (database) {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      for (const [table, columns] of Object.entries(COUNTER_TABLES)) {
+        const exists = await client.query('SELECT to_regclass($1) IS NOT NULL AS found', [table]);
+        if (exists.rows[0]?.found) read[table] = (await client.query(`SELECT ${columns} FROM ${table}`)).rows;
+      }
+    } finally {
+      await client.end();
+    }
+    return read;
+  }
+  const reader = new Database(join(dataDir, 'raspa.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    for (const [table, columns] of Object.entries(COUNTER_TABLES)) {
+      const exists = reader
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+        .get(table);
+      if (exists) read[table] = reader.prepare(`SELECT ${columns} FROM ${table}`).all();
+    }
+  } finally {
+    reader.close();
+  }
+  return read;
+}
+
 interface RoundCost {
   won: boolean;
   units: number;
@@ -83,6 +131,7 @@ describe('a round through the play service', () => {
     // The first rounds read the session, player, game and profile, and take a block of draws.
     for (let i = 0; i < 2; i++) await round();
 
+    const counters = await counterRows();
     const costs: RoundCost[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const from = log.ran.length;
@@ -103,6 +152,8 @@ describe('a round through the play service', () => {
     expect(worst(lost).statements).toBeLessThanOrEqual(BUDGET.lost.statements);
     expect(worst(won).units).toBeLessThanOrEqual(BUDGET.won.units);
     expect(worst(won).statements).toBeLessThanOrEqual(BUDGET.won.statements);
+    // No unit of these rounds wrote a shared counter row, by statement or by trigger.
+    expect(await counterRows()).toEqual(counters);
   });
 });
 

@@ -1,3 +1,4 @@
+import { FOLD_EVERY_MS, floorHour, HOUR_MS, type LedgerList, wholeHours } from '../ledger-hours.ts';
 import type { LedgerFilter } from '../records.ts';
 import { first, type Sql } from './sql.ts';
 
@@ -19,33 +20,11 @@ import { first, type Sql } from './sql.ts';
  * the rows (narrow filters, or as on SQLite: narrow a status with dates).
  */
 
-const HOUR_MS = 3_600_000;
 const FOLD_MARGIN_MS = HOUR_MS;
-/** A reader starts a fold at most this often per process and list. */
-const FOLD_EVERY_MS = 60_000;
 /** The advisory lock of a fold: one at a time across instances; the others skip theirs. */
 const FOLD_LOCK = 7_261_736_173;
-/** After every ISO time: a range without an end. */
-const NO_END = '9999';
 
-type List = 'round' | 'transaction';
-
-const floorHour = (ms: number) => new Date(ms - (((ms % HOUR_MS) + HOUR_MS) % HOUR_MS)).toISOString();
-const ceilHour = (iso: string) => {
-  const ms = Date.parse(iso);
-  const floor = floorHour(ms);
-  return Date.parse(floor) === ms ? floor : floorHour(ms + HOUR_MS);
-};
-
-/** Whether the folded counts can answer this filter (the rest counts rows). */
-export function foldable(list: List, filter: LedgerFilter): boolean {
-  return (
-    filter.playerId === null &&
-    filter.roundId === null &&
-    filter.status === null &&
-    (list === 'transaction' || filter.type === null)
-  );
-}
+type List = LedgerList;
 
 export interface LedgerCounts {
   /**
@@ -122,8 +101,9 @@ export function createLedgerCounts(sql: Sql): LedgerCounts {
     fold,
     async total(list, filter, where, params) {
       const name = params.add(list);
-      const start = params.add(filter.from === null ? '' : ceilHour(filter.from));
-      const end = params.add(filter.before === null ? NO_END : floorHour(Date.parse(filter.before)));
+      const hours = wholeHours(filter);
+      const start = params.add(hours.start);
+      const end = params.add(hours.end);
       const buckets = [`h.list = ${name}`, `h.client_id = ${params.add(filter.clientId)}`];
       if (filter.profileId !== null) buckets.push(`h.profile_id = ${params.add(filter.profileId)}`);
       if (filter.type !== null) buckets.push(`h.type = ${params.add(filter.type)}`);

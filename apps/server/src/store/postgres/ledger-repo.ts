@@ -1,9 +1,10 @@
+import { foldable } from '../ledger-hours.ts';
 import type { PageRequest } from '../paging.ts';
 import type { LedgerFilter, ListCursor, OwnerRef, ReportRow, TransactionRecord } from '../records.ts';
 import { assertReportFilter, reportQuery } from '../report-query.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
-import { createLedgerCounts, foldable } from './ledger-counts.ts';
+import { createLedgerCounts } from './ledger-counts.ts';
 import { all, first, parameters, type Sql } from './sql.ts';
 
 const TRANSACTION_COLUMNS = `t.id, t.round_id AS "roundId", t.client_id AS "clientId", t.profile_id AS "profileId",

@@ -31,6 +31,8 @@ export interface GroupCommit {
   inside: CallRunner;
   /** Runs a call made outside every unit: once no batch holds the connection's transaction. */
   outside: CallRunner;
+  /** Whether the caller runs inside a unit (a unit it starts would nest in it). */
+  readonly inUnit: boolean;
 }
 
 const isBusy = (error: unknown) => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
@@ -192,6 +194,9 @@ export function createGroupCommit(db: Db): GroupCommit {
     async outside<T>(call: () => T): Promise<T> {
       while (running && !currentScope()) await running.done;
       return call();
+    },
+    get inUnit() {
+      return currentScope() !== undefined;
     },
   };
 }

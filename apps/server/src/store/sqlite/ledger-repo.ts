@@ -1,3 +1,4 @@
+import { foldable, type LedgerList } from '../ledger-hours.ts';
 import type { PageRequest } from '../paging.ts';
 import type {
   LedgerFilter,
@@ -11,6 +12,7 @@ import { assertReportFilter, reportQuery } from '../report-query.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
 import type { Db } from './database.ts';
+import { type Background, createLedgerCounts } from './ledger-counts.ts';
 import { statementCache } from './statement-cache.ts';
 import type { Sync } from './sync.ts';
 
@@ -75,41 +77,6 @@ function ledgerWhere(alias: 'r' | 't' | 'rt', filter: LedgerFilter): Where {
   return { sql: clauses.join(' AND '), params };
 }
 
-/** Midnight UTC as the API's day filters give it (services/day-bounds.ts). */
-const MIDNIGHT = /^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/;
-const wholeDay = (bound: string | null) => bound === null || MIDNIGHT.test(bound);
-
-/**
- * The WHERE over ledger_counts that adds up to a list's exact total, or null when the filter
- * needs the rows themselves: a player or a round (few rows: counted directly), or a time bound
- * that is not a UTC midnight (the counts are per day).
- */
-function countsWhere(list: 'round' | 'transaction', filter: LedgerFilter): Where | null {
-  // The counts are kept per type, not per status.
-  if (filter.playerId !== null || filter.roundId !== null || filter.status !== null) return null;
-  if (!wholeDay(filter.from) || !wholeDay(filter.before)) return null;
-  const clauses = ['c.client_id = @clientId', 'c.list = @list'];
-  const params: Params = { clientId: filter.clientId, list };
-  // For rounds, type '' counts every round; for transactions, no type means every type.
-  if (filter.type !== null || list === 'round') {
-    clauses.push('c.type = @type');
-    params.type = filter.type ?? '';
-  }
-  if (filter.profileId !== null) {
-    clauses.push('c.profile_id = @profileId');
-    params.profileId = filter.profileId;
-  }
-  if (filter.from !== null) {
-    clauses.push('c.day >= @fromDay');
-    params.fromDay = filter.from.slice(0, 10);
-  }
-  if (filter.before !== null) {
-    clauses.push('c.day < @beforeDay');
-    params.beforeDay = filter.before.slice(0, 10);
-  }
-  return { sql: clauses.join(' AND '), params };
-}
-
 const pageParams = (page: PageRequest) => ({
   limit: page.pageSize,
   offset: (page.pageIndex - 1) * page.pageSize,
@@ -148,8 +115,10 @@ function afterCursor(where: Where, alias: string, id: string, after: ListCursor 
   };
 }
 
-export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
+/** `background`: how the lists' readers start a fold of the counts off their path (ledger-counts.ts). */
+export function createLedgerRepo(db: Db, background?: Background): Sync<LedgerRepo> {
   const statement = statementCache(db);
+  const counts = createLedgerCounts(db, background);
   const roundRef = db.prepare<[string], OwnerRef>(
     'SELECT id, client_id AS clientId FROM rounds WHERE id = ?',
   );
@@ -207,17 +176,20 @@ export function createLedgerRepo(db: Db): Sync<LedgerRepo> {
     ).all({ ...where.params, ...page });
   }
 
-  /** The exact number of records a filter matches: from the per-day counts when it can, else counted. */
-  function total(list: 'round' | 'transaction', filter: LedgerFilter): number {
-    const counts = countsWhere(list, filter);
-    if (counts) {
-      const row = statement<{ n: number }>(
-        `SELECT coalesce(sum(c.n), 0) AS n FROM ledger_counts c WHERE ${counts.sql}`,
-      ).get(counts.params);
-      return row?.n ?? 0;
-    }
-    const table = list === 'round' ? 'rounds r' : 'transactions t';
-    const where = ledgerWhere(list === 'round' ? 'r' : 't', filter);
+  /**
+   * The exact number of records a filter matches: from the folded per-hour counts when they answer
+   * it (ledger-counts.ts), else counted: rounds by a transaction's type through round_types' index,
+   * a player's, a round's or a status's rows through theirs.
+   */
+  function total(list: LedgerList, filter: LedgerFilter): number {
+    const alias = list === 'round' ? 'r' : 't';
+    if (foldable(list, filter))
+      return counts.total(list, filter, ledgerWhere(alias, { ...filter, from: null, before: null }));
+    const narrowed = filter.playerId !== null || filter.roundId !== null || filter.status !== null;
+    const [table, where] =
+      list === 'round' && filter.type !== null && !narrowed
+        ? ['round_types rt', ledgerWhere('rt', filter)]
+        : [list === 'round' ? 'rounds r' : 'transactions t', ledgerWhere(alias, filter)];
     return (
       statement<{ n: number }>(`SELECT count(*) AS n FROM ${table} WHERE ${where.sql}`).get(where.params)
         ?.n ?? 0

@@ -29,13 +29,28 @@ function liftAll(repos: SyncRepositories, run: CallRunner): Repositories {
 
 /** The Store over one SQLite connection (better-sqlite3, synchronous underneath). */
 export function createSqliteStore(db: Db): Store {
+  const commits = createGroupCommit(db);
+  // A fold of the lists' counts: units of its own, one batch each while it says more are left;
+  // never part of the reader's unit (nor a round's).
+  const background = (work: () => boolean) => {
+    if (commits.inUnit) return;
+    const run = (): void =>
+      // A failed fold leaves more rows past the watermark; the next one takes them.
+      void commits
+        .unit(async () => work())
+        .then(
+          (more) => more && run(),
+          () => {},
+        );
+    run();
+  };
   const repos: SyncRepositories = {
     clients: createClientsRepo(db),
     profiles: createProfilesRepo(db),
     games: createGamesRepo(db),
     players: createPlayersRepo(db),
     sessions: createSessionsRepo(db),
-    ledger: createLedgerRepo(db),
+    ledger: createLedgerRepo(db, background),
     webhooks: createWebhooksRepo(db),
     resets: createResetsRepo(db),
     outbox: createOutboxRepo(db),
@@ -47,7 +62,6 @@ export function createSqliteStore(db: Db): Store {
     ops: createOpsRepo(db, shippedMigrations()),
     audit: createAuditRepo(db),
   };
-  const commits = createGroupCommit(db);
   const tx = liftAll(repos, commits.inside);
   return {
     ...liftAll(repos, commits.outside),

@@ -27,10 +27,19 @@ export interface TransferReport {
 
 /** Why a SQLite-only table need not be copied; a SQLite table PostgreSQL lacks and this does not name is refused. */
 const DERIVED_TABLES: Record<string, string> = {
-  ledger_counts:
-    "SQLite's list totals, kept by its triggers; PostgreSQL folds its own per-hour counts from the rows",
+  ledger_day_counts:
+    "SQLite's per-day counts of the lists, folded from its rows; PostgreSQL folds its own per-hour counts from the copied rows",
   round_types:
     "SQLite's index of rounds by transaction type, kept by its triggers; PostgreSQL joins the transactions",
+};
+
+/**
+ * Tables both adapters have, each kept by its own adapter: never copied. Their watermarks differ
+ * (SQLite's is a rowid, PostgreSQL's a time).
+ */
+const OWN_TABLES: Record<string, string> = {
+  ledger_count_folds:
+    "where each adapter's fold of the lists' counts stopped (SQLite: a rowid; PostgreSQL: a time)",
 };
 
 /** The migrations' own record: each database keeps its own (PostgreSQL's is written by migrate()). */
@@ -271,12 +280,12 @@ export async function copySqliteToPostgres(
   try {
     const present = new Set(await targetTables(client));
     const notCopied = sourceTables
-      .filter((table) => !present.has(table))
-      .map((table) => ({ table, why: DERIVED_TABLES[table] }));
+      .filter((table) => !present.has(table) || table in OWN_TABLES)
+      .map((table) => ({ table, why: DERIVED_TABLES[table] ?? OWN_TABLES[table] }));
     const unknown = notCopied.filter((entry) => entry.why === undefined).map((entry) => entry.table);
     if (unknown.length > 0)
       throw new TransferError(`PostgreSQL has no table ${unknown.join(', ')}: the copy would lose its rows`);
-    const shared = sourceTables.filter((table) => present.has(table));
+    const shared = sourceTables.filter((table) => present.has(table) && !(table in OWN_TABLES));
     const dataTables = [...present].filter((table) => table !== MIGRATIONS_TABLE);
     await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
     try {
