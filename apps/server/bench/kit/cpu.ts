@@ -19,7 +19,20 @@ export function cpuSeconds(pid: number | undefined): number | null {
   return fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : null; // utime, stime
 }
 
-/** A process and its descendants (the service's WORKERS), by pid. */
+/** The command name of a process (/proc/PID/comm), or null once it is gone. */
+function commandOf(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A process and its descendants (the service's WORKERS), by pid. Not tsx's esbuild service, which
+ * a process under tsx starts while its transforms are not cached yet: it is tooling, neither a
+ * worker nor the service's CPU.
+ */
 export function processTree(pid: number | undefined): number[] {
   if (pid === undefined) return [];
   const parentOf = new Map<number, number>();
@@ -30,7 +43,9 @@ export function processTree(pid: number | undefined): number[] {
   }
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) {
-    for (const [child, parent] of parentOf) if (parent === tree[i]) tree.push(child);
+    for (const [child, parent] of parentOf) {
+      if (parent === tree[i] && commandOf(child) !== 'esbuild') tree.push(child);
+    }
   }
   return tree;
 }
