@@ -216,7 +216,7 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     service = await startService();
     // The returning player reveals the round the page shows open, as the page does.
     const back = await connect('returning');
-    await revealOpenRound(back, 90_000);
+    await revealOpenRound(async () => back, 90_000);
     back.close();
 
     // The dead process's leases expire (wallet calls on PostgreSQL, the webhook's on both), the

@@ -158,15 +158,27 @@ export function expectOpenBeforeClose(events: TestOperator['events'], rounds: Ar
 
 /**
  * Back on the page after a crash: reveals the round its state shows open, as the page does, until
- * none is (the service may still be settling its bet).
+ * none is (the service may still be settling its bet). Each try asks `liveTab` for a tab: one
+ * connected when the process was killed may learn of it only after it was chosen. If the round
+ * stays open, the error says what the last try saw.
  */
-export async function revealOpenRound(tab: Player, ms: number): Promise<void> {
-  await eventually(async () => {
-    const state = await tab.ask('state');
-    const open = state.ok ? state.data.openRound : undefined;
-    if (open?.status === 'open') await tab.ask('reveal', { roundId: open.roundId });
-    return state.ok && (open === null || open.status !== 'open');
-  }, ms);
+export async function revealOpenRound(liveTab: () => Promise<Player>, ms: number): Promise<void> {
+  let seen = 'nothing yet';
+  try {
+    await eventually(async () => {
+      const tab = await liveTab();
+      const state = await tab.ask('state');
+      const open = state.ok ? state.data.openRound : undefined;
+      seen = `state ${JSON.stringify(state.ok ? open : state.error)}`;
+      if (open?.status === 'open') {
+        const revealed = await tab.ask('reveal', { roundId: open.roundId });
+        seen += `, reveal ${JSON.stringify(revealed.ok ? revealed.data.round.status : revealed.error)}`;
+      }
+      return state.ok && (open === null || open.status !== 'open');
+    }, ms);
+  } catch (error) {
+    throw new Error(`a round stayed open: the last try saw ${seen}`, { cause: error });
+  }
 }
 
 /** How many times each key occurs. */
@@ -269,14 +281,15 @@ export async function playThroughAKill(
   // Players reconnect where their process died (to any other) and reveal the round they have
   // open, as the page does: a round whose buy was answered on a dead tab is open on the other.
   await Promise.all(
-    players.map(async (player) => {
-      let tab = player.tabs.find((each) => !each.gone);
-      if (!tab) {
-        tab = await eventually(() => openTab(url, player.token).catch(() => undefined), 30_000);
+    players.map((player) =>
+      revealOpenRound(async () => {
+        const live = player.tabs.find((each) => !each.gone);
+        if (live) return live;
+        const tab = await eventually(() => openTab(url, player.token).catch(() => undefined), 30_000);
         player.tabs.push(tab);
-      }
-      await revealOpenRound(tab, 60_000);
-    }),
+        return tab;
+      }, 60_000),
+    ),
   );
   for (const player of players) for (const tab of player.tabs) tab.close();
   step('open rounds revealed');
