@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { signForTest, type TokenSet } from '../test/harness.ts';
-import { loadLedgerIntoPostgres } from './api/postgres-ledger.ts';
+import { startLedgerDatabase } from './api/postgres-ledger.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
 import { startServiceOnFreePort, stopProcess } from './kit/processes.ts';
 import { RESULTS_DIR, report } from './kit/report.ts';
-import { type BenchDatabase, startBenchDatabase } from './play/bench-database.ts';
+import type { BenchDatabase } from './play/bench-database.ts';
 import { copyLedger, type SeededLedger, seedLedger } from './seed-ledger.ts';
 
 /**
@@ -191,11 +191,7 @@ try {
   // On PostgreSQL the copy gives the service its secret.key (the ledger's sealed tokens); the
   // SQLite file in it is not opened.
   copyLedger(seeded, dataDir);
-  if (onPostgres) {
-    database = await startBenchDatabase();
-    log('loading the ledger into PostgreSQL');
-    await loadLedgerIntoPostgres(seeded, database.url, log);
-  }
+  if (onPostgres) database = await startLedgerDatabase(seeded, log, { rebuild: values.rebuild });
   const started = await startServiceOnFreePort({
     dataDir,
     apiKey: seeded.apiKey,

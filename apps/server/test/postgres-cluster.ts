@@ -23,6 +23,11 @@ export interface Cluster {
   tcpUrl: string;
   /** Its data folder (postmaster.pid), when it was started here. */
   dataDir?: string;
+  /**
+   * Copies the data folder to `target` (which must not exist) with the server stopped for the copy,
+   * then starts it again: a loaded database kept for later runs (`startCluster`'s `dataFrom`).
+   */
+  saveData(target: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -71,13 +76,28 @@ function run(binary: string, args: string[]): void {
   }
 }
 
+/** Copies a data folder with its owner and modes (PostgreSQL refuses a folder it does not own). */
+function copyData(from: string, to: string): void {
+  const result = spawnSync('cp', ['-a', from, to], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`cp -a ${from} ${to} failed: ${result.stderr || result.error}`);
+}
+
 /**
  * Starts a fresh cluster (with `settings`, each `name=value`, on top of the tests' own), or hands
- * back the server named by TEST_DATABASE_URL / DATABASE_URL.
+ * back the server named by TEST_DATABASE_URL / DATABASE_URL. `dataFrom`: a data folder kept by
+ * `saveData`, copied and started instead of a new `initdb` (the copy is thrown away as usual).
  */
-export async function startCluster(settings: readonly string[] = []): Promise<Cluster> {
+export async function startCluster(
+  settings: readonly string[] = [],
+  options: { dataFrom?: string } = {},
+): Promise<Cluster> {
   const given = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (given) return { url: given, tcpUrl: given, stop: async () => {} };
+  if (given) {
+    const unsupported = async () => {
+      throw new Error('saveData needs a cluster started here, not TEST_DATABASE_URL / DATABASE_URL');
+    };
+    return { url: given, tcpUrl: given, saveData: unsupported, stop: async () => {} };
+  }
   ensureBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'raspa-pg-'));
   const data = join(dir, 'data');
@@ -88,13 +108,16 @@ export async function startCluster(settings: readonly string[] = []): Promise<Cl
   }
   const port = await freePort();
   const remove = () => rmSync(dir, { recursive: true, force: true });
+  const serverOptions = [
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on -c max_connections=300`,
+    ...settings.map((setting) => `-c ${setting}`),
+  ].join(' ');
+  const start = () =>
+    run('pg_ctl', ['-D', data, '-o', serverOptions, '-l', join(dir, 'server.log'), '-w', 'start']);
   try {
-    run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-instructions']);
-    const options = [
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on -c max_connections=300`,
-      ...settings.map((setting) => `-c ${setting}`),
-    ].join(' ');
-    run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', 'start']);
+    if (options.dataFrom) copyData(options.dataFrom, data);
+    else run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-instructions']);
+    start();
   } catch (error) {
     remove();
     throw error;
@@ -116,6 +139,14 @@ export async function startCluster(settings: readonly string[] = []): Promise<Cl
     url: `postgres://postgres@localhost:${port}/postgres?host=${encodeURIComponent(dir)}`,
     tcpUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     dataDir: data,
+    saveData: async (target) => {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      try {
+        copyData(data, target);
+      } finally {
+        start();
+      }
+    },
     stop: async () => stop(),
   };
 }

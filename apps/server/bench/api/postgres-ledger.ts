@@ -1,10 +1,14 @@
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createPool } from '../../src/store/postgres/database.ts';
 import { createLedgerCounts } from '../../src/store/postgres/ledger-counts.ts';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { createUnits } from '../../src/store/postgres/units.ts';
+import { type BenchDatabase, startBenchDatabase } from '../play/bench-database.ts';
 import type { SeededLedger } from '../seed-ledger.ts';
 
 /**
@@ -189,5 +193,61 @@ export async function loadLedgerIntoPostgres(
   } finally {
     source.close();
     await client.end();
+  }
+}
+
+const PG_MIGRATIONS = fileURLToPath(new URL('../../src/store/postgres/migrations/', import.meta.url));
+
+/**
+ * Where the loaded cluster of `seeded` is kept: beside the SQLite ledger, a new folder whenever the
+ * ledger, PostgreSQL's migrations, the fold or this loader change.
+ */
+function keptClusterDir(seeded: SeededLedger): string {
+  const hash = createHash('sha256').update(seeded.dir);
+  for (const file of [
+    fileURLToPath(import.meta.url),
+    fileURLToPath(new URL('../../src/store/postgres/ledger-counts.ts', import.meta.url)),
+  ])
+    hash.update(readFileSync(file));
+  for (const name of readdirSync(PG_MIGRATIONS).sort())
+    hash.update(name).update(readFileSync(join(PG_MIGRATIONS, name)));
+  return `${seeded.dir}-postgres-${hash.digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * A cluster holding `seeded`: a copy of the one kept by an earlier run (seconds), or a new one
+ * loaded here (about ten minutes for a million rounds) and kept, stopped for the copy, before
+ * anything else writes to it. `rebuild` loads anew.
+ */
+export async function startLedgerDatabase(
+  seeded: SeededLedger,
+  log: (line: string) => void,
+  options: { rebuild?: boolean } = {},
+): Promise<BenchDatabase> {
+  const kept = keptClusterDir(seeded);
+  if (!options.rebuild && existsSync(join(kept, 'PG_VERSION'))) {
+    log(`reusing the PostgreSQL ledger kept in ${kept}`);
+    return startBenchDatabase({ dataFrom: kept });
+  }
+  // Older loads are never reused: make room (a million rounds take ~3 GB here too).
+  for (const name of readdirSync(dirname(kept)))
+    if (name.startsWith(`${basename(seeded.dir)}-postgres-`))
+      rmSync(join(dirname(kept), name), { recursive: true, force: true });
+  const database = await startBenchDatabase();
+  try {
+    log('loading the ledger into PostgreSQL');
+    await loadLedgerIntoPostgres(seeded, database.url, log);
+    const building = `${kept}.building-${process.pid}`;
+    try {
+      await database.saveData(building);
+      renameSync(building, kept); // whole or nothing
+      log(`kept the loaded cluster in ${kept}`);
+    } finally {
+      rmSync(building, { recursive: true, force: true });
+    }
+    return database;
+  } catch (error) {
+    await database.close();
+    throw error;
   }
 }

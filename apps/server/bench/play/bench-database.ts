@@ -25,6 +25,8 @@ export interface BenchDatabase {
    * with `countStatements` only; BEGIN and COMMIT included). Undefined without it.
    */
   statements(): Promise<StatementCounts | undefined>;
+  /** Keeps the database as it is now in `target`, for `dataFrom` (test/postgres-cluster.ts saveData). */
+  saveData(target: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,17 +37,24 @@ export interface TransactionCounts {
 
 const NAME = 'raspa_bench';
 
-/** `tcp`: the service reaches the cluster over loopback TCP instead of its Unix socket (to compare). */
+/**
+ * `tcp`: the service reaches the cluster over loopback TCP instead of its Unix socket (to compare).
+ * `dataFrom`: a data folder kept by `saveData`, its database used as it is.
+ */
 export async function startBenchDatabase(
-  options: { countStatements?: boolean; tcp?: boolean } = {},
+  options: { countStatements?: boolean; tcp?: boolean; dataFrom?: string } = {},
 ): Promise<BenchDatabase> {
   const counting = options.countStatements === true;
-  const cluster = await startCluster(counting ? ['shared_preload_libraries=pg_stat_statements'] : []);
-  const admin = new pg.Client({ connectionString: cluster.url });
+  const cluster = await startCluster(counting ? ['shared_preload_libraries=pg_stat_statements'] : [], {
+    ...(options.dataFrom && { dataFrom: options.dataFrom }),
+  });
+  let admin = new pg.Client({ connectionString: cluster.url });
   try {
     await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${NAME}`);
+    if (!options.dataFrom) {
+      await admin.query(`DROP DATABASE IF EXISTS ${NAME} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${NAME}`);
+    }
   } catch (error) {
     await admin.end().catch(() => {});
     await cluster.stop();
@@ -54,15 +63,17 @@ export async function startBenchDatabase(
   const url = new URL(options.tcp ? cluster.tcpUrl : cluster.url);
   url.pathname = `/${NAME}`;
   if (counting) await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-  const postmaster = cluster.dataDir
-    ? Number(readFileSync(join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
-    : undefined;
+  // Read each time: saveData restarts the server.
+  const postmaster = (dataDir: string) =>
+    Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     url: url.href,
     cpu: () =>
-      postmaster === undefined
+      cluster.dataDir === undefined
         ? null
-        : new Map(processTree(postmaster).map((pid) => [pid, cpuSeconds(pid) ?? 0] as const)),
+        : new Map(
+            processTree(postmaster(cluster.dataDir)).map((pid) => [pid, cpuSeconds(pid) ?? 0] as const),
+          ),
     transactions: async () => {
       const row = (
         await admin.query('SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = $1', [
@@ -84,6 +95,12 @@ export async function startBenchDatabase(
         counts[row.query] = { calls: into.calls + Number(row.calls), ms: into.ms + row.ms };
       }
       return counts;
+    },
+    saveData: async (target) => {
+      await admin.end();
+      await cluster.saveData(target);
+      admin = new pg.Client({ connectionString: cluster.url });
+      await admin.connect();
     },
     close: async () => {
       try {
