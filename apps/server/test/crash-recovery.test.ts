@@ -115,7 +115,7 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     // The restarted service may listen on another port (see startService): each call reads `url`.
     const call = ((...args: Parameters<Caller>) => apiCaller(url)(...args)) as Caller;
     const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: API_KEY } })).body.data;
-    // Every ticket wins: the prize's units (c) and (d) are exercised for sure.
+    // Every ticket wins: the prize's send and its unit (c) are exercised for sure.
     const game = await setUpWalletGame(call, tokens, operator, {
       gameModel: 'frevo-da-sorte',
       prizedPercent: 1,
@@ -154,7 +154,7 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
       return log.some((row) => row.payload._id === lateRound && row.success);
     }, 30_000);
 
-    // From here the receiver holds every delivery. The late round's reveal, (d) committed: its
+    // From here the receiver holds every delivery. The late round's reveal, (c) committed: its
     // close-round goes first and is held, alone (a drain sends one at a time until a 2xx).
     operator.holdWebhooks(true);
     expect((await late.ask('reveal', { roundId: lateRound })).ok).toBe(true);
@@ -164,12 +164,12 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     // the other is revealed by its player, back on the page.
     const idleRound = await buy(await connect('idle'));
     const returningRound = await buy(await connect('returning'));
-    // After (d): closed, its close-round queued behind its held open-round.
+    // After (c): closed, its close-round queued behind its held open-round.
     const closing = await connect('closed');
     const closedRound = await buy(closing);
     expect((await closing.ask('reveal', { roundId: closedRound })).ok).toBe(true);
-    // Between (c) and (d): the prize committed pending and sent; the wallet pays it and never
-    // answers, or never even sees it.
+    // Between the prize's send and its unit (c): nothing written since (b), the round still open
+    // (docs/store.md cut 6); the wallet pays the prize and never answers, or never even sees it.
     const prizeHeld = async (credential: string, fault: 'ok-then-hang' | 'hang') => {
       const player = await connect(credential);
       const roundId = await buy(player);
@@ -196,6 +196,12 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     expect(operator.balanceOf('unpaid')).toBe(100_000 - 200);
     expect(operator.balanceOf('bettor')).toBe(100_000 - 200);
     expect(operator.balanceOf('unsent')).toBe(100_000);
+    // The reveal of a won card wrote nothing before its send: the round is open, its bet alone.
+    for (const roundId of [winnerRound, unpaidRound]) {
+      const [listed] = (await call('GET', `/v1/round?roundId=${roundId}`, { token: tokens })).body.data;
+      expect(listed.status, roundId).toBe('open');
+      expect(listed.transactions.map((t: any) => t.type)).toEqual(['bet']);
+    }
 
     // During a delivery batch: the held close-round is accepted, so the drain sends the queued
     // open-rounds together (WEBHOOK_IN_FLIGHT), and the receiver holds them.
@@ -246,10 +252,12 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
       ]);
       expect(operator.balanceOf(credential)).toBe(100_000);
     }
-    // The held prizes went again under their first transactionId; each was paid once.
+    // The held prizes went again under the transactionId fixed at the round's opening (by the idle
+    // close, or the returning page's reveal); each was paid once.
     for (const roundId of [winnerRound, unpaidRound]) {
       const sent = operator.calls.filter((c) => c.kind === 'prize' && c.body.roundId === roundId);
       expect(sent.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(sent.map((c) => c.body.transactionId)).size, roundId).toBe(1);
       expect(operator.moves.filter((m) => m.kind === 'prize' && m.roundId === roundId)).toHaveLength(1);
     }
     // A delivery repeats only for an event the receiver had got before the kill (its attempt

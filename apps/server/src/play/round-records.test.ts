@@ -55,6 +55,7 @@ describe('round records', () => {
       cardJson: null,
       lastActionAt: NOW,
       reconciliation: false,
+      prizeTransactionId: null,
     });
   });
 
@@ -81,7 +82,7 @@ describe('round records', () => {
   });
 
   it('a prize is the round’s prize, pending, held until its in-flight time, its first attempt the reveal’s', () => {
-    const prize = newPrize({ ...round, prizeMinor: 500 }, 'prize-1', NOW, LATER);
+    const prize = newPrize({ ...round, prizeMinor: 500, prizeTransactionId: 'prize-1' }, NOW, LATER);
     expect(prize).toMatchObject({
       id: 'prize-1',
       type: 'prize',
@@ -91,6 +92,12 @@ describe('round records', () => {
       nextAttemptAt: LATER,
       originalTransactionId: null,
     });
+  });
+
+  it('a prize is sent under the id its round fixed when it opened, and never without one', () => {
+    expect(() => newPrize({ ...round, prizeMinor: 500 }, NOW, LATER)).toThrow(
+      /without a prize transactionId/,
+    );
   });
 
   it('a rollback gives the price back, names its bet and is due at once', () => {

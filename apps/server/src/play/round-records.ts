@@ -32,6 +32,7 @@ export function newRound(
     cardJson: null,
     lastActionAt: now,
     reconciliation: false,
+    prizeTransactionId: null,
   };
 }
 
@@ -85,9 +86,14 @@ function sentAtOnce(
 export const newBet = (round: RoundRecord, id: string, now: string, inFlightUntil: string) =>
   sentAtOnce(round, 'bet', -round.paidMinor, id, now, inFlightUntil);
 
-/** The prize of a round that won. */
-export const newPrize = (round: RoundRecord, id: string, now: string, inFlightUntil: string) =>
-  sentAtOnce(round, 'prize', round.prizeMinor, id, now, inFlightUntil);
+/**
+ * The prize of a round that won, under the transactionId fixed when the round opened (so every
+ * sender of it sends the same one, docs/store.md cut 6).
+ */
+export function newPrize(round: RoundRecord, now: string, inFlightUntil: string): LedgerTransaction {
+  if (!round.prizeTransactionId) throw new Error(`round ${round.id} won without a prize transactionId`);
+  return sentAtOnce(round, 'prize', round.prizeMinor, round.prizeTransactionId, now, inFlightUntil);
+}
 
 /** The rollback of a bet that got no definite answer: due at once, given back in full. */
 export function newRollback(
