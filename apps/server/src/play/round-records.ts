@@ -88,11 +88,13 @@ export const newBet = (round: RoundRecord, id: string, now: string, inFlightUnti
 
 /**
  * The prize of a round that won, under the transactionId fixed when the round opened (so every
- * sender of it sends the same one, docs/store.md cut 6).
+ * sender of it sends the same one, docs/store.md cut 6). A round opened without one (by a process
+ * of the version before, during a rolling upgrade) takes the id migration 013/008 gives the won
+ * rounds open at the upgrade: derived from the round, so every sender agrees on it too.
  */
 export function newPrize(round: RoundRecord, now: string, inFlightUntil: string): LedgerTransaction {
-  if (!round.prizeTransactionId) throw new Error(`round ${round.id} won without a prize transactionId`);
-  return sentAtOnce(round, 'prize', round.prizeMinor, round.prizeTransactionId, now, inFlightUntil);
+  const id = round.prizeTransactionId ?? `${round.id}.prize`;
+  return sentAtOnce(round, 'prize', round.prizeMinor, id, now, inFlightUntil);
 }
 
 /** The rollback of a bet that got no definite answer: due at once, given back in full. */
