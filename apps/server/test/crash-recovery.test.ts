@@ -121,7 +121,17 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
       prizedPercent: 1,
     });
     const webhookId = await registerWebhook(call, tokens, operator.webhookUrl);
-    const credentials = ['late', 'idle', 'returning', 'closed', 'winner', 'unpaid', 'bettor', 'unsent'];
+    const credentials = [
+      'late',
+      'idle',
+      'returning',
+      'closed',
+      'winner',
+      'unpaid',
+      'retried',
+      'bettor',
+      'unsent',
+    ];
     const tokenOf = Object.fromEntries(
       await Promise.all(
         credentials.map(async (c) => [c, await sessionToken(call, tokens, game, c)] as const),
@@ -181,6 +191,15 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     };
     const winnerRound = await prizeHeld('winner', 'ok-then-hang');
     const unpaidRound = await prizeHeld('unpaid', 'hang');
+    // After (c) with no yes: the first answer was a 500, so (c) committed the prize pending and
+    // the round closing; the retrier's next attempt is in flight, leased, and never answered.
+    const retried = await connect('retried');
+    const retriedRound = await buy(retried);
+    operator.failNext('prize', 'http500', 'hang');
+    retried.socket.emit('reveal', { roundId: retriedRound }, () => {});
+    const sentOf = (roundId: string) =>
+      operator.calls.filter((c) => c.kind === 'prize' && c.body.roundId === roundId).length;
+    await eventually(() => sentOf(retriedRound) === 2, 30_000);
     // Between (a) and (b): the round and its bet committed pending and sent; the wallet takes the
     // bet and never answers, or never even sees it.
     const betHeld = async (credential: string, fault: 'ok-then-hang' | 'hang') => {
@@ -194,6 +213,7 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     await betHeld('unsent', 'hang');
     expect(operator.balanceOf('winner')).toBe(100_000 - 200 + (prizes.get(winnerRound) ?? 0));
     expect(operator.balanceOf('unpaid')).toBe(100_000 - 200);
+    expect(operator.balanceOf('retried')).toBe(100_000 - 200);
     expect(operator.balanceOf('bettor')).toBe(100_000 - 200);
     expect(operator.balanceOf('unsent')).toBe(100_000);
     // The reveal of a won card wrote nothing before its send: the round is open, its bet alone.
@@ -202,11 +222,18 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
       expect(listed.status, roundId).toBe('open');
       expect(listed.transactions.map((t: any) => t.type)).toEqual(['bet']);
     }
+    const [closingRound] = (await call('GET', `/v1/round?roundId=${retriedRound}`, { token: tokens })).body
+      .data;
+    expect(closingRound.status).toBe('closing');
+    expect(closingRound.transactions.map((t: any) => [t.type, t.status])).toEqual([
+      ['bet', 'completed'],
+      ['prize', 'pending'],
+    ]);
 
     // During a delivery batch: the held close-round is accepted, so the drain sends the queued
     // open-rounds together (WEBHOOK_IN_FLIGHT), and the receiver holds them.
     operator.answerHeldWebhooks(200);
-    const opened = [idleRound, returningRound, closedRound, winnerRound, unpaidRound];
+    const opened = [idleRound, returningRound, closedRound, winnerRound, unpaidRound, retriedRound];
     await eventually(() => opened.every(receivedOpen) && operator.heldWebhooks() >= 2, 30_000);
 
     // Some of the batch answered just before the kill (their record maybe not committed: those
@@ -235,7 +262,7 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     });
     const byPlayer = Object.fromEntries(rounds.map((round: any) => [round.user.credential, round]));
     expect(rounds).toHaveLength(credentials.length);
-    for (const credential of ['late', 'idle', 'returning', 'closed', 'winner', 'unpaid'])
+    for (const credential of ['late', 'idle', 'returning', 'closed', 'winner', 'unpaid', 'retried'])
       expect(
         byPlayer[credential].transactions.map((t: any) => [t.type, t.status]),
         credential,
@@ -254,7 +281,7 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     }
     // The held prizes went again under the transactionId fixed at the round's opening (by the idle
     // close, or the returning page's reveal); each was paid once.
-    for (const roundId of [winnerRound, unpaidRound]) {
+    for (const roundId of [winnerRound, unpaidRound, retriedRound]) {
       const sent = operator.calls.filter((c) => c.kind === 'prize' && c.body.roundId === roundId);
       expect(sent.length).toBeGreaterThanOrEqual(2);
       expect(new Set(sent.map((c) => c.body.transactionId)).size, roundId).toBe(1);
