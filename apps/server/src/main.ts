@@ -12,7 +12,13 @@ import { countedAdapter } from './realtime/counted-adapter.ts';
 import { buildDeps, startServer } from './server.ts';
 import { createServices } from './services/services.ts';
 import { createPool } from './store/postgres/database.ts';
-import { coalescedNudge, DELIVERY_NUDGE, isDeliveryNudge } from './webhooks/delivery-nudge.ts';
+import {
+  batchedReports,
+  coalescedNudge,
+  DELIVERY_NUDGE,
+  isDeliveryNudge,
+  isSettledReport,
+} from './webhooks/delivery-nudge.ts';
 
 loadDotEnv();
 // `--local`: the local demo and integration start (package.json's `serve`, which `npm start` runs).
@@ -63,6 +69,12 @@ async function releaseWebhookLeases(deps: Deps): Promise<void> {
  */
 async function serve({ alone }: { alone: boolean }): Promise<void> {
   const deps = buildDeps(config);
+  // The primary's delivery attempts, counted here: /metrics is served by the workers.
+  if (primaryDelivers())
+    process.on('message', (message) => {
+      if (!isSettledReport(message)) return;
+      for (const [result, lag] of message.attempts) deps.metrics.webhookAttempt(result, lag ?? undefined);
+    });
   if (alone && !config.DATABASE_URL) await releaseWebhookLeases(deps);
   const pushes = socketAdapter(deps, alone);
   // /ready waits for the demo set-up below: a first start's apiKey must work once it says ready.
@@ -112,7 +124,17 @@ function primaryDelivers(): boolean {
  * embedded file, and on SIGTERM or SIGINT stops them all, each draining as a single process does.
  */
 async function supervise(): Promise<void> {
-  const deps = buildDeps(config);
+  const built = buildDeps(config);
+  // Its attempts are counted by a live worker (the first), which serves /metrics; none is lost
+  // unless no worker is connected at that moment.
+  const toAWorker = batchedReports((report) =>
+    Object.values(cluster.workers ?? {})
+      .find((worker) => worker?.isConnected())
+      ?.send(report),
+  );
+  const deps: Deps = primaryDelivers()
+    ? { ...built, metrics: { ...built.metrics, webhookAttempt: toAWorker } }
+    : built;
   // No worker runs yet, so none is sending a pending wallet call: they may all be sent again. Not
   // on PostgreSQL, where other instances may be sending them.
   if (!config.DATABASE_URL) {

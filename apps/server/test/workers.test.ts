@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crossProcessMessages } from '../bench/kit/cross-process.ts';
+import { crossProcessMessages, scrape } from '../bench/kit/cross-process.ts';
 import { connectionOwner } from './connection-owner.ts';
 import type { TokenSet } from './harness.ts';
 import { connectPlayer, eventually, type Player, registerWebhook } from './play-fixtures.ts';
@@ -112,6 +112,18 @@ describe('WORKERS=2', () => {
       operator.events.filter((e) => e.payload._id === roundId && e.status === 200).map((e) => e.event);
     await eventually(() => roundIds.every((id) => kinds(id).length >= 2), 15_000);
     for (const id of roundIds) expect([...new Set(kinds(id))]).toEqual(['open-round', 'close-round']);
+    // The deliveries are counted in /metrics wherever they were made (the primary serves none).
+    const delivered = async () => {
+      let most = 0;
+      for (let i = 0; i < 6; i++) {
+        const line = (await scrape(url))
+          .split('\n')
+          .find((each) => each.startsWith('raspa_webhook_deliveries_total{result="delivered"}'));
+        most = Math.max(most, Number(line?.split(' ')[1] ?? 0));
+      }
+      return most >= roundIds.length * 2;
+    };
+    await eventually(delivered, 15_000);
 
     expect(await service.stop()).toBe(0);
   }, 120_000);

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { coalescedNudge, DELIVERY_NUDGE, isDeliveryNudge } from './delivery-nudge.ts';
+import {
+  batchedReports,
+  coalescedNudge,
+  DELIVERY_NUDGE,
+  isDeliveryNudge,
+  isSettledReport,
+  type SettledReport,
+} from './delivery-nudge.ts';
 
 describe('coalescedNudge', () => {
   it('sends one message per turn, whatever the nudges in it, and none for a turn without one', () => {
@@ -45,5 +52,36 @@ describe('isDeliveryNudge', () => {
       { raspa: 'x' },
     ])
       expect(isDeliveryNudge(other)).toBe(false);
+  });
+});
+
+describe('batchedReports', () => {
+  it('sends the attempts of each turn once, in order, in one report the other side recognises', () => {
+    let turnEnd: Array<() => void> = [];
+    const sent: SettledReport[] = [];
+    const report = batchedReports(
+      (each) => sent.push(structuredClone(each)),
+      (callback) => turnEnd.push(callback),
+    );
+    const endTurn = () => {
+      const callbacks = turnEnd;
+      turnEnd = [];
+      for (const callback of callbacks) callback();
+    };
+    report('delivered', 0.5);
+    report('failed');
+    endTurn();
+    endTurn();
+    report('given_up');
+    endTurn();
+    expect(sent.map((each) => each.attempts)).toEqual([
+      [
+        ['delivered', 0.5],
+        ['failed', null],
+      ],
+      [['given_up', null]],
+    ]);
+    expect(sent.every(isSettledReport)).toBe(true);
+    expect(isSettledReport(DELIVERY_NUDGE)).toBe(false);
   });
 });

@@ -1,3 +1,5 @@
+import type { WebhookResult } from '../ops/metrics.ts';
+
 /**
  * Webhook deliveries in a process of their own (WORKERS > 1 on the embedded file): the workers
  * queue events in their rounds' units and tell the delivering process (the primary) that
@@ -34,5 +36,46 @@ export function coalescedNudge(
       pending = false;
       send();
     });
+  };
+}
+
+/** An attempt as the metrics count it: its result and, once delivered, its lag in seconds. */
+export type SettledAttempt = [result: WebhookResult, lagSeconds: number | null];
+
+/**
+ * The primary's attempts, sent to a worker to count: the primary serves no /metrics, and a worker
+ * counts them as it counts its own rounds (each process's counters are its own).
+ */
+export interface SettledReport {
+  raspa: 'webhook-attempts-settled';
+  attempts: SettledAttempt[];
+}
+
+export function isSettledReport(message: unknown): message is SettledReport {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { raspa?: unknown }).raspa === 'webhook-attempts-settled' &&
+    Array.isArray((message as { attempts?: unknown }).attempts)
+  );
+}
+
+/**
+ * A `webhookAttempt` that collects the attempts of one turn of the event loop and sends them in
+ * one report (a batch of answers settles in one turn).
+ */
+export function batchedReports(
+  send: (report: SettledReport) => void,
+  defer: (callback: () => void) => void = (callback) => void setImmediate(callback),
+): (result: WebhookResult, lagSeconds?: number) => void {
+  let attempts: SettledAttempt[] = [];
+  const flush = coalescedNudge(() => {
+    const report: SettledReport = { raspa: 'webhook-attempts-settled', attempts };
+    attempts = [];
+    send(report);
+  }, defer);
+  return (result, lagSeconds) => {
+    attempts.push([result, lagSeconds ?? null]);
+    flush();
   };
 }
