@@ -60,11 +60,21 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
   const drawer = createPoolDrawer(deps, runtime.leaseOwner);
   const rng = rngFrom(deps.random);
 
-  /** Draws the round's reserved ticket, on the round's transaction. */
-  async function drawTicket(tx: Transaction, game: GameRecord, ticket: TicketReservation): Promise<Ticket> {
-    const draw = await ticket.draw(tx);
+  /**
+   * Draws the round's reserved ticket, on the round's transaction; `held` is the block's check,
+   * sent ahead of the round's writes (pool-drawer.ts).
+   */
+  function drawTicket(
+    tx: Transaction,
+    game: GameRecord,
+    ticket: TicketReservation,
+  ): { ticket: Ticket; held: Promise<void> } {
+    const { draw, held } = ticket.draw(tx);
     const card = layoutCard(game.gameModel, game.ladder, draw.level, rng);
-    return { ...draw, cardJson: JSON.stringify(card), prizeMinor: prizeOfLevel(game.ladder, draw.level) };
+    return {
+      ticket: { ...draw, cardJson: JSON.stringify(card), prizeMinor: prizeOfLevel(game.ladder, draw.level) },
+      held,
+    };
   }
 
   async function buy(context: BuyContext): Promise<BuyResult> {
@@ -94,6 +104,7 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
           return fail(current?.active ? 'ROUND_IN_PROGRESS' : 'GAME_INACTIVE');
         }
         const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
+        tx.lastStatement();
         await tx.rounds.insertTransaction(bet);
         return { ok: true, data: { round, bet } };
       },
@@ -137,25 +148,42 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     const settle = () =>
       store.transaction(async (tx): Promise<BuyResult> => {
         drew = false;
-        await attempt(tx);
+        // Sent ahead, not awaited: it rides with the unit's writes (writeChanges awaits it first).
+        const attempted = attempt(tx);
         const outcome = betOutcome(answer, round, bet, () => deps.newId(), isoNow(deps));
-        const held = { held: true };
+        const hand = { round, calls: [bet] };
         switch (outcome.kind) {
           case 'opened': {
-            const changes = outcome.open(await drawTicket(tx, game, ticket));
-            drew = true;
-            const view = playRoundOf(await writeChanges(tx, events, { round, calls: [bet] }, changes, held));
+            const drawn = drawTicket(tx, game, ticket);
+            const changes = outcome.open(drawn.ticket);
+            // Checked before the unit's last statement: once its COMMIT is out, nothing may fail.
+            const view = playRoundOf({ ...round, ...changes.round });
             if (!view) throw new Error(`round ${roundId} opened without a card`);
+            await writeChanges(tx, events, hand, changes, {
+              held: true,
+              last: true,
+              before: [attempted, drawn.held],
+            });
+            drew = true;
             return { ok: true, data: { round: view, balance: outcome.balanceMinor } };
           }
           case 'declined':
-            await writeChanges(tx, events, { round, calls: [bet] }, outcome.changes, held);
+            await writeChanges(tx, events, hand, outcome.changes, {
+              held: true,
+              last: true,
+              before: [attempted],
+            });
             return fail(outcome.code);
           case 'voided':
-            await writeChanges(tx, events, { round, calls: [bet] }, outcome.changes, held);
+            await writeChanges(tx, events, hand, outcome.changes, {
+              held: true,
+              last: true,
+              before: [attempted],
+            });
             rollbackQueued = true;
             return fail(outcome.code);
           case 'taken-over':
+            await attempted;
             return fail(outcome.code);
         }
       }, ROW_LOCKS);

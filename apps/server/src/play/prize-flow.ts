@@ -35,7 +35,7 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
       // (no read after the unit), unless the prize's yes reports a new one.
       const balance = held.player.balanceMinor;
       if (outcome.kind === 'not-open') return { round, balance, prize: undefined };
-      const changed = await writeChanges(tx, events, held, outcome.changes);
+      const changed = await writeChanges(tx, events, held, outcome.changes, { last: true });
       return outcome.kind === 'closed'
         ? { round: changed, balance, prize: undefined }
         : { round: changed, balance, prize: outcome.prize };

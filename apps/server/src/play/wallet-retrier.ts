@@ -3,6 +3,7 @@ import type { LedgerTransaction, RoundRecord } from '../store/records.ts';
 import { ROW_LOCKS } from '../store/store.ts';
 import type { WalletAnswer } from '../wallet/wallet.ts';
 import {
+  allInOrder,
   callContext,
   mustHeldRound,
   mustRound,
@@ -44,7 +45,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
         const pending = await tx.rounds.claimDue(due.id, leaseOwner, now, inFlightUntil(retry, now));
         if (!pending) return undefined;
         const claim = claimPending(pending, round, () => deps.newId(), retry, now);
-        await writeChanges(tx, events, { round }, claim.changes);
+        await writeChanges(tx, events, { round }, claim.changes, { last: true });
         return { call: claim.send, round };
       }, ROW_LOCKS);
       if (claimed) await sendAndRecord(claimed.call, claimed.round);
@@ -83,7 +84,8 @@ export function createWalletRetrier(runtime: PlayRuntime) {
         call.type === 'prize'
           ? await mustHeldRound(tx, call.roundId)
           : { round: await mustRound(tx, call.roundId) };
-      await tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), call, answer, sent));
+      // Sent ahead, not awaited: it rides with what follows (writeChanges awaits it first).
+      const attempted = tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), call, answer, sent));
       let changes: LedgerChanges;
       if (call.type === 'prize') {
         const outcome = prizeOutcome(answer, call, retry, now);
@@ -91,13 +93,13 @@ export function createWalletRetrier(runtime: PlayRuntime) {
         changes = outcome.changes;
       } else {
         const bet = call.originalTransactionId
-          ? await tx.rounds.findTransaction(call.originalTransactionId)
+          ? (await allInOrder([attempted, tx.rounds.findTransaction(call.originalTransactionId)]))[1]
           : undefined;
         const outcome = rollbackOutcome(answer, call, bet, retry, now);
         if (outcome.kind === 'confirmed') balance = outcome.balanceMinor;
         changes = outcome.changes;
       }
-      return writeChanges(tx, events, hand, changes);
+      return writeChanges(tx, events, hand, changes, { last: true, before: [attempted] });
     }, ROW_LOCKS);
     deps.logger[answer.kind === 'ok' ? 'info' : 'warn'](`wallet ${call.type}`, {
       transactionId: call.id,
