@@ -9,14 +9,7 @@ import type {
 } from '../store/records.ts';
 import { ROW_LOCKS, type Transaction } from '../store/store.ts';
 import type { Wallet, WalletAnswer } from '../wallet/wallet.ts';
-import {
-  type BuyResult,
-  fail,
-  type PlayResult,
-  type PlayRuntime,
-  RoundMovedError,
-  writeChanges,
-} from './play-runtime.ts';
+import { type BuyResult, fail, type PlayRuntime, RoundMovedError, writeChanges } from './play-runtime.ts';
 import { BlockLostError, createPoolDrawer, type TicketReservation } from './pool-drawer.ts';
 import { inFlightUntil } from './retry-schedule.ts';
 import { newBet, newRound, playRoundOf, prizeOfLevel, type Ticket, walletMovement } from './round-records.ts';
@@ -94,24 +87,20 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     const now = isoNow(deps);
     const roundId = deps.newId();
     const betId = deps.newId();
-    const started = await store.transaction(
-      async (tx): Promise<PlayResult<{ round: RoundRecord; bet: LedgerTransaction }>> => {
-        const round = newRound(game, { roundId, playerId: player.id, sessionId: session.id }, now);
-        // Only for an active game, and at most one round waiting on the wallet or in play per
-        // player: the insert checks both (a unique index, no read before it). Why not, only if not.
-        if (!(await tx.rounds.insertLiveRound(round))) {
-          const current = await tx.games.findById(game.id);
-          return fail(current?.active ? 'ROUND_IN_PROGRESS' : 'GAME_INACTIVE');
-        }
-        const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
-        tx.lastStatement();
-        await tx.rounds.insertTransaction(bet);
-        return { ok: true, data: { round, bet } };
-      },
-      ROW_LOCKS,
-    );
-    if (!started.ok) return started;
-    const { round, bet } = started.data;
+    const round = newRound(game, { roundId, playerId: player.id, sessionId: session.id }, now);
+    const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
+    // Only for an active game, and at most one round waiting on the wallet or in play per player:
+    // the insert checks both (a unique index, no read before it), and writes the bet with the
+    // round or neither. One statement, its COMMIT with it.
+    const inserted = await store.transaction(async (tx) => {
+      tx.lastStatement();
+      return tx.rounds.insertLiveRound(round, bet);
+    }, ROW_LOCKS);
+    if (!inserted) {
+      // Why not, only if not: read after the unit (it wrote nothing), as READ COMMITTED would have.
+      const current = await store.games.findById(game.id);
+      return fail(current?.active ? 'ROUND_IN_PROGRESS' : 'GAME_INACTIVE');
+    }
     const result = await calls.sending(bet.id, async () => {
       const { answer, sent } = await track(
         timedSend(
