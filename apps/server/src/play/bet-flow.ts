@@ -139,6 +139,8 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
         drew = false;
         // Sent ahead, not awaited: it rides with the unit's writes (writeChanges awaits it first).
         const attempted = attempt(tx);
+        // Handled here too, so a throw before it is awaited leaves no unhandled rejection.
+        void attempted.catch(() => {});
         const outcome = betOutcome(answer, round, bet, () => deps.newId(), isoNow(deps));
         const hand = { round, calls: [bet] };
         switch (outcome.kind) {

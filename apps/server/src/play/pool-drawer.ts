@@ -208,6 +208,8 @@ export function createPoolDrawer(
             });
           }
         });
+        // Awaited by the unit; handled here too, so a unit that fails first leaves nothing unhandled.
+        void held.catch(() => {});
         return {
           draw: { poolId: block.poolId, drawIndex: index, level: ticketAt(ticketPool(block), index) },
           held,

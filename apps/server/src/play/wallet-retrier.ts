@@ -86,6 +86,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
           : { round: await mustRound(tx, call.roundId) };
       // Sent ahead, not awaited: it rides with what follows (writeChanges awaits it first).
       const attempted = tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), call, answer, sent));
+      void attempted.catch(() => {}); // awaited below; a throw before that leaves nothing unhandled
       let changes: LedgerChanges;
       if (call.type === 'prize') {
         const outcome = prizeOutcome(answer, call, retry, now);
