@@ -4,7 +4,8 @@
  * run (store/postgres/units.ts); `rowLocks` units wait on the round they read instead of
  * aborting, and one that lost a unique key to another is run again once; instances opening one
  * database together migrate it once; pipelined units send BEGIN, savepoints and statements sent
- * together without waiting, and still fail and undo as a whole; the lists' totals stay exact
+ * together without waiting, and a COMMIT with the statement the work calls its last, and still fail
+ * and undo as a whole; the lists' totals stay exact
  * across folds of their per-hour counts (ledger-counts.ts).
  */
 import pg from 'pg';
