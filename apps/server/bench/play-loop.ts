@@ -18,7 +18,7 @@ import {
   statementsPerRound,
 } from './kit/statements.ts';
 import { type Latency, perSecond, triple } from './kit/stats.ts';
-import { type BenchDatabase, cpuBetween, startBenchDatabase } from './play/bench-database.ts';
+import { type BenchDatabase, cpuBetween, cpuByKind, startBenchDatabase } from './play/bench-database.ts';
 import { type OperatorAddress, setUpPlayers } from './play/set-up.ts';
 
 /**
@@ -198,7 +198,9 @@ try {
   const cpuBefore = cpu();
   const postgresBefore = database?.cpu() ?? null;
   const countsBefore = await database?.transactions();
+  const walBefore = await database?.wal();
   const run = await load.ask<RunResult>('run', { seconds, thinkMs });
+  const walAfter = await database?.wal();
   const countsAfter = await database?.transactions();
   const postgresAfter = database?.cpu() ?? null;
   const cpuAfter = cpu();
@@ -220,6 +222,16 @@ try {
     ).map((reading) => ({ instance, ...reading })),
   );
   const postgresCpu = cpuBetween(postgresBefore, postgresAfter);
+  const postgresByKind = cpuByKind(postgresBefore, postgresAfter);
+  const perRound = (value: number, digits = 2) =>
+    Math.round((value / run.rounds) * 10 ** digits) / 10 ** digits;
+  const wal = walBefore &&
+    walAfter && {
+      bytesPerRound: perRound(walAfter.bytes - walBefore.bytes, 0),
+      recordsPerRound: perRound(walAfter.records - walBefore.records, 1),
+      fullPageImagesPerRound: perRound(walAfter.fullPageImages - walBefore.fullPageImages),
+      syncsPerRound: perRound(walAfter.syncs - walBefore.syncs),
+    };
   const counted = (key: 'commits' | 'rollbacks') =>
     countsBefore === undefined || countsAfter === undefined ? null : countsAfter[key] - countsBefore[key];
   const commits = counted('commits');
@@ -230,6 +242,11 @@ try {
     commitsPerSecond: commits === null ? null : perSecond(commits, run.elapsed),
     commitsPerRound: commits === null ? null : Math.round((commits / run.rounds) * 100) / 100,
     rollbacksPerRound: rollbacks === null ? null : Math.round((rollbacks / run.rounds) * 100) / 100,
+    /** CPU ms per round of the cluster's processes by kind: the backends, walwriter, autovacuum… */
+    cpuMsPerRoundByKind:
+      postgresByKind &&
+      Object.fromEntries(Object.entries(postgresByKind).map(([kind, used]) => [kind, perRound(used * 1000)])),
+    wal,
     ...(trips && {
       roundTripsPerRound: trips.roundTrips,
       sentPerRound: trips.sent,
@@ -354,6 +371,13 @@ try {
       'PostgreSQL CPU ms per round / cores': `${postgres.cpuMsPerRound} / ${postgres.cores}`,
       'PostgreSQL commits/s (per round)': `${postgres.commitsPerSecond} (${postgres.commitsPerRound})`,
       'PostgreSQL rollbacks per round': postgres.rollbacksPerRound,
+      'PostgreSQL CPU ms per round by process': Object.entries(postgres.cpuMsPerRoundByKind ?? {})
+        .filter(([, ms]) => ms > 0)
+        .map(([kind, ms]) => `${kind} ${ms}`)
+        .join(', '),
+      ...(postgres.wal && {
+        'WAL bytes / records / full pages / flushes per round': `${postgres.wal.bytesPerRound} / ${postgres.wal.recordsPerRound} / ${postgres.wal.fullPageImagesPerRound} / ${postgres.wal.syncsPerRound}`,
+      }),
     }),
     ...(trips && {
       'round trips / statements sent / units per round': `${trips.roundTrips} / ${trips.sent} / ${trips.units}`,

@@ -4,7 +4,8 @@
  * run (store/postgres/units.ts); `rowLocks` units wait on the round they read instead of
  * aborting, and one that lost a unique key to another is run again once; instances opening one
  * database together migrate it once; pipelined units send BEGIN, savepoints and statements sent
- * together without waiting, and still fail and undo as a whole; the lists' totals stay exact
+ * together without waiting, and a COMMIT with the statement the work calls its last, and still fail
+ * and undo as a whole; the lists' totals stay exact
  * across folds of their per-hour counts (ledger-counts.ts).
  */
 import pg from 'pg';
@@ -224,6 +225,49 @@ describe('pipelined units (pg pipeline mode, units.ts)', () => {
     });
     await expect(unit).rejects.toThrow(/did not commit \(ROLLBACK\)/);
     expect(await probe()).toEqual([]);
+  });
+
+  it('sends the COMMIT with the statement the work calls its last, in the same round trip', async () => {
+    await reset();
+    const committed: string[] = [];
+    await units.unit(async (sql, control) => {
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+      control.afterCommit(() => committed.push('after'));
+      control.lastStatement();
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (2)');
+    });
+    // BEGIN + the first insert, the last insert + COMMIT.
+    expect(counted).toEqual({ trips: 2, sent: 4, units: 1 });
+    expect(await probe()).toEqual([1, 2]);
+    expect(committed).toEqual(['after']);
+  });
+
+  it('undoes a unit whose last statement fails, its COMMIT already sent', async () => {
+    await reset();
+    const unit = units.unit(async (sql, control) => {
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+      control.lastStatement();
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+    });
+    await expect(unit).rejects.toMatchObject({ code: '23505' });
+    expect(await probe()).toEqual([]);
+    // The connection is clean for the next unit.
+    await units.unit(async (sql) => void (await sql.query('INSERT INTO pipeline_probe (n) VALUES (3)')));
+    expect(await probe()).toEqual([3]);
+  });
+
+  it('refuses a statement after the last one, and a nested unit’s last is not the transaction’s', async () => {
+    await reset();
+    await units.unit(async (sql, control) => {
+      await units.unit(async (inner, nested) => {
+        nested.lastStatement(); // a savepoint: ignored
+        await inner.query('INSERT INTO pipeline_probe (n) VALUES (1)');
+      });
+      control.lastStatement();
+      await sql.query('INSERT INTO pipeline_probe (n) VALUES (2)');
+      await expect(sql.query('INSERT INTO pipeline_probe (n) VALUES (3)')).rejects.toThrow(/after the last/);
+    });
+    expect(await probe()).toEqual([1, 2]);
   });
 });
 

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import { createPool } from '../src/store/postgres/database.ts';
 import { createPostgresStore } from '../src/store/postgres/postgres-store.ts';
+import type { RoundTrips } from '../src/store/postgres/round-trips.ts';
 import { openDatabase } from '../src/store/sqlite/database.ts';
 import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import { aroundStatements } from '../src/store/sqlite/statement-stats.ts';
@@ -32,6 +33,11 @@ export interface StatementLog {
   ran: RanStatement[];
   /** The units started, by number; `units.length` is how many. */
   units: number[];
+  /**
+   * PostgreSQL: round trips to the server so far (units.ts counts them; a statement sent while its
+   * connection still waits on an earlier one rides in that round trip). Always 0 on SQLite.
+   */
+  roundTrips: number;
 }
 
 const fold = (sql: string) => sql.replace(/\s+/g, ' ').trim();
@@ -52,7 +58,7 @@ function countingUnits(store: Store, log: StatementLog, scope: AsyncLocalStorage
 
 /** The SQLite store on `file`, every statement it runs logged (prepared statements and exec). */
 export function countingSqliteStore(file: string): { store: Store; log: StatementLog } {
-  const log: StatementLog = { ran: [], units: [] };
+  const log: StatementLog = { ran: [], units: [], roundTrips: 0 };
   const scope = new AsyncLocalStorage<number>();
   const db = openDatabase(file);
   aroundStatements(db, (sql, call) => {
@@ -64,9 +70,10 @@ export function countingSqliteStore(file: string): { store: Store; log: Statemen
 
 /** The PostgreSQL store on `url`, every statement its connections run logged. */
 export async function countingPostgresStore(url: string): Promise<{ store: Store; log: StatementLog }> {
-  const log: StatementLog = { ran: [], units: [] };
+  const log: StatementLog = { ran: [], units: [], roundTrips: 0 };
   const scope = new AsyncLocalStorage<number>();
-  const pool = createPool(url);
+  // Pipelined, as the service opens it (openPostgresStore): the round trips are what it pays.
+  const pool = createPool(url, { pipeline: true });
   pool.on('connect', (client: pg.PoolClient) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: typeof query }).query = (...args: unknown[]) => {
@@ -76,7 +83,14 @@ export async function countingPostgresStore(url: string): Promise<{ store: Store
       return query(...args);
     };
   });
-  const store = createPostgresStore(pool);
+  const trips: RoundTrips = {
+    sent: (waiting) => {
+      if (waiting === 0) log.roundTrips++;
+    },
+    unit: () => {},
+    checkout: () => {},
+  };
+  const store = createPostgresStore(pool, { trips });
   await store.ready;
   return { store: countingUnits(store, log, scope), log };
 }

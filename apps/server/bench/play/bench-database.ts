@@ -21,6 +21,11 @@ export interface BenchDatabase {
    */
   transactions(): Promise<TransactionCounts>;
   /**
+   * The cluster's WAL so far (pg_stat_wal, the whole cluster: the bench's database is the only one
+   * in use): bytes, records, full-page images, and its flushes to disk. Counts, not times.
+   */
+  wal(): Promise<WalCounts>;
+  /**
    * Every statement the bench's database ran so far, by text, from pg_stat_statements (started
    * with `countStatements` only; BEGIN and COMMIT included). Undefined without it.
    */
@@ -28,6 +33,31 @@ export interface BenchDatabase {
   /** Keeps the database as it is now in `target`, for `dataFrom` (test/postgres-cluster.ts saveData). */
   saveData(target: string): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface WalCounts {
+  bytes: number;
+  records: number;
+  fullPageImages: number;
+  syncs: number;
+}
+
+/**
+ * What a cluster process is, from its title (`postgres: walwriter`, `postgres: USER DB [local]
+ * idle`…): 'backend' for a connection's, the background worker's name otherwise.
+ */
+export function processKind(pid: number): string {
+  let title = '';
+  try {
+    title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+  } catch {
+    return 'gone';
+  }
+  const match = /^postgres: (.*)$/.exec(title);
+  if (!match) return 'postmaster';
+  const rest = match[1] ?? '';
+  if (/\[local\]|\d+\.\d+\.\d+\.\d+|localhost/.test(rest)) return 'backend';
+  return rest.replace(/ *(launcher|process)?$/, '').trim() || 'other';
 }
 
 export interface TransactionCounts {
@@ -82,6 +112,16 @@ export async function startBenchDatabase(
       ).rows[0];
       return { commits: Number(row?.xact_commit ?? 0), rollbacks: Number(row?.xact_rollback ?? 0) };
     },
+    wal: async () => {
+      const row = (await admin.query('SELECT wal_bytes, wal_records, wal_fpi, wal_sync FROM pg_stat_wal'))
+        .rows[0];
+      return {
+        bytes: Number(row?.wal_bytes ?? 0),
+        records: Number(row?.wal_records ?? 0),
+        fullPageImages: Number(row?.wal_fpi ?? 0),
+        syncs: Number(row?.wal_sync ?? 0),
+      };
+    },
     statements: async () => {
       if (!counting) return undefined;
       const { rows } = await admin.query<{ query: string; calls: string; ms: number }>(
@@ -111,6 +151,17 @@ export async function startBenchDatabase(
       }
     },
   };
+}
+
+/** CPU seconds used between two readings, by process kind (processKind): backends, walwriter, autovacuum… */
+export function cpuByKind(before: TreeCpu | null, after: TreeCpu | null): Record<string, number> | null {
+  if (!before || !after) return null;
+  const used: Record<string, number> = {};
+  for (const [pid, seconds] of after) {
+    const kind = processKind(pid);
+    used[kind] = (used[kind] ?? 0) + seconds - (before.get(pid) ?? 0);
+  }
+  return used;
 }
 
 /** CPU seconds used between two readings of the cluster's processes (a backend started since counts whole). */

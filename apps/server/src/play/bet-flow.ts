@@ -9,14 +9,7 @@ import type {
 } from '../store/records.ts';
 import { ROW_LOCKS, type Transaction } from '../store/store.ts';
 import type { Wallet, WalletAnswer } from '../wallet/wallet.ts';
-import {
-  type BuyResult,
-  fail,
-  type PlayResult,
-  type PlayRuntime,
-  RoundMovedError,
-  writeChanges,
-} from './play-runtime.ts';
+import { type BuyResult, fail, type PlayRuntime, RoundMovedError, writeChanges } from './play-runtime.ts';
 import { BlockLostError, createPoolDrawer, type TicketReservation } from './pool-drawer.ts';
 import { inFlightUntil } from './retry-schedule.ts';
 import { newBet, newRound, playRoundOf, prizeOfLevel, type Ticket, walletMovement } from './round-records.ts';
@@ -60,11 +53,21 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
   const drawer = createPoolDrawer(deps, runtime.leaseOwner);
   const rng = rngFrom(deps.random);
 
-  /** Draws the round's reserved ticket, on the round's transaction. */
-  async function drawTicket(tx: Transaction, game: GameRecord, ticket: TicketReservation): Promise<Ticket> {
-    const draw = await ticket.draw(tx);
+  /**
+   * Draws the round's reserved ticket, on the round's transaction; `held` is the block's check,
+   * sent ahead of the round's writes (pool-drawer.ts).
+   */
+  function drawTicket(
+    tx: Transaction,
+    game: GameRecord,
+    ticket: TicketReservation,
+  ): { ticket: Ticket; held: Promise<void> } {
+    const { draw, held } = ticket.draw(tx);
     const card = layoutCard(game.gameModel, game.ladder, draw.level, rng);
-    return { ...draw, cardJson: JSON.stringify(card), prizeMinor: prizeOfLevel(game.ladder, draw.level) };
+    return {
+      ticket: { ...draw, cardJson: JSON.stringify(card), prizeMinor: prizeOfLevel(game.ladder, draw.level) },
+      held,
+    };
   }
 
   async function buy(context: BuyContext): Promise<BuyResult> {
@@ -84,23 +87,20 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     const now = isoNow(deps);
     const roundId = deps.newId();
     const betId = deps.newId();
-    const started = await store.transaction(
-      async (tx): Promise<PlayResult<{ round: RoundRecord; bet: LedgerTransaction }>> => {
-        const round = newRound(game, { roundId, playerId: player.id, sessionId: session.id }, now);
-        // Only for an active game, and at most one round waiting on the wallet or in play per
-        // player: the insert checks both (a unique index, no read before it). Why not, only if not.
-        if (!(await tx.rounds.insertLiveRound(round))) {
-          const current = await tx.games.findById(game.id);
-          return fail(current?.active ? 'ROUND_IN_PROGRESS' : 'GAME_INACTIVE');
-        }
-        const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
-        await tx.rounds.insertTransaction(bet);
-        return { ok: true, data: { round, bet } };
-      },
-      ROW_LOCKS,
-    );
-    if (!started.ok) return started;
-    const { round, bet } = started.data;
+    const round = newRound(game, { roundId, playerId: player.id, sessionId: session.id }, now);
+    const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
+    // Only for an active game, and at most one round waiting on the wallet or in play per player:
+    // the insert checks both (a unique index, no read before it), and writes the bet with the
+    // round or neither. One statement, its COMMIT with it.
+    const inserted = await store.transaction(async (tx) => {
+      tx.lastStatement();
+      return tx.rounds.insertLiveRound(round, bet);
+    }, ROW_LOCKS);
+    if (!inserted) {
+      // Why not, only if not: read after the unit (it wrote nothing), as READ COMMITTED would have.
+      const current = await store.games.findById(game.id);
+      return fail(current?.active ? 'ROUND_IN_PROGRESS' : 'GAME_INACTIVE');
+    }
     const result = await calls.sending(bet.id, async () => {
       const { answer, sent } = await track(
         timedSend(
@@ -137,25 +137,44 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     const settle = () =>
       store.transaction(async (tx): Promise<BuyResult> => {
         drew = false;
-        await attempt(tx);
+        // Sent ahead, not awaited: it rides with the unit's writes (writeChanges awaits it first).
+        const attempted = attempt(tx);
+        // Handled here too, so a throw before it is awaited leaves no unhandled rejection.
+        void attempted.catch(() => {});
         const outcome = betOutcome(answer, round, bet, () => deps.newId(), isoNow(deps));
-        const held = { held: true };
+        const hand = { round, calls: [bet] };
         switch (outcome.kind) {
           case 'opened': {
-            const changes = outcome.open(await drawTicket(tx, game, ticket));
-            drew = true;
-            const view = playRoundOf(await writeChanges(tx, events, { round, calls: [bet] }, changes, held));
+            const drawn = drawTicket(tx, game, ticket);
+            const changes = outcome.open(drawn.ticket);
+            // Checked before the unit's last statement: once its COMMIT is out, nothing may fail.
+            const view = playRoundOf({ ...round, ...changes.round });
             if (!view) throw new Error(`round ${roundId} opened without a card`);
+            await writeChanges(tx, events, hand, changes, {
+              held: true,
+              last: true,
+              before: [attempted, drawn.held],
+            });
+            drew = true;
             return { ok: true, data: { round: view, balance: outcome.balanceMinor } };
           }
           case 'declined':
-            await writeChanges(tx, events, { round, calls: [bet] }, outcome.changes, held);
+            await writeChanges(tx, events, hand, outcome.changes, {
+              held: true,
+              last: true,
+              before: [attempted],
+            });
             return fail(outcome.code);
           case 'voided':
-            await writeChanges(tx, events, { round, calls: [bet] }, outcome.changes, held);
+            await writeChanges(tx, events, hand, outcome.changes, {
+              held: true,
+              last: true,
+              before: [attempted],
+            });
             rollbackQueued = true;
             return fail(outcome.code);
           case 'taken-over':
+            await attempted;
             return fail(outcome.code);
         }
       }, ROW_LOCKS);

@@ -1,6 +1,6 @@
 import type { PlayErrorCode, PlayRound } from '@raspa/core';
 import type { Deps } from '../deps.ts';
-import type { GameRecord, HeldRound, PlayerRecord, RoundRecord } from '../store/records.ts';
+import type { GameRecord, HeldRound, PlayerRecord, RoundPlayer, RoundRecord } from '../store/records.ts';
 import type { Repositories, Transaction } from '../store/store.ts';
 import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';
 import type { CallsInFlight } from './calls-in-flight.ts';
@@ -84,48 +84,99 @@ export class RoundMovedError extends Error {
 export type RoundInHand = Pick<HeldRound, 'round'> & Partial<Omit<HeldRound, 'round'>>;
 
 /**
+ * Waits for every statement a unit sent together, then throws the error of the first of them that
+ * failed (in the order given, so the one a flow decides on wins), or returns their answers. No
+ * statement is left running when the unit ends: one still in flight after its unit would run
+ * outside it.
+ */
+export async function allInOrder<T extends readonly unknown[]>(
+  sent: readonly [...{ [K in keyof T]: Promise<T[K]> }],
+): Promise<T> {
+  const settled = await Promise.allSettled(sent);
+  for (const each of settled) if (each.status === 'rejected') throw each.reason;
+  return settled.map((each) => (each as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/**
  * Writes what a rule decided (wallet-outcomes.ts) on the round's transaction, and queues its webhook
  * event last, so the event's round shows every change. Returns the round as changed. `held`: the
  * round is the one the flow wrote, not read in this unit; its update is the check (RoundMovedError).
+ * `before`: statements the unit sent ahead of these (awaited with them, their errors first).
+ * `last`: nothing follows in the unit, so its COMMIT goes with the last statement.
+ *
+ * The writes do not need each other's answers, so they are sent together (one round trip on
+ * PostgreSQL), in the order every unit locks: the round before the player. A check that fails
+ * (the round moved on) rolls the whole unit back, the writes sent after it included. The event
+ * needs the player as updated, so it follows their answers.
  */
 export async function writeChanges(
   tx: Transaction,
   events: RoundEventQueue,
   hand: RoundInHand,
   changes: LedgerChanges,
-  options: { held?: boolean } = {},
+  options: { held?: boolean; last?: boolean; before?: readonly Promise<unknown>[] } = {},
 ): Promise<RoundRecord> {
   const { round } = hand;
+  const writes: Array<() => Promise<unknown>> = [];
   if (options.held) {
     // The round as this flow wrote it, not read again: written only if no one moved it on since.
-    if (!(await tx.rounds.updateRoundWhile(round.id, round.status, changes.round ?? {}))) {
-      throw new RoundMovedError(round.id);
-    }
-  } else if (changes.round) await tx.rounds.updateRound(round.id, changes.round);
-  for (const { id, change } of changes.transactions ?? []) await tx.rounds.updateTransaction(id, change);
-  if (changes.insert) await tx.rounds.insertTransaction(changes.insert);
-  let { player } = hand;
-  if (changes.player) {
-    player = await tx.rounds.updatePlayer(
-      round.playerId,
-      round.currency,
-      changes.player.balanceMinor,
-      changes.player.betsAdded,
-      changes.player.winsAdded,
-    );
+    writes.push(async () => {
+      if (!(await tx.rounds.updateRoundWhile(round.id, round.status, changes.round ?? {}))) {
+        throw new RoundMovedError(round.id);
+      }
+    });
+  } else if (changes.round) {
+    const change = changes.round;
+    writes.push(() => tx.rounds.updateRound(round.id, change));
   }
+  for (const { id, change } of changes.transactions ?? [])
+    writes.push(() => tx.rounds.updateTransaction(id, change));
+  const { insert } = changes;
+  if (insert) writes.push(() => tx.rounds.insertTransaction(insert));
+  const playerChange = changes.player;
+  let updatedPlayer: Promise<RoundPlayer> | undefined;
+  if (playerChange) {
+    writes.push(() => {
+      updatedPlayer = tx.rounds.updatePlayer(
+        round.playerId,
+        round.currency,
+        playerChange.balanceMinor,
+        playerChange.betsAdded,
+        playerChange.winsAdded,
+      );
+      return updatedPlayer;
+    });
+  }
+  // Without an event the last write can carry the COMMIT, unless it is followed by a check.
+  const lastHere = options.last === true && !changes.event && !options.held;
+  const sent = writes.map((write, i) => {
+    if (lastHere && i === writes.length - 1) tx.lastStatement();
+    return write();
+  });
+  const ahead = [...(options.before ?? []), ...sent];
+  // The event waits for the writes' answers only when it needs one: the player as updated, or
+  // the check (the COMMIT may ride with the event, and nothing may fail after it).
+  const waitFirst = !changes.event || options.held === true || updatedPlayer !== undefined;
+  if (waitFirst) await allInOrder(ahead);
+  let { player } = hand;
+  if (updatedPlayer) player = await updatedPlayer;
   const changed: RoundRecord = { ...round, ...changes.round };
   if (changes.event) {
     // A flow that queues an event holds what it shows: a missing part is a bug, not a read.
-    if (!hand.calls || !player) throw new Error(`round ${round.id}: its event's calls or player not held`);
+    if (!hand.calls || !player) {
+      await allInOrder(ahead);
+      throw new Error(`round ${round.id}: its event's calls or player not held`);
+    }
     const payload = roundEventPayload(changed, callsAfter(hand.calls, changes), player);
-    await events.enqueue(tx, {
+    if (options.last) tx.lastStatement();
+    const queued = events.enqueue(tx, {
       clientId: round.clientId,
       roundId: round.id,
       eventType: changes.event,
       payload,
       round: changed,
     });
+    await allInOrder([...(waitFirst ? [] : ahead), queued]);
   }
   return changed;
 }

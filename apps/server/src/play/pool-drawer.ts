@@ -23,8 +23,12 @@ export interface Draw {
 
 /** A ticket set aside for one buy: drawn in the round's unit, settled once that unit is over. */
 export interface TicketReservation {
-  /** Inside the round's unit: the ticket, once the block is checked to be still this process's. */
-  draw(tx: Transaction): Promise<Draw>;
+  /**
+   * Inside the round's unit: the ticket, and the check that its block is still this process's
+   * (`held` rejects with BlockLostError otherwise). The check is sent, not awaited, so the unit's
+   * writes can go in the same round trip; the unit must await `held` before it ends.
+   */
+  draw(tx: Transaction): { draw: Draw; held: Promise<void> };
   /** After the unit: what became of the index (pool-blocks.ts). Only the first call counts. */
   settle(outcome: DrawOutcome): void;
 }
@@ -183,24 +187,33 @@ export function createPoolDrawer(
   function reservation(block: Block, index: number): TicketReservation {
     let settled = false;
     return {
-      async draw(tx) {
+      draw(tx) {
         const now = deps.clock().getTime();
         // Checked in every round's unit, renewed once half of the lease is gone: a block taken
         // over (its lease expired here, or a fixture took it) is never drawn from again. Checking
         // only when renewing measured no fewer retries on PostgreSQL (docs/store.md).
         const renewTo = block.expiresAt - now < leaseMs / 2 ? new Date(now + leaseMs).toISOString() : null;
-        const held = !block.lost && (await tx.pools.holdBlock(block.poolId, block.first, owner, renewTo));
-        if (!held) {
-          block.lost = true;
-          drop(block.game.id, block);
-          throw new BlockLostError(`block ${block.first} of pool ${block.poolId} was taken over`);
-        }
-        if (renewTo) {
-          tx.afterCommit(() => {
-            block.expiresAt = Math.max(block.expiresAt, Date.parse(renewTo));
-          });
-        }
-        return { poolId: block.poolId, drawIndex: index, level: ticketAt(ticketPool(block), index) };
+        const checked = block.lost
+          ? Promise.resolve(false)
+          : tx.pools.holdBlock(block.poolId, block.first, owner, renewTo);
+        const held = checked.then((still) => {
+          if (!still) {
+            block.lost = true;
+            drop(block.game.id, block);
+            throw new BlockLostError(`block ${block.first} of pool ${block.poolId} was taken over`);
+          }
+          if (renewTo) {
+            tx.afterCommit(() => {
+              block.expiresAt = Math.max(block.expiresAt, Date.parse(renewTo));
+            });
+          }
+        });
+        // Awaited by the unit; handled here too, so a unit that fails first leaves nothing unhandled.
+        void held.catch(() => {});
+        return {
+          draw: { poolId: block.poolId, drawIndex: index, level: ticketAt(ticketPool(block), index) },
+          held,
+        };
       },
       settle(outcome) {
         if (settled) return;

@@ -22,7 +22,7 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
   async function closeLost(held: HeldRound, changes: LedgerChanges): Promise<RoundRecord> {
     try {
       return await store.transaction(
-        (tx) => writeChanges(tx, events, held, changes, { held: true }),
+        (tx) => writeChanges(tx, events, held, changes, { held: true, last: true }),
         ROW_LOCKS,
       );
     } catch (error) {

@@ -3,6 +3,7 @@ import type { HeldRound, LedgerTransaction, RoundRecord } from '../store/records
 import { ROW_LOCKS, type Transaction } from '../store/store.ts';
 import type { WalletAnswer } from '../wallet/wallet.ts';
 import {
+  allInOrder,
   callContext,
   mustHeldRound,
   mustRound,
@@ -52,7 +53,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
         const pending = await tx.rounds.claimDue(due.id, leaseOwner, now, inFlightUntil(retry, now));
         if (!pending) return undefined;
         const claim = claimPending(pending, round, () => deps.newId(), retry, now);
-        await writeChanges(tx, events, { round }, claim.changes);
+        await writeChanges(tx, events, { round }, claim.changes, { last: true });
         return { call: claim.send, round };
       }, ROW_LOCKS);
       if (claimed) await sendAndRecord(claimed.call, claimed.round);
@@ -80,7 +81,9 @@ export function createWalletRetrier(runtime: PlayRuntime) {
       try {
         round = await store.transaction(async (tx) => {
           const changed = await writeChanges(tx, events, held, outcome.changes, { held: true });
-          await attempt(tx); // after the prize's row, which it refers to
+          // After the prize's row, which it refers to; nothing follows it, so the COMMIT rides with it.
+          tx.lastStatement();
+          await attempt(tx);
           return changed;
         }, ROW_LOCKS);
       } catch (error) {
@@ -136,7 +139,9 @@ export function createWalletRetrier(runtime: PlayRuntime) {
         call.type === 'prize'
           ? await mustHeldRound(tx, call.roundId)
           : { round: await mustRound(tx, call.roundId) };
-      await tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), call, answer, sent));
+      // Sent ahead, not awaited: it rides with what follows (writeChanges awaits it first).
+      const attempted = tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), call, answer, sent));
+      void attempted.catch(() => {}); // awaited below; a throw before that leaves nothing unhandled
       let changes: LedgerChanges;
       if (call.type === 'prize') {
         const outcome = prizeOutcome(answer, call, retry, now);
@@ -144,13 +149,13 @@ export function createWalletRetrier(runtime: PlayRuntime) {
         changes = outcome.changes;
       } else {
         const bet = call.originalTransactionId
-          ? await tx.rounds.findTransaction(call.originalTransactionId)
+          ? (await allInOrder([attempted, tx.rounds.findTransaction(call.originalTransactionId)]))[1]
           : undefined;
         const outcome = rollbackOutcome(answer, call, bet, retry, now);
         if (outcome.kind === 'confirmed') balance = outcome.balanceMinor;
         changes = outcome.changes;
       }
-      return writeChanges(tx, events, hand, changes);
+      return writeChanges(tx, events, hand, changes, { last: true, before: [attempted] });
     }, ROW_LOCKS);
     logAnswer(call, answer);
     if (balance !== undefined) {

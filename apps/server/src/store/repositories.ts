@@ -155,9 +155,10 @@ export interface RoundsRepo {
   /**
    * A buy's new round, in one statement (issue 23: no read before the write): inserted only if
    * its game is active and its player has no live round (the unique index decides, so two buys at
-   * once cannot both pass). False, with nothing written, otherwise.
+   * once cannot both pass). False, with nothing written, otherwise. With `bet`, the round's bet is
+   * inserted with it, or not at all (one statement on PostgreSQL: a buy's unit is one round trip).
    */
-  insertLiveRound(round: RoundRecord): Promise<boolean>;
+  insertLiveRound(round: RoundRecord, bet?: LedgerTransaction): Promise<boolean>;
   findRound(id: string): Promise<RoundRecord | undefined>;
   /**
    * The round with its calls and its player as its webhook event shows them (HeldRound), in one

@@ -99,6 +99,18 @@ export function describeRoundsPoolsContract(open: OpenStore): void {
       expect(await store().rounds.insertLiveRound(inactive)).toBe(true);
     });
 
+    it('inserts a live round’s bet with it, or neither', async () => {
+      const seat = await seedSeat(store());
+      const first = roundRecord(seat, { status: 'pending' });
+      const firstBet = transactionRecord(first, { status: 'pending' });
+      expect(await store().rounds.insertLiveRound(first, firstBet)).toBe(true);
+      expect(await store().rounds.transactionsOfRound(first.id)).toEqual([firstBet]);
+      const second = roundRecord(seat, { status: 'pending' });
+      expect(await store().rounds.insertLiveRound(second, transactionRecord(second))).toBe(false);
+      expect(await store().rounds.findRound(second.id)).toBeUndefined();
+      expect(await store().rounds.transactionsOfRound(second.id)).toEqual([]);
+    });
+
     it('lets one of two units inserting a live round for one player at once win, the other get false', async () => {
       const seat = await seedSeat(store());
       const buy = () =>

@@ -14,7 +14,7 @@ import { createPoolsRepo } from './pools-repo.ts';
 import { createProfilesRepo } from './profiles-repo.ts';
 import { createRateLimitsRepo } from './rate-limits-repo.ts';
 import { createResetsRepo } from './resets-repo.ts';
-import { countRoundTrips } from './round-trips.ts';
+import { countRoundTrips, type RoundTrips } from './round-trips.ts';
 import { createRoundsRepo } from './rounds-repo.ts';
 import { createSessionsRepo } from './sessions-repo.ts';
 import type { Sql } from './sql.ts';
@@ -57,7 +57,13 @@ export interface PostgresStore extends Store {
  */
 export function createPostgresStore(
   pool: pg.Pool,
-  options: { readonly?: boolean; statementStats?: string | undefined; foldCounts?: boolean } = {},
+  options: {
+    readonly?: boolean;
+    statementStats?: string | undefined;
+    foldCounts?: boolean;
+    /** Counts round trips (a test's own counter); `statementStats` writes them to a file instead. */
+    trips?: RoundTrips;
+  } = {},
 ): PostgresStore {
   let migrations: MigrationState = { state: 'running' };
   // A reader (verify-pool) never migrates: /ready-style health then says what is missing.
@@ -75,6 +81,7 @@ export function createPostgresStore(
   const state = () => migrations;
   const units = createUnits(pool, () => ready, {
     pipelined: pool.options.pipeline === true,
+    ...(options.trips && { trips: options.trips }),
     ...(options.statementStats && { trips: countRoundTrips(options.statementStats) }),
   });
   // One set of repositories: inside a unit's work, their statements run on its connection.
@@ -83,7 +90,11 @@ export function createPostgresStore(
     ...repos,
     ready,
     transaction: (work, options) =>
-      units.unit((_sql, control) => work({ ...repos, afterCommit: control.afterCommit }), options),
+      units.unit(
+        (_sql, control) =>
+          work({ ...repos, afterCommit: control.afterCommit, lastStatement: control.lastStatement }),
+        options,
+      ),
     close: async () => {
       await ready.catch(() => {});
       await pool.end();

@@ -43,6 +43,19 @@ const INSERT_LIVE_ROUND = {
   } AND active) ON CONFLICT DO NOTHING`,
   values: INSERT_ROUND.values,
 };
+/** The same, with the round's bet inserted only if the round was (a data-modifying CTE: one statement). */
+const INSERT_LIVE_ROUND_WITH_BET = {
+  text: `WITH round AS (${INSERT_LIVE_ROUND.text} RETURNING id)
+    INSERT INTO transactions (${Object.values(TRANSACTION_FIELDS).join(', ')}) SELECT ${Object.keys(
+      TRANSACTION_FIELDS,
+    )
+      .map((_, i) => `$${Object.keys(ROUND_FIELDS).length + i + 1}`)
+      .join(', ')} FROM round`,
+  values: (round: RoundRecord, bet: LedgerTransaction) => [
+    ...INSERT_LIVE_ROUND.values(round),
+    ...INSERT_TRANSACTION.values(bet),
+  ],
+};
 
 export function createRoundsRepo(sql: Sql): RoundsRepo {
   /** UPDATE of the fields a change names (fixed column names, the values as parameters). */
@@ -63,8 +76,14 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
   };
   return {
     insertRound: async (round) => void (await sql.query(INSERT_ROUND.text, INSERT_ROUND.values(round))),
-    insertLiveRound: async (round) =>
-      (await changes(sql, INSERT_LIVE_ROUND.text, INSERT_LIVE_ROUND.values(round))) === 1,
+    insertLiveRound: async (round, bet) =>
+      bet
+        ? (await changes(
+            sql,
+            INSERT_LIVE_ROUND_WITH_BET.text,
+            INSERT_LIVE_ROUND_WITH_BET.values(round, bet),
+          )) === 1
+        : (await changes(sql, INSERT_LIVE_ROUND.text, INSERT_LIVE_ROUND.values(round))) === 1,
     insertRounds: (records) =>
       sql.atomic(async (unit) => {
         // 500 rows per statement: far below PostgreSQL's 65,535 parameters, one round trip each.

@@ -8,6 +8,8 @@ import { prepared, type Sql } from './sql.ts';
 /** What a unit's work may ask of the unit itself. */
 export interface UnitControl {
   afterCommit(callback: () => void): void;
+  /** The next statement is the unit's last: its COMMIT is sent with it (Transaction.lastStatement). */
+  lastStatement(): void;
 }
 
 /** One open unit (a transaction, or a savepoint inside one) and what runs once it commits. */
@@ -23,6 +25,10 @@ interface UnitScope {
    * connection): awaited before the unit commits, so a failure among them fails the unit.
    */
   unanswered: Promise<unknown>[];
+  /** The work said its next statement is the last: COMMIT goes out right behind it. */
+  lastNext?: boolean;
+  /** The COMMIT sent with the last statement, awaited instead of sending one at the end. */
+  commit?: Promise<pg.QueryResult>;
 }
 
 export interface UnitsOptions {
@@ -138,9 +144,30 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>, options: 
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   }
 
+  /**
+   * A statement of an open unit. After the one the work called the last, COMMIT is written at once
+   * behind it (pipelined: the same round trip), so the unit ends without a round trip of its own.
+   */
+  function runIn<Row extends object>(
+    scope: UnitScope,
+    text: string,
+    values: readonly unknown[] | undefined,
+  ): Promise<{ rows: Row[]; rowCount: number }> {
+    if (scope.commit) return Promise.reject(new Error('a statement after the last one of its unit'));
+    const answered = runOn<Row>(scope.client, text, values);
+    if (scope.lastNext) {
+      scope.lastNext = false;
+      const commit = send(scope.client, 'COMMIT');
+      // Awaited at the unit's end; handled here so a unit that fails first leaves nothing unhandled.
+      void commit.catch(() => {});
+      scope.commit = commit;
+    }
+    return answered;
+  }
+
   const onClient = (scope: UnitScope): Sql => {
     const sql: Sql = {
-      query: (text, values) => runOn(scope.client, text, values),
+      query: (text, values) => runIn(scope, text, values),
       atomic: (work) => work(sql),
       inUnit: true,
     };
@@ -150,7 +177,7 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>, options: 
   const outside: Sql = {
     query: async (text, values) => {
       const scope = current();
-      if (scope) return runOn(scope.client, text, values);
+      if (scope) return runIn(scope, text, values);
       await ready();
       return runOn(pool, text, values);
     },
@@ -172,7 +199,11 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>, options: 
     await sendAhead(outer, 'SAVEPOINT nested');
     try {
       const value = await scopeOfContext.run(scope, () =>
-        work(onClient(scope), { afterCommit: (callback) => void scope.committed.push(callback) }),
+        work(onClient(scope), {
+          afterCommit: (callback) => void scope.committed.push(callback),
+          // A savepoint's statements are not the transaction's last: its outer unit commits.
+          lastStatement: () => {},
+        }),
       );
       // What the nested unit sent ahead belongs to the outer transaction: awaited at its commit.
       outer.unanswered.push(...scope.unanswered);
@@ -200,6 +231,12 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>, options: 
     trips.checkout(pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? 10));
     const client = await pool.connect();
     const scope: UnitScope = { client, committed: [], ended: false, unanswered: [] };
+    // Only on a pipelined connection can COMMIT be written before the last statement's answer.
+    const lastStatement = pipelined
+      ? () => {
+          scope.lastNext = true;
+        }
+      : () => {};
     trips.unit();
     let broken: Error | undefined;
     try {
@@ -209,12 +246,16 @@ export function createUnits(pool: pg.Pool, ready: () => Promise<void>, options: 
         options.rowLocks ? 'BEGIN ISOLATION LEVEL READ COMMITTED' : 'BEGIN ISOLATION LEVEL SERIALIZABLE',
       );
       const value = await scopeOfContext.run(scope, () =>
-        work(onClient(scope), { afterCommit: (callback) => void scope.committed.push(callback) }),
+        work(onClient(scope), {
+          afterCommit: (callback) => void scope.committed.push(callback),
+          lastStatement,
+        }),
       );
       await scope.nestedDone;
       await Promise.all(scope.unanswered);
-      // PostgreSQL answers COMMIT of a transaction an error aborted with ROLLBACK, not an error.
-      const ended = await send(client, 'COMMIT');
+      // PostgreSQL answers COMMIT of a transaction an error aborted with ROLLBACK, not an error:
+      // so a COMMIT sent with the last statement also ends a unit whose last statement failed.
+      const ended = await (scope.commit ?? send(client, 'COMMIT'));
       if (ended.command !== 'COMMIT') throw new Error(`the unit did not commit (${ended.command})`);
       return { value, committed: scope.committed };
     } catch (error) {

@@ -172,8 +172,13 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
   return {
     insertRound: (record) =>
       void insertRound.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 }),
-    insertLiveRound: (record) =>
-      insertLive.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 }).changes === 1,
+    insertLiveRound: (record, bet) => {
+      // Inside the unit's transaction: the two inserts are one write, as on PostgreSQL.
+      const inserted =
+        insertLive.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 }).changes === 1;
+      if (inserted && bet) insertTransaction.run(bet);
+      return inserted;
+    },
     insertRounds: (records) =>
       immediate(db, () => {
         for (const record of records)

@@ -65,7 +65,8 @@ export function createSqliteStore(db: Db): Store {
   const tx = liftAll(repos, commits.inside);
   return {
     ...liftAll(repos, commits.outside),
-    transaction: (work) => commits.unit(({ afterCommit }) => work({ ...tx, afterCommit })),
+    transaction: (work) =>
+      commits.unit(({ afterCommit }) => work({ ...tx, afterCommit, lastStatement: () => {} })),
     close: async () => {
       db.close();
     },
