@@ -8,6 +8,7 @@
  * across folds of their per-day counts (ledger-counts.ts), whatever the rows' times and the order of
  * their commits.
  */
+import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, shippedMigrations } from '../src/store/postgres/database.ts';
@@ -346,6 +347,28 @@ it('keeps the lists’ totals exact across folds, whatever the rows’ times and
     await check('committed after a fold that ran while it was open');
     await foldAll();
     await check('folded again');
+    // A round and its transaction inserted by one statement (as a unit that writes the round and
+    // its bet, or closes it and adds the prize, at once might): the trigger still sees the round.
+    const [model] = rounds;
+    const modelBet = transactions.find((row) => row.roundId === model?.id);
+    if (!model || !modelBet) throw new Error('no round to copy');
+    const copy = { ...model, id: `${model.id}-copy` };
+    const prize = { ...modelBet, id: `${modelBet.id}-copy`, roundId: copy.id, type: 'prize' as const };
+    await pool.query(
+      `WITH r AS (
+         INSERT INTO rounds SELECT (jsonb_populate_record(NULL::rounds, to_jsonb(o) || jsonb_build_object(
+           'id', $1::text, 'written_xid', pg_current_xact_id()::text, 'pool_id', NULL, 'draw_index', NULL))).*
+         FROM rounds o WHERE o.id = $2 RETURNING id)
+       INSERT INTO transactions SELECT (jsonb_populate_record(NULL::transactions, to_jsonb(t) || jsonb_build_object(
+         'id', $3::text, 'round_id', (SELECT id FROM r), 'type', 'prize', 'written_xid', pg_current_xact_id()::text))).*
+       FROM transactions t WHERE t.id = $4`,
+      [copy.id, model.id, prize.id, modelBet.id],
+    );
+    rounds.push(copy);
+    transactions.push(prize);
+    await check('a round and its prize written by one statement');
+    await foldAll();
+    await check('that folded');
     // The plain count (LEDGER_COUNT_FOLD=false) agrees.
     const plain = openPostgresStore(own.url, { foldCounts: false });
     try {
@@ -361,6 +384,88 @@ it('keeps the lists’ totals exact across folds, whatever the rows’ times and
     await expect(
       pool.query('UPDATE rounds SET created_at = $1 WHERE id = $2', [minute(9), rounds[0]?.id]),
     ).rejects.toThrow(/never change/);
+  } finally {
+    await pool.end();
+    await store.close();
+    await own.drop();
+  }
+});
+
+it('keeps every total equal to its rows for any writes, folds and filters (property)', async () => {
+  const own = await createTestDatabase();
+  const store = openPostgresStore(own.url);
+  const pool = createPool(own.url, { max: 2 });
+  const counts = createLedgerCounts(createUnits(pool, async () => {}).outside);
+  const time = fc.integer({ min: 0, max: 4 * DAY }).map(minute);
+  const step = fc.oneof(
+    fc.record({
+      kind: fc.constant('write' as const),
+      at: time,
+      second: fc.boolean(),
+      more: fc.subarray(['prize', 'rollback'] as const),
+    }),
+    fc.record({
+      kind: fc.constant('fold' as const),
+      list: fc.constantFrom('round' as const, 'transaction' as const),
+    }),
+  );
+  const filter = fc.record({
+    second: fc.boolean(),
+    profile: fc.boolean(),
+    type: fc.constantFrom(null, null, 'bet' as const, 'prize' as const, 'rollback' as const),
+    from: fc.option(time),
+    before: fc.option(time),
+  });
+  try {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { maxLength: 12 }),
+        fc.array(filter, { minLength: 1, maxLength: 4 }),
+        async (steps, filters) => {
+          // A client of its own per run; the watermarks are shared, as with several clients in use.
+          const one = await seedSeat(store);
+          const two = await seedSeat(store, { client: one.client });
+          const rounds: RoundRecord[] = [];
+          const transactions: TransactionRecord[] = [];
+          for (const item of steps) {
+            if (item.kind === 'fold') {
+              await counts.fold(item.list, { wait: true });
+              continue;
+            }
+            const round = await seedRound(store, item.second ? two : one, { createdAt: item.at });
+            rounds.push(round);
+            transactions.push(await seedTransaction(store, round));
+            for (const type of item.more) transactions.push(await seedTransaction(store, round, { type }));
+          }
+          for (const over of filters) {
+            const filter = ledgerFilter(one.client.id, {
+              profileId: over.profile ? (over.second ? two : one).profile.id : null,
+              type: over.type,
+              from: over.from,
+              before: over.before,
+            });
+            const keeps = (row: RoundRecord | TransactionRecord) =>
+              (filter.profileId === null || row.profileId === filter.profileId) &&
+              (filter.from === null || row.createdAt >= filter.from) &&
+              (filter.before === null || row.createdAt < filter.before);
+            const page = { pageIndex: 1, pageSize: 1 };
+            expect((await store.ledger.listTransactions(filter, page)).totalCount).toBe(
+              transactions.filter((row) => keeps(row) && (filter.type === null || row.type === filter.type))
+                .length,
+            );
+            expect((await store.ledger.listRounds(filter, page)).totalCount).toBe(
+              rounds.filter(
+                (row) =>
+                  keeps(row) &&
+                  (filter.type === null ||
+                    transactions.some((t) => t.roundId === row.id && t.type === filter.type)),
+              ).length,
+            );
+          }
+        },
+      ),
+      { numRuns: 15 },
+    );
   } finally {
     await pool.end();
     await store.close();
