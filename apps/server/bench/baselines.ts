@@ -10,7 +10,9 @@ import { within } from './kit/within.ts';
 /**
  * Baselines: what this machine does at all, so every play figure is also a ratio. (a) A bare
  * Socket.IO request/acknowledge loop: a server process with nothing behind the event and a load
- * generator process with N clients. (b) A bare Express 5 JSON GET loaded with autocannon.
+ * generator process with N clients. (b) A bare Express 5 JSON GET loaded with autocannon. (c) The
+ * other side of (b): the CPU an undici client spends per small JSON POST it sends, as the service
+ * sends each wallet call and webhook (a round sends about 3.5).
  * Everything on 127.0.0.1; every process is bounded in time and stopped in `finally`.
  */
 const { values } = parseArgs({
@@ -89,13 +91,47 @@ async function expressBaseline() {
   }
 }
 
+interface ClientRun {
+  requests: number;
+  elapsed: number;
+  latencyMs: Latency;
+  errors: number;
+  cpuSeconds: number;
+}
+
+async function clientBaseline() {
+  const server = forkChild(new URL('./baselines/express-server.ts', import.meta.url));
+  const client = forkChild(new URL('./baselines/http-client-load.ts', import.meta.url));
+  try {
+    const { port } = await within(server.ask<{ port: number }>('port'), START_LIMIT_MS, 'express server');
+    const run = await within(
+      client.ask<ClientRun>('run', { url: `http://127.0.0.1:${port}/json`, connections, seconds }),
+      RUN_LIMIT_MS,
+      'the outgoing requests',
+    );
+    return {
+      connections,
+      seconds: Math.round(run.elapsed * 100) / 100,
+      requests: run.requests,
+      requestsPerSecond: Math.round(run.requests / run.elapsed),
+      latencyMs: run.latencyMs,
+      errors: run.errors,
+      clientCpuMsPerRequest: Math.round((run.cpuSeconds / Math.max(1, run.requests)) * 1e6) / 1000,
+    };
+  } finally {
+    await client.stop();
+    await server.stop();
+  }
+}
+
 const loadBefore = loadAverage();
 const socket = await socketBaseline();
 const express = await expressBaseline();
+const client = await clientBaseline();
 report(
   'baselines',
   command,
-  { socket, express, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
+  { socket, express, client, loadAverageBefore: loadBefore, loadAverageAfter: loadAverage() },
   {
     'socket.io acks/s': socket.acksPerSecond,
     'socket.io ack p50/p95/p99 ms': triple(socket.latencyMs),
@@ -105,7 +141,10 @@ report(
     'express p50/p97.5/p99 ms': `${express.latencyMs.p50} / ${express.latencyMs.p97_5} / ${express.latencyMs.p99}`,
     'express errors': express.errors,
     'express server CPU %': express.serverCorePercent,
+    'undici POSTs/s': client.requestsPerSecond,
+    'undici client CPU ms per request': client.clientCpuMsPerRequest,
+    'undici errors': client.errors,
     'load average before / after': `${loadBefore} / ${loadAverage()}`,
   },
 );
-process.exitCode = socket.errors === 0 && express.errors === 0 ? 0 : 1;
+process.exitCode = socket.errors === 0 && express.errors === 0 && client.errors === 0 ? 0 : 1;

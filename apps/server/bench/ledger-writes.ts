@@ -110,6 +110,7 @@ function writeRounds(db: Db, from: number, to: number, perCommit: number): void 
         cardJson: null,
         lastActionAt: at,
         reconciliation: false,
+        prizeTransactionId: null,
       };
       const bet: LedgerTransaction = {
         id: `${id}-bet`,

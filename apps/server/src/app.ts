@@ -29,7 +29,7 @@ import { createMediaRouter } from './media/media-router.ts';
 import { opsRouter } from './ops/ops-routes.ts';
 import { createReadiness, type Readiness } from './ops/readiness.ts';
 import { ApiError, errorBody } from './services/api-error.ts';
-import { createServices, type Services } from './services/services.ts';
+import { createServices, type ServiceOptions, type Services } from './services/services.ts';
 
 /** Every operation of the API, in the order the docs list them. */
 export function allRoutes(kit: RouteKit): RouteDefinition[] {
@@ -57,8 +57,11 @@ export interface App {
 }
 
 /** Builds the HTTP app from its dependencies; main.ts (or a test) listens on it. */
-export function createApp(deps: Deps, options: { startingUntilToldReady?: boolean } = {}): App {
-  const services = createServices(deps);
+export function createApp(
+  deps: Deps,
+  options: { startingUntilToldReady?: boolean } & ServiceOptions = {},
+): App {
+  const services = createServices(deps, options);
   const kit: RouteKit = { services, limits: createRateLimits(deps), settings: deps.settings };
   const routes = allRoutes(kit);
   const app = express();

@@ -12,6 +12,13 @@ import { countedAdapter } from './realtime/counted-adapter.ts';
 import { buildDeps, startServer } from './server.ts';
 import { createServices } from './services/services.ts';
 import { createPool } from './store/postgres/database.ts';
+import {
+  batchedReports,
+  coalescedNudge,
+  DELIVERY_NUDGE,
+  isDeliveryNudge,
+  isSettledReport,
+} from './webhooks/delivery-nudge.ts';
 
 loadDotEnv();
 // `--local`: the local demo and integration start (package.json's `serve`, which `npm start` runs).
@@ -62,12 +69,20 @@ async function releaseWebhookLeases(deps: Deps): Promise<void> {
  */
 async function serve({ alone }: { alone: boolean }): Promise<void> {
   const deps = buildDeps(config);
+  // The primary's delivery attempts, counted here: /metrics is served by the workers.
+  if (primaryDelivers())
+    process.on('message', (message) => {
+      if (!isSettledReport(message)) return;
+      for (const [result, lag] of message.attempts) deps.metrics.webhookAttempt(result, lag ?? undefined);
+    });
   if (alone && !config.DATABASE_URL) await releaseWebhookLeases(deps);
   const pushes = socketAdapter(deps, alone);
   // /ready waits for the demo set-up below: a first start's apiKey must work once it says ready.
   const running = await startServer(deps, config.HOST, config.PORT, {
     startingUntilToldReady: alone,
     ...(pushes && { socketAdapter: pushes.adapter }),
+    // A worker on the embedded file leaves the webhooks to the primary (see supervise).
+    ...(primaryDelivers() && { webhookNudge: coalescedNudge(() => process.send?.(DELIVERY_NUDGE)) }),
     // Only the whole installation may send pending calls at once: on PostgreSQL other instances
     // may be sending them, and their leases expire instead.
     releasePendingAtStart: alone && !config.DATABASE_URL,
@@ -93,12 +108,33 @@ async function serve({ alone }: { alone: boolean }): Promise<void> {
 }
 
 /**
+ * Whether the primary delivers the webhooks: with WORKERS on the embedded file. The rounds saturate
+ * the workers' event loops, where deliveries got a player's share of them and fell behind; the
+ * primary is otherwise idle, and one drain per webhook in one process makes bigger record batches
+ * (docs/store.md, "Deliveries in their own process"). On PostgreSQL each process delivers, as
+ * before: instances share the queues through their leases.
+ */
+function primaryDelivers(): boolean {
+  return config.WORKERS > 1 && !config.DATABASE_URL;
+}
+
+/**
  * The primary of WORKERS processes: sets the database up once, starts the workers (Node's
- * cluster shares PORT among them), starts a new one if one dies, and on SIGTERM or SIGINT
- * stops them all, each draining as a single process does.
+ * cluster shares PORT among them), starts a new one if one dies, delivers the webhooks on the
+ * embedded file, and on SIGTERM or SIGINT stops them all, each draining as a single process does.
  */
 async function supervise(): Promise<void> {
-  const deps = buildDeps(config);
+  const built = buildDeps(config);
+  // Its attempts are counted by a live worker (the first), which serves /metrics; none is lost
+  // unless no worker is connected at that moment.
+  const toAWorker = batchedReports((report) =>
+    Object.values(cluster.workers ?? {})
+      .find((worker) => worker?.isConnected())
+      ?.send(report),
+  );
+  const deps: Deps = primaryDelivers()
+    ? { ...built, metrics: { ...built.metrics, webhookAttempt: toAWorker } }
+    : built;
   // No worker runs yet, so none is sending a pending wallet call: they may all be sent again. Not
   // on PostgreSQL, where other instances may be sending them.
   if (!config.DATABASE_URL) {
@@ -107,8 +143,16 @@ async function supervise(): Promise<void> {
       deps.logger.warn('wallet calls left pending by the last run are due again', { released });
     await releaseWebhookLeases(deps);
   }
-  const demo = await setUpDemo(createServices(deps), deps, config.DEMO_API_KEY);
-  await deps.store.close();
+  const services = createServices(deps);
+  const demo = await setUpDemo(services, deps, config.DEMO_API_KEY);
+  const deliveries = primaryDelivers() ? services.webhookDelivery.dispatcher : undefined;
+  if (deliveries) {
+    // What the last run left queued goes now; then each worker's word that it queued more.
+    deliveries.start();
+    cluster.on('message', (_worker, message) => {
+      if (isDeliveryNudge(message)) deliveries.nudge();
+    });
+  } else await deps.store.close();
   // Before any worker can answer /ready: whoever waits for ready finds the credentials' file.
   const credentials = keepDemoCredentials(demo);
 
@@ -130,6 +174,11 @@ async function supervise(): Promise<void> {
           }),
       ),
     );
+    // After the workers: the events their last rounds queued are in the file for the next start.
+    if (deliveries) {
+      await deliveries.stop();
+      await deps.store.close();
+    }
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -78,6 +78,11 @@ export interface StartOptions {
    * the whole installation, wrong beside others that may be sending them (their leases expire).
    */
   releasePendingAtStart?: boolean;
+  /**
+   * Another process delivers the webhooks (WORKERS on the embedded file: the primary): this one
+   * does not start its dispatcher, and its rounds' units tell that process through this nudge.
+   */
+  webhookNudge?: () => void;
 }
 
 /**
@@ -113,7 +118,7 @@ export async function startServer(
   const ticker = startPlayTicker(services.play, deps.logger, deps.settings.play?.tickMs, {
     releasePending: options.releasePendingAtStart ?? true,
   });
-  services.webhookDelivery.dispatcher.start();
+  if (!options.webhookNudge) services.webhookDelivery.dispatcher.start();
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   return {

@@ -115,13 +115,23 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     // The restarted service may listen on another port (see startService): each call reads `url`.
     const call = ((...args: Parameters<Caller>) => apiCaller(url)(...args)) as Caller;
     const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: API_KEY } })).body.data;
-    // Every ticket wins: the prize's units (c) and (d) are exercised for sure.
+    // Every ticket wins: the prize's send and its unit (c) are exercised for sure.
     const game = await setUpWalletGame(call, tokens, operator, {
       gameModel: 'frevo-da-sorte',
       prizedPercent: 1,
     });
     const webhookId = await registerWebhook(call, tokens, operator.webhookUrl);
-    const credentials = ['late', 'idle', 'returning', 'closed', 'winner', 'unpaid', 'bettor', 'unsent'];
+    const credentials = [
+      'late',
+      'idle',
+      'returning',
+      'closed',
+      'winner',
+      'unpaid',
+      'retried',
+      'bettor',
+      'unsent',
+    ];
     const tokenOf = Object.fromEntries(
       await Promise.all(
         credentials.map(async (c) => [c, await sessionToken(call, tokens, game, c)] as const),
@@ -154,7 +164,7 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
       return log.some((row) => row.payload._id === lateRound && row.success);
     }, 30_000);
 
-    // From here the receiver holds every delivery. The late round's reveal, (d) committed: its
+    // From here the receiver holds every delivery. The late round's reveal, (c) committed: its
     // close-round goes first and is held, alone (a drain sends one at a time until a 2xx).
     operator.holdWebhooks(true);
     expect((await late.ask('reveal', { roundId: lateRound })).ok).toBe(true);
@@ -164,12 +174,12 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     // the other is revealed by its player, back on the page.
     const idleRound = await buy(await connect('idle'));
     const returningRound = await buy(await connect('returning'));
-    // After (d): closed, its close-round queued behind its held open-round.
+    // After (c): closed, its close-round queued behind its held open-round.
     const closing = await connect('closed');
     const closedRound = await buy(closing);
     expect((await closing.ask('reveal', { roundId: closedRound })).ok).toBe(true);
-    // Between (c) and (d): the prize committed pending and sent; the wallet pays it and never
-    // answers, or never even sees it.
+    // Between the prize's send and its unit (c): nothing written since (b), the round still open
+    // (docs/store.md cut 6); the wallet pays the prize and never answers, or never even sees it.
     const prizeHeld = async (credential: string, fault: 'ok-then-hang' | 'hang') => {
       const player = await connect(credential);
       const roundId = await buy(player);
@@ -181,6 +191,15 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     };
     const winnerRound = await prizeHeld('winner', 'ok-then-hang');
     const unpaidRound = await prizeHeld('unpaid', 'hang');
+    // After (c) with no yes: the first answer was a 500, so (c) committed the prize pending and
+    // the round closing; the retrier's next attempt is in flight, leased, and never answered.
+    const retried = await connect('retried');
+    const retriedRound = await buy(retried);
+    operator.failNext('prize', 'http500', 'hang');
+    retried.socket.emit('reveal', { roundId: retriedRound }, () => {});
+    const sentOf = (roundId: string) =>
+      operator.calls.filter((c) => c.kind === 'prize' && c.body.roundId === roundId).length;
+    await eventually(() => sentOf(retriedRound) === 2, 30_000);
     // Between (a) and (b): the round and its bet committed pending and sent; the wallet takes the
     // bet and never answers, or never even sees it.
     const betHeld = async (credential: string, fault: 'ok-then-hang' | 'hang') => {
@@ -194,13 +213,27 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     await betHeld('unsent', 'hang');
     expect(operator.balanceOf('winner')).toBe(100_000 - 200 + (prizes.get(winnerRound) ?? 0));
     expect(operator.balanceOf('unpaid')).toBe(100_000 - 200);
+    expect(operator.balanceOf('retried')).toBe(100_000 - 200);
     expect(operator.balanceOf('bettor')).toBe(100_000 - 200);
     expect(operator.balanceOf('unsent')).toBe(100_000);
+    // The reveal of a won card wrote nothing before its send: the round is open, its bet alone.
+    for (const roundId of [winnerRound, unpaidRound]) {
+      const [listed] = (await call('GET', `/v1/round?roundId=${roundId}`, { token: tokens })).body.data;
+      expect(listed.status, roundId).toBe('open');
+      expect(listed.transactions.map((t: any) => t.type)).toEqual(['bet']);
+    }
+    const [closingRound] = (await call('GET', `/v1/round?roundId=${retriedRound}`, { token: tokens })).body
+      .data;
+    expect(closingRound.status).toBe('closing');
+    expect(closingRound.transactions.map((t: any) => [t.type, t.status])).toEqual([
+      ['bet', 'completed'],
+      ['prize', 'pending'],
+    ]);
 
     // During a delivery batch: the held close-round is accepted, so the drain sends the queued
     // open-rounds together (WEBHOOK_IN_FLIGHT), and the receiver holds them.
     operator.answerHeldWebhooks(200);
-    const opened = [idleRound, returningRound, closedRound, winnerRound, unpaidRound];
+    const opened = [idleRound, returningRound, closedRound, winnerRound, unpaidRound, retriedRound];
     await eventually(() => opened.every(receivedOpen) && operator.heldWebhooks() >= 2, 30_000);
 
     // Some of the batch answered just before the kill (their record maybe not committed: those
@@ -229,7 +262,7 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
     });
     const byPlayer = Object.fromEntries(rounds.map((round: any) => [round.user.credential, round]));
     expect(rounds).toHaveLength(credentials.length);
-    for (const credential of ['late', 'idle', 'returning', 'closed', 'winner', 'unpaid'])
+    for (const credential of ['late', 'idle', 'returning', 'closed', 'winner', 'unpaid', 'retried'])
       expect(
         byPlayer[credential].transactions.map((t: any) => [t.type, t.status]),
         credential,
@@ -246,10 +279,12 @@ describe('SIGKILL between each pair of a round’s units and during a delivery b
       ]);
       expect(operator.balanceOf(credential)).toBe(100_000);
     }
-    // The held prizes went again under their first transactionId; each was paid once.
-    for (const roundId of [winnerRound, unpaidRound]) {
+    // The held prizes went again under the transactionId fixed at the round's opening (by the idle
+    // close, or the returning page's reveal); each was paid once.
+    for (const roundId of [winnerRound, unpaidRound, retriedRound]) {
       const sent = operator.calls.filter((c) => c.kind === 'prize' && c.body.roundId === roundId);
       expect(sent.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(sent.map((c) => c.body.transactionId)).size, roundId).toBe(1);
       expect(operator.moves.filter((m) => m.kind === 'prize' && m.roundId === roundId)).toHaveLength(1);
     }
     // A delivery repeats only for an event the receiver had got before the kill (its attempt

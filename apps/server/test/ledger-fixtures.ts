@@ -188,6 +188,7 @@ export function ledgerFixtures(server: TestServer) {
         // No last action: the idle-round timer never closes a fixture's open round.
         lastActionAt: null as unknown as string,
         reconciliation: false,
+        prizeTransactionId: null,
       });
       const afterBet = declined ? start : start - at.betMinor;
       await tx.rounds.insertTransaction(transaction(betId, 'bet', -at.betMinor, start));

@@ -71,6 +71,7 @@ export async function drawPoolTo(
           cardJson: cardOf(level),
           lastActionAt: now,
           reconciliation: false,
+          prizeTransactionId: null,
         };
       }),
     );

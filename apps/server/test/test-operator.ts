@@ -51,6 +51,8 @@ export interface ReceivedEvent {
   raw: string;
   /** Date.now() at arrival (the benchmark's webhook lag). */
   receivedAt: number;
+  /** The sender's port: which process posted it (connection-owner.ts). */
+  remotePort: number | undefined;
   /** The HTTP status the receiver answered; 0 while it holds the request (holdWebhooks). */
   status: number;
 }
@@ -186,6 +188,7 @@ export async function startTestOperator(
         headers: request.headers,
         raw,
         receivedAt: Date.now(),
+        remotePort: request.socket.remotePort,
         status: 0,
       };
       events.push(receipt);

@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crossProcessMessages } from '../bench/kit/cross-process.ts';
+import { crossProcessMessages, scrape } from '../bench/kit/cross-process.ts';
+import { connectionOwner } from './connection-owner.ts';
 import type { TokenSet } from './harness.ts';
-import { connectPlayer, eventually, type Player } from './play-fixtures.ts';
+import { connectPlayer, eventually, type Player, registerWebhook } from './play-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
 import {
   type ServiceProcess,
@@ -18,7 +19,8 @@ import { startTestOperator, type TestOperator } from './test-operator.ts';
  * WORKERS=2: the real service as a primary and two worker processes on one SQLite file, Node's
  * cluster sharing the port. A player's tabs land on both workers (the cluster deals connections
  * round-robin); pushes reach all of them; concurrent buys open one round; SIGTERM stops them all.
- * A player with one tab sends no push between the processes.
+ * A player with one tab sends no push between the processes. On the file the primary delivers the
+ * webhooks (docs/store.md, "Deliveries in their own process"); on PostgreSQL the workers do.
  * In the server-postgres project the same on a PostgreSQL database: the pushes then go through
  * PostgreSQL (@socket.io/postgres-adapter), and the one-live-round rule is the unique index.
  */
@@ -83,15 +85,45 @@ describe('WORKERS=2', () => {
     for (const tab of tabs) tab.close();
 
     // A player with one tab: its rounds' pushes stay in its process (issue 23).
+    await registerWebhook(call, tokens, operator.webhookUrl);
+    operator.holdWebhooks(true); // the first delivery's connection stays open while we look
     const alone = await connectPlayer(url, await sessionToken(call, tokens, game, 'bia'));
     const before = await crossProcessMessages([url], 2);
+    const roundIds: string[] = [];
     for (let i = 0; i < 3; i++) {
       const bought = await alone.ask('buy');
       if (!bought.ok) throw new Error(`buy failed: ${JSON.stringify(bought)}`);
+      roundIds.push(bought.data.round.roundId);
       expect(await alone.ask('reveal', { roundId: bought.data.round.roundId })).toMatchObject({ ok: true });
     }
     expect((await crossProcessMessages([url], 2)).push).toBe(before.push);
     alone.close();
+
+    // Who posted the first event: the primary on the file, a worker on PostgreSQL.
+    const held = await eventually(() => operator.events[0], 15_000);
+    const primary = service.child.pid as number;
+    const sender = connectionOwner(held.remotePort as number, [primary, ...service.workerPids()]);
+    if (database) expect(service.workerPids()).toContain(sender);
+    else expect(sender).toBe(primary);
+    operator.holdWebhooks(false);
+    operator.answerHeldWebhooks(200);
+    // Every round's events arrive, each round's close-round after its open-round.
+    const kinds = (roundId: string) =>
+      operator.events.filter((e) => e.payload._id === roundId && e.status === 200).map((e) => e.event);
+    await eventually(() => roundIds.every((id) => kinds(id).length >= 2), 15_000);
+    for (const id of roundIds) expect([...new Set(kinds(id))]).toEqual(['open-round', 'close-round']);
+    // The deliveries are counted in /metrics wherever they were made (the primary serves none).
+    const delivered = async () => {
+      let most = 0;
+      for (let i = 0; i < 6; i++) {
+        const line = (await scrape(url))
+          .split('\n')
+          .find((each) => each.startsWith('raspa_webhook_deliveries_total{result="delivered"}'));
+        most = Math.max(most, Number(line?.split(' ')[1] ?? 0));
+      }
+      return most >= roundIds.length * 2;
+    };
+    await eventually(delivered, 15_000);
 
     expect(await service.stop()).toBe(0);
   }, 120_000);

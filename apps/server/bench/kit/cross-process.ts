@@ -7,7 +7,7 @@ export type CrossProcessCounts = Record<CrossProcessKind, number>;
 const SERIES = /^raspa_cross_process_messages_total\{kind="(\w+)",worker="(\d+)"\} (\d+)/;
 
 /** One scrape of /metrics on a new connection, so that Node's cluster hands it to the next worker. */
-const scrape = (url: string) =>
+export const scrape = (url: string) =>
   new Promise<string>((resolve, reject) => {
     get(`${url}/metrics`, { agent: false }, (response) => {
       let text = '';

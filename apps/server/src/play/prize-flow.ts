@@ -1,52 +1,60 @@
 import { isoNow } from '../deps.ts';
-import type { RoundRecord } from '../store/records.ts';
+import type { HeldRound, RoundRecord } from '../store/records.ts';
 import { ROW_LOCKS } from '../store/store.ts';
-import { mustRound, type PlayRuntime, writeChanges } from './play-runtime.ts';
+import { mustRound, type PlayRuntime, RoundMovedError, writeChanges } from './play-runtime.ts';
 import { playRoundOf } from './round-records.ts';
-import { closeOutcome } from './wallet-outcomes.ts';
+import { closeOutcome, type LedgerChanges } from './wallet-outcomes.ts';
 import type { WalletRetrier } from './wallet-retrier.ts';
 
 /**
  * Closing a round, by its reveal or its idle time-out (docs/contract.md §8: a won prize is paid
- * either way). A lost round closes at once; a won one commits its prize `pending` and sends it
- * through the retrier at once, which keeps retrying it if the wallet gives no yes
- * (wallet-outcomes.ts `prizeOutcome`). The page is told the round as it stands after.
+ * either way). The round is read alone (the page gives only its id); then a lost round closes in
+ * one unit, and a won one sends its prize before writing anything, its answer and the close in
+ * one unit (wallet-retrier.ts `sendFirst`, docs/store.md cut 6). Each unit writes only if the
+ * round is still open, so of several closers (two tabs, a reveal and the idle close) one closes
+ * it. The page is told the round as it stands after.
  */
-export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrier, 'send'>) {
+export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrier, 'sendFirst'>) {
   const { deps, events, notifier, retry } = runtime;
   const { store } = deps;
 
+  /** A lost round's close: one unit, if the round is still open; else the round as it stands. */
+  async function closeLost(held: HeldRound, changes: LedgerChanges): Promise<RoundRecord> {
+    try {
+      return await store.transaction(
+        (tx) => writeChanges(tx, events, held, changes, { held: true }),
+        ROW_LOCKS,
+      );
+    } catch (error) {
+      if (!(error instanceof RoundMovedError)) throw error;
+      return mustRound(store, held.round.id); // another closer's unit closed it
+    }
+  }
+
   /**
    * Closes the round; with `playerId` (a reveal), only that player's round with a card. Otherwise
-   * (or unknown) undefined and nothing changes. Checked on the closing transaction: no read before it.
+   * (or unknown) undefined and nothing changes.
    */
   async function closeRound(
     roundId: string,
     playerId?: string,
   ): Promise<{ round: RoundRecord; balance: number } | undefined> {
-    const step = await store.transaction(async (tx) => {
-      // With its calls and player: a lost round queues its close-round here, built from them.
-      const held = await tx.rounds.findHeldRound(roundId);
-      if (!held) return undefined;
-      const { round } = held;
-      if (playerId !== undefined && (round.playerId !== playerId || !round.cardJson)) return undefined;
-      const outcome = closeOutcome(round, () => deps.newId(), retry, isoNow(deps));
-      // The balance the page is answered: the player's last reported one, read with the round
-      // (no read after the unit), unless the prize's yes reports a new one.
-      const balance = held.player.balanceMinor;
-      if (outcome.kind === 'not-open') return { round, balance, prize: undefined };
-      const changed = await writeChanges(tx, events, held, outcome.changes);
-      return outcome.kind === 'closed'
-        ? { round: changed, balance, prize: undefined }
-        : { round: changed, balance, prize: outcome.prize };
-    }, ROW_LOCKS);
-    if (!step) return undefined;
-    let { round, balance } = step;
-    if (step.prize) {
-      // The reveal's own attempt: the round as its answer left it.
-      const recorded = await retrier.send(step.prize, round);
-      round = recorded?.round ?? (await mustRound(store, roundId));
-      balance = recorded?.balance ?? balance;
+    // With its calls and player: the close-round is built from them, no read in the unit.
+    const held = await store.rounds.findHeldRound(roundId);
+    if (!held) return undefined;
+    let { round } = held;
+    if (playerId !== undefined && (round.playerId !== playerId || !round.cardJson)) return undefined;
+    const outcome = closeOutcome(round, retry, isoNow(deps));
+    // The balance the page is answered: the player's last reported one, read with the round (no
+    // read after the unit), unless the prize's yes reports a new one.
+    let balance = held.player.balanceMinor;
+    if (outcome.kind === 'not-open') return { round, balance };
+    if (outcome.kind === 'closed') round = await closeLost(held, outcome.changes);
+    else {
+      const sent = await retrier.sendFirst(outcome.prize, held);
+      // Undefined: this process is sending the prize already (the other closer answers and pushes).
+      round = sent?.round ?? { ...round, status: 'closing' };
+      balance = sent?.balance ?? balance;
     }
     const view = playRoundOf(round);
     if (view) notifier.round(round.playerId, view);

@@ -60,6 +60,7 @@ const round: fc.Arbitrary<RoundRecord> = fc.record({
   cardJson: fc.option(fc.constant('{"cells":[]}'), { nil: null }),
   lastActionAt: iso,
   reconciliation: fc.boolean(),
+  prizeTransactionId: fc.constantFrom(null, 'prize'),
 });
 
 const player = (currency: string): fc.Arbitrary<RoundPlayer> =>

@@ -55,6 +55,7 @@ describe('round records', () => {
       cardJson: null,
       lastActionAt: NOW,
       reconciliation: false,
+      prizeTransactionId: null,
     });
   });
 
@@ -81,7 +82,7 @@ describe('round records', () => {
   });
 
   it('a prize is the round’s prize, pending, held until its in-flight time, its first attempt the reveal’s', () => {
-    const prize = newPrize({ ...round, prizeMinor: 500 }, 'prize-1', NOW, LATER);
+    const prize = newPrize({ ...round, prizeMinor: 500, prizeTransactionId: 'prize-1' }, NOW, LATER);
     expect(prize).toMatchObject({
       id: 'prize-1',
       type: 'prize',
@@ -91,6 +92,10 @@ describe('round records', () => {
       nextAttemptAt: LATER,
       originalTransactionId: null,
     });
+  });
+
+  it('a round opened without a prize id (before the upgrade) takes the one its migration gives', () => {
+    expect(newPrize({ ...round, prizeMinor: 500 }, NOW, LATER).id).toBe('round-1.prize');
   });
 
   it('a rollback gives the price back, names its bet and is due at once', () => {

@@ -32,6 +32,7 @@ export function newRound(
     cardJson: null,
     lastActionAt: now,
     reconciliation: false,
+    prizeTransactionId: null,
   };
 }
 
@@ -85,9 +86,16 @@ function sentAtOnce(
 export const newBet = (round: RoundRecord, id: string, now: string, inFlightUntil: string) =>
   sentAtOnce(round, 'bet', -round.paidMinor, id, now, inFlightUntil);
 
-/** The prize of a round that won. */
-export const newPrize = (round: RoundRecord, id: string, now: string, inFlightUntil: string) =>
-  sentAtOnce(round, 'prize', round.prizeMinor, id, now, inFlightUntil);
+/**
+ * The prize of a round that won, under the transactionId fixed when the round opened (so every
+ * sender of it sends the same one, docs/store.md cut 6). A round opened without one (by a process
+ * of the version before, during a rolling upgrade) takes the id migration 013/008 gives the won
+ * rounds open at the upgrade: derived from the round, so every sender agrees on it too.
+ */
+export function newPrize(round: RoundRecord, now: string, inFlightUntil: string): LedgerTransaction {
+  const id = round.prizeTransactionId ?? `${round.id}.prize`;
+  return sentAtOnce(round, 'prize', round.prizeMinor, id, now, inFlightUntil);
+}
 
 /** The rollback of a bet that got no definite answer: due at once, given back in full. */
 export function newRollback(

@@ -8,6 +8,7 @@ import {
   betOutcome,
   claimPending,
   closeOutcome,
+  firstPrizeOutcome,
   type LedgerChanges,
   prizeOutcome,
   rollBackUnansweredBet,
@@ -46,7 +47,14 @@ const ticket: Ticket = {
   cardJson: '{"cells":[]}',
   prizeMinor: 500,
 };
-const openRound: RoundRecord = { ...pendingRound, status: 'open', level: 2, cardJson: '{}', prizeMinor: 500 };
+const openRound: RoundRecord = {
+  ...pendingRound,
+  status: 'open',
+  level: 2,
+  cardJson: '{}',
+  prizeMinor: 500,
+  prizeTransactionId: 'prize-1',
+};
 
 const ok = (balanceMinor: number): WalletAnswer => ({ kind: 'ok', balanceMinor });
 const declined = (code: string): WalletAnswer => ({ kind: 'declined', code, message: code, httpStatus: 400 });
@@ -77,7 +85,7 @@ function pendingCall(type: 'prize' | 'rollback', over: Partial<LedgerTransaction
 
 describe('a bet’s answer', () => {
   it('ok: the round opens on the drawn ticket and the bet counts, with the balances around it', () => {
-    const outcome = betOutcome(ok(9_800), pendingRound, pendingBet, noId, NOW);
+    const outcome = betOutcome(ok(9_800), pendingRound, pendingBet, ids('prize'), NOW);
     if (outcome.kind !== 'opened') throw new Error(outcome.kind);
     expect(outcome.balanceMinor).toBe(9_800);
     expect(outcome.open(ticket)).toEqual({
@@ -88,6 +96,8 @@ describe('a bet’s answer', () => {
         level: 2,
         cardJson: '{"cells":[]}',
         prizeMinor: 500,
+        // A win's prize transactionId is fixed with the outcome: every sender of it uses this one.
+        prizeTransactionId: 'prize-1',
         lastActionAt: NOW,
       },
       transactions: [
@@ -105,6 +115,12 @@ describe('a bet’s answer', () => {
       player: { balanceMinor: 9_800, betsAdded: 1, winsAdded: 0 },
       event: 'open-round',
     });
+  });
+
+  it('ok on a losing ticket: no prize, so no prize transactionId', () => {
+    const outcome = betOutcome(ok(9_800), pendingRound, pendingBet, noId, NOW);
+    if (outcome.kind !== 'opened') throw new Error(outcome.kind);
+    expect(outcome.open({ ...ticket, level: 0, prizeMinor: 0 }).round?.prizeTransactionId).toBeNull();
   });
 
   it('declined: no round opens, the bet is declined with the wallet’s code, nothing to roll back', () => {
@@ -180,31 +196,122 @@ describe('a bet’s answer', () => {
 describe('closing a round', () => {
   it('does nothing to a round that is not open', () => {
     for (const status of ['pending', 'closing', 'closed', 'declined', 'voided'] as const)
-      expect(closeOutcome({ ...openRound, status }, noId, retry, NOW)).toEqual({ kind: 'not-open' });
+      expect(closeOutcome({ ...openRound, status }, retry, NOW)).toEqual({ kind: 'not-open' });
   });
 
   it('closes a lost round at once, with its close-round event', () => {
-    expect(closeOutcome({ ...openRound, prizeMinor: 0 }, noId, retry, NOW)).toEqual({
+    expect(closeOutcome({ ...openRound, prizeMinor: 0 }, retry, NOW)).toEqual({
       kind: 'closed',
       changes: { round: { status: 'closed', endAt: NOW, lastActionAt: NOW }, event: 'close-round' },
     });
   });
 
-  it('commits a won round’s prize pending, held for its sender, and leaves the round closing', () => {
-    const outcome = closeOutcome(openRound, ids('prize'), retry, NOW);
+  it('sends a won round’s prize under the id fixed at its opening, writing nothing first', () => {
+    const outcome = closeOutcome(openRound, retry, NOW);
     if (outcome.kind !== 'paying') throw new Error(outcome.kind);
+    expect(outcome).toEqual({ kind: 'paying', prize: outcome.prize });
     expect(outcome.prize).toMatchObject({
       id: 'prize-1',
       type: 'prize',
       amountMinor: 500,
       status: 'pending',
       attempts: 1, // the reveal's own
+      createdAt: NOW,
       nextAttemptAt: isoAfter(NOW, retry.inFlightMs),
     });
-    expect(outcome.changes).toEqual({
-      insert: outcome.prize,
-      round: { status: 'closing', lastActionAt: NOW },
+    // Every closer of the round (two tabs, the idle close, a restart) sends the same transactionId.
+    expect(closeOutcome(openRound, retry, isoAfter(NOW, 5_000))).toMatchObject({
+      prize: { id: 'prize-1' },
     });
+  });
+});
+
+describe('a won prize’s first answer, written with the close in one unit', () => {
+  const close = closeOutcome(openRound, retry, NOW);
+  if (close.kind !== 'paying') throw new Error(close.kind);
+  const { prize } = close;
+  const at = isoAfter(NOW, 40);
+
+  it('ok: the prize inserted completed, the round closed, the win counted, close-round', () => {
+    expect(firstPrizeOutcome(ok(10_500), prize, retry, at)).toEqual({
+      kind: 'paid',
+      balanceMinor: 10_500,
+      changes: {
+        insert: {
+          ...prize,
+          status: 'completed',
+          balanceAfterMinor: 10_500,
+          balanceBeforeMinor: 10_000,
+          completedAt: at,
+          nextAttemptAt: null,
+          lastError: null,
+        },
+        round: { status: 'closed', endAt: at, lastActionAt: NOW },
+        player: { balanceMinor: 10_500, betsAdded: 0, winsAdded: 1 },
+        event: 'close-round',
+      },
+    });
+  });
+
+  it('no yes: the prize inserted pending for the retrier, the round closing, nothing counted', () => {
+    expect(firstPrizeOutcome(unknown('timeout'), prize, retry, at)).toEqual({
+      kind: 'retry',
+      changes: {
+        insert: { ...prize, lastError: 'timeout', nextAttemptAt: isoAfter(at, 1_000) },
+        round: { status: 'closing', lastActionAt: NOW },
+      },
+    });
+  });
+
+  /**
+   * What the two units before cut 6 wrote, one after the other: the close's (the prize committed
+   * pending, the round closing) and the answer's (prizeOutcome). The one unit must leave the same.
+   */
+  const answers = fc.oneof(
+    fc.integer({ min: 0, max: 1_000_000 }).map(ok),
+    fc.constantFrom('INSUFFICIENT_FUNDS', 'REFUSED').map(declined),
+    fc.constantFrom('timeout', 'http 503').map(unknown),
+  );
+  it('leaves, for every answer and time, what the close and the answer wrote before in two units', () => {
+    fc.assert(
+      fc.property(
+        answers,
+        fc.integer({ min: 0, max: 2 * DAY }),
+        fc.integer({ min: 0, max: DAY }),
+        (answer, gapMs, giveUpMs) => {
+          const policy = { ...retry, prizeGiveUpMs: giveUpMs };
+          const answeredAt = isoAfter(NOW, gapMs);
+          const one = firstPrizeOutcome(answer, prize, policy, answeredAt);
+          const two = prizeOutcome(answer, prize, policy, answeredAt);
+          expect(one.kind).toBe(two.kind);
+          const before: World = {
+            round: openRound,
+            calls: new Map(),
+            statuses: new Map(),
+            wallet: { balance: 0, seen: new Map(), rolledBack: new Set() },
+            nowMs: 0,
+            newId: noId,
+          };
+          const after = (world: World, ...steps: LedgerChanges[]) => {
+            let round = world.round;
+            const calls = new Map(world.calls);
+            for (const changes of steps) {
+              round = { ...round, ...changes.round };
+              for (const { id, change } of changes.transactions ?? []) {
+                const call = calls.get(id);
+                if (call) calls.set(id, { ...call, ...change });
+              }
+              if (changes.insert) calls.set(changes.insert.id, changes.insert);
+            }
+            return { round, calls: [...calls.values()] };
+          };
+          const closing: LedgerChanges = { insert: prize, round: { status: 'closing', lastActionAt: NOW } };
+          expect(after(before, one.changes)).toEqual(after(before, closing, two.changes));
+          const { player, event } = two.changes;
+          expect([one.changes.player, one.changes.event]).toEqual([player, event]);
+        },
+      ),
+    );
   });
 });
 
@@ -466,7 +573,8 @@ function checkInvariants(world: World): void {
   for (const call of calls) {
     const history = world.statuses.get(call.id) ?? [];
     for (const [i, status] of history.entries()) {
-      if (i === 0) expect(status).toBe('pending');
+      // A won prize is inserted with its first answer (docs/store.md cut 6): paid, or pending.
+      if (i === 0) expect(call.type === 'prize' ? ['pending', 'completed'] : ['pending']).toContain(status);
       else if (status === 'completed')
         expect(['pending', call.type === 'bet' ? 'failed' : 'pending']).toContain(history[i - 1]);
       else expect(history[i - 1]).toBe('pending');
@@ -504,6 +612,8 @@ interface Plan {
   /** After a claim: whether the lost answer still arrives, too late. */
   lateAnswer: boolean;
   wins: boolean;
+  /** Whether a second closer sends the won prize at the same time. */
+  twoClosers: boolean;
   faults: Fault[];
   /** Time between attempts, cycled. */
   gapsMs: number[];
@@ -562,9 +672,17 @@ function playRound(plan: Plan): World {
 
   if (world.round.status === 'open') {
     wait();
-    const close = closeOutcome(world.round, world.newId, retry, now());
+    const close = closeOutcome(world.round, retry, now());
     if (close.kind === 'not-open') throw new Error('an open round is not open');
-    apply(world, close.changes);
+    if (close.kind === 'closed') apply(world, close.changes);
+    else {
+      // Sent before anything is written; with two closers (two tabs, a reveal and the idle close)
+      // both send the same transactionId, and only the first unit writes: the round is then no
+      // longer open, so the other's changes nothing (its attempt alone is recorded).
+      const answer = send(world, close.prize, nextFault());
+      if (plan.twoClosers) send(world, close.prize, nextFault());
+      apply(world, firstPrizeOutcome(answer, close.prize, retry, now()).changes);
+    }
   }
 
   // The retrier: claim whatever is pending, send it, write the answer; until nothing is pending.
@@ -592,6 +710,7 @@ const plans = fc.record({
   betAnswered: fc.boolean(),
   lateAnswer: fc.boolean(),
   wins: fc.boolean(),
+  twoClosers: fc.boolean(),
   faults: fc.array(fc.constantFrom<Fault>('ok', 'declined', 'insufficient', 'lost-moved', 'lost-unmoved'), {
     maxLength: 40,
   }),

@@ -10,7 +10,7 @@ import { newPrize, newRollback, type Ticket } from './round-records.ts';
  * return in one database transaction (play-runtime.ts `writeChanges`).
  *
  *   bet       ok → the round opens · declined → it is declined · unknown → rollBackUnansweredBet
- *   reveal    lost → the round closes · won → its prize is committed and sent
+ *   reveal    lost → the round closes · won → its prize is sent, then written with its first answer
  *   prize     ok → the round closes · else retried, given up after prizeGiveUpMs (flagged)
  *   rollback  ok → the bet and its rollback both count (net zero) · declined → flagged · unknown → retried
  *   claimed   a pending call the retrier takes over: a bet is rolled back (rollBackUnansweredBet),
@@ -112,6 +112,8 @@ export function betOutcome(
             level: ticket.level,
             cardJson: ticket.cardJson,
             prizeMinor: ticket.prizeMinor,
+            // Fixed now, with the outcome: the reveal sends the prize under it before writing.
+            prizeTransactionId: ticket.prizeMinor > 0 ? newId() : null,
             lastActionAt: now,
           },
           transactions: [
@@ -157,15 +159,14 @@ export type CloseOutcome =
   | { kind: 'not-open' }
   /** Nothing won: the round closes at once. */
   | { kind: 'closed'; changes: LedgerChanges }
-  /** A prize: committed `pending` (the round `closing`) before it is sent; it closes once paid. */
-  | { kind: 'paying'; prize: LedgerTransaction; changes: LedgerChanges };
+  /**
+   * A prize: sent before anything is written, under the transactionId fixed when the round opened,
+   * so every sender sends the same one; its first answer is written with the close in one unit
+   * (`firstPrizeOutcome`, docs/store.md cut 6).
+   */
+  | { kind: 'paying'; prize: LedgerTransaction };
 
-export function closeOutcome(
-  round: RoundRecord,
-  newId: () => string,
-  retry: WalletRetryPolicy,
-  now: string,
-): CloseOutcome {
+export function closeOutcome(round: RoundRecord, retry: WalletRetryPolicy, now: string): CloseOutcome {
   if (round.status !== 'open') return { kind: 'not-open' };
   if (round.prizeMinor === 0) {
     return {
@@ -173,12 +174,7 @@ export function closeOutcome(
       changes: { round: { status: 'closed', endAt: now, lastActionAt: now }, event: 'close-round' },
     };
   }
-  const prize = newPrize(round, newId(), now, inFlightUntil(retry, now));
-  return {
-    kind: 'paying',
-    prize,
-    changes: { insert: prize, round: { status: 'closing', lastActionAt: now } },
-  };
+  return { kind: 'paying', prize: newPrize(round, now, inFlightUntil(retry, now)) };
 }
 
 // ---- prizes ----
@@ -226,6 +222,31 @@ export function prizeOutcome(
     };
   }
   return { kind: 'retry', changes: retryChanges(prize, reason, retry, now) };
+}
+
+/**
+ * The first answer to a won round's prize, which its sender (a reveal, an idle close) sent before
+ * writing anything: one unit writes what two wrote before, the prize committed `pending` with the
+ * round `closing`, then `prizeOutcome` of the answer. A yes: the prize inserted completed, the
+ * round closed, the win counted, `close-round`. Anything else: the prize inserted `pending` with
+ * its retry time and the round `closing`, for the retrier, as before (or, with a give-up time of
+ * zero, given up at once).
+ */
+export function firstPrizeOutcome(
+  answer: WalletAnswer,
+  prize: LedgerTransaction,
+  retry: WalletRetryPolicy,
+  now: string,
+): PrizeOutcome {
+  const later = prizeOutcome(answer, prize, retry, now);
+  const { transactions = [], round, ...rest } = later.changes;
+  const own = transactions.find((t) => t.id === prize.id)?.change;
+  const changes: LedgerChanges = {
+    ...rest,
+    insert: { ...prize, ...own },
+    round: { status: 'closing', lastActionAt: prize.createdAt, ...round },
+  };
+  return { ...later, changes };
 }
 
 // ---- rollbacks ----

@@ -1,6 +1,6 @@
 import { isoNow } from '../deps.ts';
-import type { LedgerTransaction, RoundRecord } from '../store/records.ts';
-import { ROW_LOCKS } from '../store/store.ts';
+import type { HeldRound, LedgerTransaction, RoundRecord } from '../store/records.ts';
+import { ROW_LOCKS, type Transaction } from '../store/store.ts';
 import type { WalletAnswer } from '../wallet/wallet.ts';
 import {
   callContext,
@@ -8,16 +8,24 @@ import {
   mustRound,
   type PlayRuntime,
   type RoundInHand,
+  RoundMovedError,
   writeChanges,
 } from './play-runtime.ts';
 import { inFlightUntil } from './retry-schedule.ts';
 import { playRoundOf, walletMovement } from './round-records.ts';
 import { type SentCall, timedSend, walletAttemptRecord } from './wallet-attempt.ts';
-import { claimPending, type LedgerChanges, prizeOutcome, rollbackOutcome } from './wallet-outcomes.ts';
+import {
+  claimPending,
+  firstPrizeOutcome,
+  type LedgerChanges,
+  prizeOutcome,
+  rollbackOutcome,
+} from './wallet-outcomes.ts';
 
 /**
- * Sends the wallet calls that are committed `pending` (docs/contract.md §6): a won round's prize
- * (first from its reveal), rollbacks, and whatever a time-out or a crash left without an answer.
+ * Sends the wallet calls of a round (docs/contract.md §6): a won round's prize, first from its
+ * reveal or idle close before anything is written (`sendFirst`), then, committed `pending`,
+ * rollbacks, prizes without a yes, and whatever a time-out or a crash left without an answer.
  * Each is leased in the database (`rounds.claimDue`: one statement, so of several processes exactly
  * one takes a due call, and the lease of a process that died expires), sent, and its answer
  * written (wallet-outcomes.ts); a bet found pending is not sent again but voided and rolled back
@@ -52,24 +60,69 @@ export function createWalletRetrier(runtime: PlayRuntime) {
   }
 
   /**
-   * The first attempt of a call its creator holds (a reveal's prize): sent at once, no lease to
-   * take. Resolves with the round as the answer left it and the balance a yes reported
-   * (undefined if the call was being sent).
+   * The first attempt of a won round's prize, which its sender (a reveal, an idle close) sends
+   * before anything is written (docs/store.md cut 6): its answer and the close are one unit
+   * (`firstPrizeOutcome`), written only if the round is still open. Every sender of the round
+   * sends the same transactionId (fixed when the round opened; the wallet answers a repeat with its
+   * first answer), so of two tabs, an idle close and a reveal, or two instances, only one unit
+   * closes the round and queues `close-round`; the others record their attempt alone. Resolves
+   * with the round as it stands after and the balance a yes reported; undefined if this process
+   * is sending the prize already.
    */
-  function send(call: LedgerTransaction, round: RoundRecord): Promise<Recorded | undefined> {
-    return calls.sending(call.id, () => sendAndRecord(call, round));
+  function sendFirst(prize: LedgerTransaction, held: HeldRound): Promise<Recorded | undefined> {
+    return calls.sending(prize.id, async () => {
+      const { answer, sent } = await sendCall(prize, held.round);
+      const now = isoNow(deps);
+      const outcome = firstPrizeOutcome(answer, prize, retry, now);
+      const attempt = (tx: Transaction) =>
+        tx.rounds.insertWalletAttempt(walletAttemptRecord(deps.newId(), prize, answer, sent));
+      let round: RoundRecord;
+      try {
+        round = await store.transaction(async (tx) => {
+          const changed = await writeChanges(tx, events, held, outcome.changes, { held: true });
+          await attempt(tx); // after the prize's row, which it refers to
+          return changed;
+        }, ROW_LOCKS);
+      } catch (error) {
+        if (!(error instanceof RoundMovedError)) throw error;
+        // Another sender's unit closed it (or left it closing, for the retrier): that unit owns
+        // the prize, which it inserted; this answer is only an attempt of it.
+        await store.transaction(attempt, ROW_LOCKS);
+        logAnswer(prize, answer);
+        const balance = answer.kind === 'ok' ? answer.balanceMinor : undefined;
+        return { round: await mustRound(store, prize.roundId), balance };
+      }
+      logAnswer(prize, answer);
+      const balance = outcome.kind === 'paid' ? outcome.balanceMinor : undefined;
+      if (balance !== undefined) notifier.balance(prize.playerId, balance);
+      return { round, balance };
+    });
   }
 
-  async function sendAndRecord(call: LedgerTransaction, round: RoundRecord): Promise<Recorded> {
+  /** Sends a call of the round, timed. */
+  async function sendCall(call: LedgerTransaction, round: RoundRecord) {
     const { wallet, player, game } = await callContext(runtime, round);
     const movement = walletMovement(call, round, player, game);
-    const { answer, sent } = await timedSend(
+    return timedSend(
       () => isoNow(deps),
       () =>
         call.type === 'prize'
           ? wallet.prize(movement)
           : wallet.rollback({ ...movement, originalTransactionId: call.originalTransactionId ?? '' }),
     );
+  }
+
+  function logAnswer(call: LedgerTransaction, answer: WalletAnswer): void {
+    deps.logger[answer.kind === 'ok' ? 'info' : 'warn'](`wallet ${call.type}`, {
+      transactionId: call.id,
+      roundId: call.roundId,
+      answer: answer.kind,
+      attempt: call.attempts,
+    });
+  }
+
+  async function sendAndRecord(call: LedgerTransaction, round: RoundRecord): Promise<Recorded> {
+    const { answer, sent } = await sendCall(call, round);
     return record(call, answer, sent);
   }
 
@@ -99,12 +152,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
       }
       return writeChanges(tx, events, hand, changes);
     }, ROW_LOCKS);
-    deps.logger[answer.kind === 'ok' ? 'info' : 'warn'](`wallet ${call.type}`, {
-      transactionId: call.id,
-      roundId: call.roundId,
-      answer: answer.kind,
-      attempt: call.attempts,
-    });
+    logAnswer(call, answer);
     if (balance !== undefined) {
       notifier.balance(call.playerId, balance);
       const view = playRoundOf(round);
@@ -136,7 +184,7 @@ export function createWalletRetrier(runtime: PlayRuntime) {
     return settling;
   }
 
-  return { attempt, send, settleDue };
+  return { attempt, sendFirst, settleDue };
 }
 
 export type WalletRetrier = ReturnType<typeof createWalletRetrier>;

@@ -21,23 +21,35 @@ import { createRoundService } from './round-service.ts';
 import { createSessionService } from './session-service.ts';
 import { createWebhookService } from './webhook-service.ts';
 
+export interface ServiceOptions {
+  /**
+   * Where the round's units say "events queued" when another process delivers webhooks (WORKERS
+   * on the embedded file: the primary); default: this process's own dispatcher.
+   */
+  webhookNudge?: () => void;
+}
+
 /** The services the routes call; none of them knows about HTTP. */
-export function createServices(raw: Deps) {
+export function createServices(raw: Deps, options: ServiceOptions = {}) {
   // The routes' services write through a store whose units also carry the audit entry of the
   // write they serve (audit-scope.ts); the play loop and the dispatcher run outside any write.
   const auditScope = createAuditScope(raw);
   const deps: Deps = { ...raw, store: auditScope.store(raw.store) };
   const play = deps.settings.play ?? {};
-  const webhooks = createWebhookDelivery(raw, {
-    ...(play.webhookScheduleMs && { schedule: play.webhookScheduleMs }),
-    ...(play.webhookTimeoutMs && { timeoutMs: play.webhookTimeoutMs }),
-    ...(play.webhookInFlight && { inFlightPerWebhook: play.webhookInFlight }),
-    onSettled: (result, event) =>
-      deps.metrics.webhookAttempt(
-        result,
-        result === 'delivered' ? (deps.clock().getTime() - Date.parse(event.createdAt)) / 1000 : undefined,
-      ),
-  });
+  const webhooks = createWebhookDelivery(
+    raw,
+    {
+      ...(play.webhookScheduleMs && { schedule: play.webhookScheduleMs }),
+      ...(play.webhookTimeoutMs && { timeoutMs: play.webhookTimeoutMs }),
+      ...(play.webhookInFlight && { inFlightPerWebhook: play.webhookInFlight }),
+      onSettled: (result, event) =>
+        deps.metrics.webhookAttempt(
+          result,
+          result === 'delivered' ? (deps.clock().getTime() - Date.parse(event.createdAt)) / 1000 : undefined,
+        ),
+    },
+    options.webhookNudge,
+  );
   // The realtime layer attaches to the HTTP server after the services exist; events wait for it.
   const notifier = createNotifierRelay();
   const wallets = meteredWallets(

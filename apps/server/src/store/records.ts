@@ -242,6 +242,11 @@ export interface RoundRecord {
   lastActionAt: string;
   /** Set when a prize or rollback could not be settled automatically. */
   reconciliation: boolean;
+  /**
+   * A won round's prize transactionId, fixed when it opens: the reveal sends the prize before it
+   * writes anything, so every sender uses this one id (docs/store.md, cut 6). Null otherwise.
+   */
+  prizeTransactionId: string | null;
 }
 
 /**

@@ -13,16 +13,20 @@ export interface WebhookDelivery {
   dispatcher: WebhookDispatcher;
 }
 
-/** The outbox and its dispatcher, wired so a queued event is sent as soon as its round commits. */
+/**
+ * The outbox and its dispatcher, wired so a queued event is sent as soon as its round commits.
+ * `nudge` replaces the dispatcher's own where another process delivers (delivery-nudge.ts).
+ */
 export function createWebhookDelivery(
   deps: DispatcherDeps,
   options: DispatcherOptions = {},
+  nudge?: () => void,
 ): WebhookDelivery {
   const dispatcher = createWebhookDispatcher(deps, options);
   const outbox = createWebhookOutbox({
     newId: deps.newId,
     clock: deps.clock,
-    nudge: dispatcher.nudge,
+    nudge: nudge ?? dispatcher.nudge,
   });
   return { outbox, dispatcher };
 }

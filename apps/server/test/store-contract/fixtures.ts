@@ -234,6 +234,7 @@ export function roundRecord(seat: Seat, over: Partial<RoundRecord> = {}): RoundR
     cardJson: null,
     lastActionAt: createdAt,
     reconciliation: false,
+    prizeTransactionId: null,
     ...over,
   };
 }
