@@ -5,7 +5,7 @@ import { first, PLANNED_EACH_RUN, type Sql } from './sql.ts';
 /**
  * The exact totals of the round and transaction lists on a large ledger (issue 23), without a
  * counter that a round's unit writes: the rows are counted per UTC day into `ledger_day_counts`
- * (migration 008) in batches, off the round's path, by the lists' readers. A total is then the
+ * (migration 009) in batches, off the round's path, by the lists' readers. A total is then the
  * folded days its range covers, plus a `count(*)` of the rows outside them (before the range's
  * first whole day, from its last whole day on, and past the fold's watermark), all in one
  * statement, so it reads one snapshot: a fold that commits meanwhile is wholly in it or not at all.
@@ -21,7 +21,7 @@ import { first, PLANNED_EACH_RUN, type Sql } from './sql.ts';
  * exactly.
  *
  * Three tables are folded, each with its own watermark: rounds (every round, type ''),
- * round_types (the rounds having a transaction of a type, filled by a trigger: migration 008) and
+ * round_types (the rounds having a transaction of a type, filled by a trigger: migration 009) and
  * transactions. Filters the counts answer: the client, the profile, a transaction's type and the
  * dates (`foldable`). A player, a round or a status are counted from the rows (narrow filters; as
  * on SQLite, narrow a status with dates).
