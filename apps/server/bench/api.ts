@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { signForTest, type TokenSet } from '../test/harness.ts';
+import { bigAndSmall, listCases, listPath } from './api/list-cases.ts';
 import { startLedgerDatabase } from './api/postgres-ledger.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
 import { startServiceOnFreePort, stopProcess } from './kit/processes.ts';
@@ -57,23 +58,8 @@ interface BenchCase {
   body?: unknown;
 }
 
-/** A week in the middle of the seeded timeline, as whole UTC days. */
-function middleWeek(seeded: SeededLedger): { dateStart: string; dateEnd: string } {
-  const first = Date.parse(`${seeded.firstDay}T00:00:00.000Z`);
-  const last = Date.parse(`${seeded.lastDay}T00:00:00.000Z`);
-  const start = first + Math.floor((last - first) / 2 / 86_400_000) * 86_400_000;
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-  return { dateStart: day(start), dateEnd: day(start + 6 * 86_400_000) };
-}
-
 function casesFor(seeded: SeededLedger): BenchCase[] {
-  const [big, small] = [...seeded.profiles].sort((a, b) => b.rounds - a.rounds);
-  if (!big || !small) throw new Error('the seeded ledger has no profiles');
-  const week = middleWeek(seeded);
-  const range = `dateStart=${week.dateStart}&dateEnd=${week.dateEnd}`;
-  const busy = seeded.busyPlayer.id;
-  // The deepest page the lists serve (pageIndex × pageSize within the first 10,000 records).
-  const deep = 'pageIndex=500&pageSize=20';
+  const { big } = bigAndSmall(seeded);
   return [
     { name: 'game list', method: 'GET', path: `/v1/game?profileId=${big.id}` },
     {
@@ -93,28 +79,7 @@ function casesFor(seeded: SeededLedger): BenchCase[] {
         replacePreviousVersion: false,
       },
     },
-    { name: 'tx: first page', method: 'GET', path: '/v1/transaction' },
-    { name: 'tx: profile', method: 'GET', path: `/v1/transaction?profileId=${big.id}` },
-    { name: 'tx: busiest user', method: 'GET', path: `/v1/transaction?userId=${busy}` },
-    { name: 'tx: one week', method: 'GET', path: `/v1/transaction?${range}` },
-    { name: 'tx: rollbacks', method: 'GET', path: `/v1/transaction?type=rollback` },
-    {
-      name: 'tx: profile+type+week',
-      method: 'GET',
-      path: `/v1/transaction?profileId=${small.id}&type=prize&${range}`,
-    },
-    { name: 'tx: deep page', method: 'GET', path: `/v1/transaction?${deep}` },
-    { name: 'round: first page', method: 'GET', path: '/v1/round' },
-    { name: 'round: profile', method: 'GET', path: `/v1/round?profileId=${big.id}` },
-    { name: 'round: busiest user', method: 'GET', path: `/v1/round?userId=${busy}` },
-    { name: 'round: one week', method: 'GET', path: `/v1/round?${range}` },
-    { name: 'round: voided (rollback)', method: 'GET', path: '/v1/round?type=rollback' },
-    {
-      name: 'round: profile+prize+week',
-      method: 'GET',
-      path: `/v1/round?profileId=${small.id}&type=prize&${range}`,
-    },
-    { name: 'round: deep page', method: 'GET', path: `/v1/round?${deep}` },
+    ...listCases(seeded).map((item) => ({ name: item.name, method: 'GET' as const, path: listPath(item) })),
   ];
 }
 
@@ -195,8 +160,7 @@ try {
   const started = await startServiceOnFreePort({
     dataDir,
     apiKey: seeded.apiKey,
-    // The folded per-hour counts on (LEDGER_COUNT_FOLD): the ledger's rows are all in the past.
-    ...(database && { env: { DATABASE_URL: database.url, LEDGER_COUNT_FOLD: 'true' } }),
+    ...(database && { env: { DATABASE_URL: database.url } }),
     ...(values['cpu-prof'] && { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${RESULTS_DIR}`] }),
   });
   service = started.child;

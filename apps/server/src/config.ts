@@ -118,9 +118,9 @@ const envSchema = z.object({
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
-   * PostgreSQL: the lists' totals from per-hour counts folded off the round's path instead of a
-   * count(*) of the rows (docs/store.md, "The lists' totals on PostgreSQL"). Off by default: it
-   * assumes no row is written with a created_at more than an hour older than the newest.
+   * PostgreSQL: the lists' totals from per-day counts folded off the round's path (exact for any
+   * order of writes: docs/store.md, "The lists' totals on PostgreSQL"). On unless false, which
+   * counts the rows instead (about 1 s a total on a million rounds).
    */
   LEDGER_COUNT_FOLD: flag.optional(),
   /**

@@ -5,9 +5,10 @@
  * aborting, and one that lost a unique key to another is run again once; instances opening one
  * database together migrate it once; pipelined units send BEGIN, savepoints and statements sent
  * together without waiting, and a COMMIT with the statement the work calls its last, and still fail
- * and undo as a whole; the lists' totals stay exact
- * across folds of their per-hour counts (ledger-counts.ts).
+ * and undo as a whole; the lists' totals stay exact across folds of their per-day counts
+ * (ledger-counts.ts), whatever the rows' times and the order of their commits.
  */
+import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, shippedMigrations } from '../src/store/postgres/database.ts';
@@ -16,7 +17,7 @@ import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import type { RoundTrips } from '../src/store/postgres/round-trips.ts';
 import { createUnits, type Units } from '../src/store/postgres/units.ts';
 import type { LedgerFilter, RoundRecord, TransactionRecord } from '../src/store/records.ts';
-import { ROW_LOCKS } from '../src/store/store.ts';
+import { type Repositories, ROW_LOCKS } from '../src/store/store.ts';
 import { createTestDatabase, usePostgresStore } from './postgres-database.ts';
 import {
   ledgerFilter,
@@ -274,86 +275,240 @@ describe('pipelined units (pg pipeline mode, units.ts)', () => {
 const BASE = Date.UTC(2025, 0, 1);
 const minute = (n: number) => new Date(BASE + n * 60_000).toISOString();
 const HOUR = 60;
+const DAY = 24 * HOUR;
 
-it('keeps the lists’ totals exact before, across and after folds of the per-hour counts', async () => {
-  // A database of its own: where the fold stops is one point for every client, and the other
-  // tests' rows (in 2030) would move it past these.
+it('keeps the lists’ totals exact across folds, whatever the rows’ times and the order of commits', async () => {
+  // A database of its own: the watermarks are one per table for every client.
   const own = await createTestDatabase();
-  const store = openPostgresStore(own.url, { foldCounts: true });
+  const store = openPostgresStore(own.url); // the counts are folded by default
   const pool = createPool(own.url, { max: 2 });
   const one = await seedSeat(store);
   const two = await seedSeat(store, { client: one.client });
   const rounds: RoundRecord[] = [];
   const transactions: TransactionRecord[] = [];
-  const write = async (fromMinute: number, count: number) => {
-    for (let i = 0; i < count; i++) {
-      const createdAt = minute(fromMinute + i * 11 + (i % 7));
-      const round = await seedRound(store, i % 3 === 0 ? two : one, { createdAt });
+  /** A round and its bet at each minute; a prize every 4th, a rollback every 7th. */
+  const write = async (minutes: number[], repos: Repositories = store) => {
+    for (const [i, at] of minutes.entries()) {
+      const createdAt = minute(at);
+      const round = await seedRound(repos, i % 3 === 0 ? two : one, { createdAt });
       rounds.push(round);
-      transactions.push(await seedTransaction(store, round));
+      transactions.push(await seedTransaction(repos, round));
       if (i % 4 === 0)
-        transactions.push(await seedTransaction(store, round, { type: 'prize', amountMinor: 1 }));
+        transactions.push(await seedTransaction(repos, round, { type: 'prize', amountMinor: 1 }));
+      if (i % 7 === 0) transactions.push(await seedTransaction(repos, round, { type: 'rollback' }));
     }
   };
+  const spread = (from: number, count: number, step: number) =>
+    Array.from({ length: count }, (_, i) => from + i * step + (i % 5));
   const filters: Partial<LedgerFilter>[] = [
     {},
     { profileId: two.profile.id },
     { type: 'prize' },
+    { type: 'rollback', profileId: two.profile.id },
     { profileId: one.profile.id, type: 'bet' },
-    { from: minute(95), before: minute(7 * HOUR + 13) },
-    { from: minute(2 * HOUR), before: minute(8 * HOUR) },
-    { from: minute(3 * HOUR + 1) },
-    { before: minute(5 * HOUR - 1), profileId: one.profile.id },
+    { from: minute(DAY), before: minute(3 * DAY) },
+    { from: minute(95), before: minute(2 * DAY + 13) },
+    { from: minute(2 * DAY), type: 'prize' },
+    { before: minute(DAY - 1), profileId: one.profile.id },
+    { from: minute(DAY + 7), before: minute(DAY + 500) },
   ];
   const keeps = (filter: Partial<LedgerFilter>, row: RoundRecord | TransactionRecord) =>
     (filter.profileId == null || row.profileId === filter.profileId) &&
     (filter.from == null || row.createdAt >= filter.from) &&
     (filter.before == null || row.createdAt < filter.before);
-  const check = async () => {
+  const newestFirst = (a: RoundRecord, b: RoundRecord) =>
+    a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
+  const check = async (when: string) => {
     for (const over of filters) {
       const filter = ledgerFilter(one.client.id, over);
-      const page = { pageIndex: 1, pageSize: 1 };
+      const label = `${when}: ${JSON.stringify(over)}`;
       const tx = transactions.filter(
         (row) => keeps(over, row) && (over.type == null || row.type === over.type),
       );
-      expect((await store.ledger.listTransactions(filter, page)).totalCount, JSON.stringify(over)).toBe(
-        tx.length,
-      );
-      if (over.type != null) continue;
-      const listed = rounds.filter((row) => keeps(over, row));
-      expect((await store.ledger.listRounds(filter, page)).totalCount, JSON.stringify(over)).toBe(
-        listed.length,
-      );
+      expect(
+        (await store.ledger.listTransactions(filter, { pageIndex: 1, pageSize: 1 })).totalCount,
+        label,
+      ).toBe(tx.length);
+      const listed = rounds
+        .filter(
+          (row) =>
+            keeps(over, row) &&
+            (over.type == null || transactions.some((t) => t.roundId === row.id && t.type === over.type)),
+        )
+        .sort(newestFirst);
+      const page = await store.ledger.listRounds(filter, { pageIndex: 2, pageSize: 3 });
+      expect(page.totalCount, label).toBe(listed.length);
+      expect(
+        page.items.map((item) => item.id),
+        label,
+      ).toEqual(listed.slice(3, 6).map((row) => row.id));
     }
   };
   const counts = createLedgerCounts(createUnits(pool, async () => {}).outside);
-  const foldedBefore = async () =>
-    (
-      await pool.query<{ list: string; upto: string }>(
-        'SELECT list, folded_before AS upto FROM ledger_count_folds',
-      )
-    ).rows;
-  try {
-    await write(0, 60); // minutes 0 to ~655: the newest at about 10:55
-    await check();
+  const foldAll = async () => {
     await counts.fold('round', { wait: true });
     await counts.fold('transaction', { wait: true });
-    // Hours that ended an hour before the newest row: up to 09:00.
-    const first = minute(9 * HOUR);
-    expect(await foldedBefore()).toEqual(
-      expect.arrayContaining([
-        { list: 'round', upto: first },
-        { list: 'transaction', upto: first },
-      ]),
+  };
+  const marks = async () =>
+    Object.fromEntries(
+      (
+        await pool.query<{ source: string; mark: string }>(
+          'SELECT source, folded_xid::text AS mark FROM ledger_count_folds',
+        )
+      ).rows.map((row) => [row.source, BigInt(row.mark)]),
     );
-    await check();
-    // More rows: some in hours not folded yet, the newest hours later; then fold those too.
-    await write(9 * HOUR + 5, 40);
-    await check();
-    await counts.fold('round', { wait: true });
-    await counts.fold('transaction', { wait: true });
-    expect((await foldedBefore()).every((row) => row.upto > first)).toBe(true);
-    await check();
+  try {
+    await write(spread(0, 40, 97)); // about 2.7 days
+    await check('nothing folded');
+    await foldAll();
+    const first = await marks();
+    expect(Object.keys(first).sort()).toEqual(['round_types', 'rounds', 'transactions']);
+    await check('all folded');
+    // Rows written after the fold with older times than what it counted (a fixture's past days;
+    // in use, a unit that took long, or another instance's clock), and newer ones.
+    await write([3, 17, 1 * DAY + 2, 2 * DAY + 600]);
+    await check('late rows past the watermark');
+    await foldAll();
+    const second = await marks();
+    for (const source of Object.keys(first)) expect(second[source]).toBeGreaterThan(first[source] as bigint);
+    await check('late rows folded');
+    // A unit still open while a fold runs: the fold cannot see its rows and must not step over
+    // them; they are counted past the watermark once committed, and folded by a later fold.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let wrote = () => {};
+    const written = new Promise<void>((resolve) => (wrote = resolve));
+    const open = store.transaction(async (repos) => {
+      await write([5, 2 * DAY + 30], repos);
+      wrote();
+      await held;
+    }, ROW_LOCKS);
+    await written;
+    await foldAll();
+    release();
+    await open;
+    await check('committed after a fold that ran while it was open');
+    await foldAll();
+    await check('folded again');
+    // A round and its transaction inserted by one statement (as a unit that writes the round and
+    // its bet, or closes it and adds the prize, at once might): the trigger still sees the round.
+    const [model] = rounds;
+    const modelBet = transactions.find((row) => row.roundId === model?.id);
+    if (!model || !modelBet) throw new Error('no round to copy');
+    const copy = { ...model, id: `${model.id}-copy` };
+    const prize = { ...modelBet, id: `${modelBet.id}-copy`, roundId: copy.id, type: 'prize' as const };
+    await pool.query(
+      `WITH r AS (
+         INSERT INTO rounds SELECT (jsonb_populate_record(NULL::rounds, to_jsonb(o) || jsonb_build_object(
+           'id', $1::text, 'written_xid', pg_current_xact_id()::text, 'pool_id', NULL, 'draw_index', NULL))).*
+         FROM rounds o WHERE o.id = $2 RETURNING id)
+       INSERT INTO transactions SELECT (jsonb_populate_record(NULL::transactions, to_jsonb(t) || jsonb_build_object(
+         'id', $3::text, 'round_id', (SELECT id FROM r), 'type', 'prize', 'written_xid', pg_current_xact_id()::text))).*
+       FROM transactions t WHERE t.id = $4`,
+      [copy.id, model.id, prize.id, modelBet.id],
+    );
+    rounds.push(copy);
+    transactions.push(prize);
+    await check('a round and its prize written by one statement');
+    await foldAll();
+    await check('that folded');
+    // The plain count (LEDGER_COUNT_FOLD=false) agrees.
+    const plain = openPostgresStore(own.url, { foldCounts: false });
+    try {
+      const filter = ledgerFilter(one.client.id, { type: 'prize' });
+      const page = { pageIndex: 1, pageSize: 1 };
+      expect((await plain.ledger.listRounds(filter, page)).totalCount).toBe(
+        (await store.ledger.listRounds(filter, page)).totalCount,
+      );
+    } finally {
+      await plain.close();
+    }
+    // What the counts are keyed on never changes (a fold counted the row where it was).
+    await expect(
+      pool.query('UPDATE rounds SET created_at = $1 WHERE id = $2', [minute(9), rounds[0]?.id]),
+    ).rejects.toThrow(/never change/);
+  } finally {
+    await pool.end();
+    await store.close();
+    await own.drop();
+  }
+});
+
+it('keeps every total equal to its rows for any writes, folds and filters (property)', async () => {
+  const own = await createTestDatabase();
+  const store = openPostgresStore(own.url);
+  const pool = createPool(own.url, { max: 2 });
+  const counts = createLedgerCounts(createUnits(pool, async () => {}).outside);
+  const time = fc.integer({ min: 0, max: 4 * DAY }).map(minute);
+  const step = fc.oneof(
+    fc.record({
+      kind: fc.constant('write' as const),
+      at: time,
+      second: fc.boolean(),
+      more: fc.subarray(['prize', 'rollback'] as const),
+    }),
+    fc.record({
+      kind: fc.constant('fold' as const),
+      list: fc.constantFrom('round' as const, 'transaction' as const),
+    }),
+  );
+  const filter = fc.record({
+    second: fc.boolean(),
+    profile: fc.boolean(),
+    type: fc.constantFrom(null, null, 'bet' as const, 'prize' as const, 'rollback' as const),
+    from: fc.option(time),
+    before: fc.option(time),
+  });
+  try {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { maxLength: 12 }),
+        fc.array(filter, { minLength: 1, maxLength: 4 }),
+        async (steps, filters) => {
+          // A client of its own per run; the watermarks are shared, as with several clients in use.
+          const one = await seedSeat(store);
+          const two = await seedSeat(store, { client: one.client });
+          const rounds: RoundRecord[] = [];
+          const transactions: TransactionRecord[] = [];
+          for (const item of steps) {
+            if (item.kind === 'fold') {
+              await counts.fold(item.list, { wait: true });
+              continue;
+            }
+            const round = await seedRound(store, item.second ? two : one, { createdAt: item.at });
+            rounds.push(round);
+            transactions.push(await seedTransaction(store, round));
+            for (const type of item.more) transactions.push(await seedTransaction(store, round, { type }));
+          }
+          for (const over of filters) {
+            const filter = ledgerFilter(one.client.id, {
+              profileId: over.profile ? (over.second ? two : one).profile.id : null,
+              type: over.type,
+              from: over.from,
+              before: over.before,
+            });
+            const keeps = (row: RoundRecord | TransactionRecord) =>
+              (filter.profileId === null || row.profileId === filter.profileId) &&
+              (filter.from === null || row.createdAt >= filter.from) &&
+              (filter.before === null || row.createdAt < filter.before);
+            const page = { pageIndex: 1, pageSize: 1 };
+            expect((await store.ledger.listTransactions(filter, page)).totalCount).toBe(
+              transactions.filter((row) => keeps(row) && (filter.type === null || row.type === filter.type))
+                .length,
+            );
+            expect((await store.ledger.listRounds(filter, page)).totalCount).toBe(
+              rounds.filter(
+                (row) =>
+                  keeps(row) &&
+                  (filter.type === null ||
+                    transactions.some((t) => t.roundId === row.id && t.type === filter.type)),
+              ).length,
+            );
+          }
+        },
+      ),
+      { numRuns: 15 },
+    );
   } finally {
     await pool.end();
     await store.close();

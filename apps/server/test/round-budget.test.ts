@@ -79,7 +79,7 @@ afterAll(async () => {
 
 /**
  * The rows a round's unit must not write (issue 23: no shared counter row on the round's path):
- * the lists' counts (SQLite's old trigger-kept ledger_counts, the folded per-hour counts), the
+ * the lists' counts (SQLite's old trigger-kept ledger_counts, the folded per-hour and per-day counts), the
  * webhooks' counters and the pools' totals. Triggers write rows no statement log shows, so the
  * rows themselves are compared. Webhook delivery is stopped, and the block of draws the rounds
  * use was taken in the warm-up, so nothing else writes these during the measured rounds.

@@ -2,18 +2,16 @@ import type { LedgerFilter } from './records.ts';
 
 /**
  * What both adapters' folded list totals share (issue 23: no counter row written in a round's
- * unit): the ledger's rows counted per span of created_at (an hour on PostgreSQL, a day on
- * SQLite), per client, profile and (transactions) type, folded in batches off the round's path; a
- * total adds the folded spans its range covers and counts the rows outside them. Pure: the spans'
- * arithmetic and which filters the counts answer.
+ * unit): the ledger's rows counted per UTC day of created_at, per client, profile and
+ * (transactions) type, folded in batches off the round's path; a total adds the folded days its
+ * range covers and counts the rows outside them. Pure: the days' arithmetic and which filters
+ * SQLite's counts answer (PostgreSQL's also answer rounds by a transaction's type:
+ * postgres/ledger-counts.ts).
  */
 
 export type LedgerList = 'round' | 'transaction';
 
-export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
-/** A reader starts a fold at most this often per process and list. */
-export const FOLD_EVERY_MS = 60_000;
 /** After every ISO time: a range without an end. */
 export const NO_END = '9999';
 
@@ -21,18 +19,12 @@ export const NO_END = '9999';
 const floorTo = (ms: number, span: number): string =>
   new Date(ms - (((ms % span) + span) % span)).toISOString();
 
-/** The start of the UTC hour holding `ms`, as an ISO time like created_at. */
-export const floorHour = (ms: number): string => floorTo(ms, HOUR_MS);
-
 /** The first whole span at or after `iso`. */
 function ceilTo(iso: string, span: number): string {
   const ms = Date.parse(iso);
   const floor = floorTo(ms, span);
   return Date.parse(floor) === ms ? floor : floorTo(ms + span, span);
 }
-
-/** The first whole hour at or after `iso`. */
-export const ceilHour = (iso: string): string => ceilTo(iso, HOUR_MS);
 
 /**
  * The whole spans `[start, end)` a filter's range covers: the folded counts answer for them, the
@@ -48,15 +40,12 @@ function wholeSpans(
   };
 }
 
-/** The whole hours of a filter's range (PostgreSQL's buckets). */
-export const wholeHours = (filter: Pick<LedgerFilter, 'from' | 'before'>) => wholeSpans(filter, HOUR_MS);
-
-/** The whole UTC days of a filter's range (SQLite's buckets; the API's date filters are whole days). */
+/** The whole UTC days of a filter's range (the buckets; the API's date filters are whole days). */
 export const wholeDays = (filter: Pick<LedgerFilter, 'from' | 'before'>) => wholeSpans(filter, DAY_MS);
 
 /**
- * Whether the folded counts can answer this filter: they are kept by client, profile, a
- * transaction's type and hour. A player, a round, a status, or rounds by a transaction's type (a
+ * Whether SQLite's folded counts can answer this filter: they are kept by client, profile, a
+ * transaction's type and day. A player, a round, a status, or rounds by a transaction's type (a
  * round gains a type after it was counted) are counted from the rows.
  */
 export function foldable(list: LedgerList, filter: LedgerFilter): boolean {

@@ -21,7 +21,7 @@ export function openConfiguredStore(
     return openPostgresStore(settings.DATABASE_URL, {
       ...options,
       statementStats: settings.STATEMENT_STATS,
-      foldCounts: settings.LEDGER_COUNT_FOLD === true,
+      foldCounts: settings.LEDGER_COUNT_FOLD !== false,
       ...(settings.DATABASE_POOL_SIZE && { maxConnections: settings.DATABASE_POOL_SIZE }),
     });
   return openSqliteStore(join(settings.DATA_DIR, 'raspa.sqlite'), {

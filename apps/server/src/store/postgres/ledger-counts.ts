@@ -1,35 +1,71 @@
-import { FOLD_EVERY_MS, floorHour, HOUR_MS, type LedgerList, wholeHours } from '../ledger-hours.ts';
+import { type LedgerList, NO_END, wholeDays } from '../ledger-hours.ts';
 import type { LedgerFilter } from '../records.ts';
-import { first, type Sql } from './sql.ts';
+import { first, PLANNED_EACH_RUN, type Sql } from './sql.ts';
 
 /**
  * The exact totals of the round and transaction lists on a large ledger (issue 23), without a
- * counter that a round's unit writes: the rows are counted per hour into `ledger_hour_counts`
- * (migration 007) in batches, off the round's path, by the lists' readers. A total is then the
- * folded hours its range covers, plus a `count(*)` of the rows outside them (before the range's
- * first whole hour, and from where the fold stopped), all in one statement, so it reads one
- * snapshot: a fold that commits meanwhile is either wholly in it or not at all.
+ * counter that a round's unit writes: the rows are counted per UTC day into `ledger_day_counts`
+ * (migration 009) in batches, off the round's path, by the lists' readers. A total is then the
+ * folded days its range covers, plus a `count(*)` of the rows outside them (before the range's
+ * first whole day, from its last whole day on, and past the fold's watermark), all in one
+ * statement, so it reads one snapshot: a fold that commits meanwhile is wholly in it or not at all.
  *
- * The fold takes the hours that ended FOLD_MARGIN_MS before both the database's clock and the
- * newest row's created_at. It relies on every row being committed within that margin of its
- * created_at (a unit lasts seconds; the clocks of the instances agree within it). A row committed
- * later with an older created_at would be missed by the totals.
+ * The watermark is a transaction id, not a time. Each row keeps the id of the transaction that
+ * wrote it (`written_xid`, the top-level id even inside a savepoint). A fold counts the rows whose
+ * written_xid lies between the last fold's watermark and its own snapshot's xmin: every transaction
+ * below that xmin had ended when the fold's snapshot was taken, so the fold sees all of their
+ * committed rows, and any row committed later has a written_xid at or above it. So the totals are
+ * exact whatever the rows' created_at and whatever the order of commits (unlike 007's time
+ * watermark, which missed a row committed more than an hour after its created_at). A transaction
+ * left open holds the xmin back: the folds then gain nothing and the totals count more rows, still
+ * exactly.
  *
- * Only the filters the counts are kept by use them: the client, the profile, a transaction's type
- * and the dates. A player, a round, a status, or rounds by a transaction's type are counted from
- * the rows (narrow filters, or as on SQLite: narrow a status with dates).
+ * Three tables are folded, each with its own watermark: rounds (every round, type ''),
+ * round_types (the rounds having a transaction of a type, filled by a trigger: migration 009) and
+ * transactions. Filters the counts answer: the client, the profile, a transaction's type and the
+ * dates (`foldable`). A player, a round or a status are counted from the rows (narrow filters; as
+ * on SQLite, narrow a status with dates).
  */
 
-const FOLD_MARGIN_MS = HOUR_MS;
 /** The advisory lock of a fold: one at a time across instances; the others skip theirs. */
 const FOLD_LOCK = 7_261_736_173;
+/**
+ * A reader starts a fold at most this often per process and list: the rows past the watermark
+ * are counted by each total through the written_xid index, so they are kept to a few seconds of
+ * writes (at 5,000 rounds/s, 5 s is about 25,000 rounds and their transactions).
+ */
+const FOLD_EVERY_MS = 5_000;
 
 type List = LedgerList;
+type Source = 'rounds' | 'round_types' | 'transactions';
+
+/** What a source adds to the counts: its list and the type of each of its rows. */
+const SOURCES: Record<Source, { list: List; type: string }> = {
+  rounds: { list: 'round', type: "''" },
+  round_types: { list: 'round', type: 'x.type' },
+  transactions: { list: 'transaction', type: 'x.type' },
+};
+const SOURCES_OF: Record<List, Source[]> = {
+  round: ['rounds', 'round_types'],
+  transaction: ['transactions'],
+};
+
+/**
+ * Whether the folded counts can answer this filter: they are kept by client, profile, a
+ * transaction's type (for rounds: the rounds having one) and day.
+ */
+export const foldable = (filter: LedgerFilter): boolean =>
+  filter.playerId === null && filter.roundId === null && filter.status === null;
+
+/** Rounds filtered by a transaction's type are counted and paged from round_types. */
+export const byRoundTypes = (list: List, filter: LedgerFilter): boolean =>
+  list === 'round' && filter.type !== null && foldable(filter);
 
 export interface LedgerCounts {
   /**
-   * The exact number of rows of `list` that `where` (over its alias, `r` or `t`, built with
-   * `params`) keeps, for a `foldable` filter; `params` goes on numbering after where's own.
+   * The exact number of rows of `list` that a `foldable` filter keeps. `where` is the filter's
+   * WHERE over the rows it counts (alias `x`: rounds, round_types when `byRoundTypes`, or
+   * transactions), built with `params`, which goes on numbering after where's own.
    */
   total(
     list: List,
@@ -38,7 +74,7 @@ export interface LedgerCounts {
     params: { add(value: unknown): string; values: unknown[] },
   ): Promise<number>;
   /**
-   * Folds the hours of `list` that are due. One fold runs at a time across instances: another
+   * Folds what is due of `list`'s tables. One fold runs at a time across instances: another
    * skips, or with `wait` waits for the one under way and then folds what is still due.
    */
   fold(list: List, options?: { wait?: boolean }): Promise<void>;
@@ -46,9 +82,23 @@ export interface LedgerCounts {
 
 export function createLedgerCounts(sql: Sql): LedgerCounts {
   const lastFold: Record<List, number> = { round: -Infinity, transaction: -Infinity };
-  const table = (list: List) => (list === 'round' ? 'rounds' : 'transactions');
-  const aliased = (list: List) => (list === 'round' ? 'rounds r' : 'transactions t');
-  const alias = (list: List) => (list === 'round' ? 'r' : 't');
+  /**
+   * The newest watermark of each table seen here. Watermarks only rise, so it is a lower bound of
+   * the current one: sent as a constant beside the exact condition, it tells the planner that few
+   * rows are past it (the watermark itself is read in the statement, which the planner cannot
+   * estimate, and would take for a third of the table).
+   */
+  const seenMark: Record<Source, bigint> = { rounds: 0n, round_types: 0n, transactions: 0n };
+  let marksRead = false;
+
+  /** Once per process: the watermarks as they are, so that even the first total is planned on them. */
+  async function readMarks(): Promise<void> {
+    const rows = await sql.query<{ source: Source; mark: string }>(
+      'SELECT source, folded_xid::text AS mark FROM ledger_count_folds',
+    );
+    for (const row of rows.rows) seenMark[row.source] = BigInt(row.mark);
+    marksRead = true;
+  }
 
   async function fold(list: List, options: { wait?: boolean } = {}): Promise<void> {
     await sql.atomic(async (tx) => {
@@ -60,32 +110,26 @@ export function createLedgerCounts(sql: Sql): LedgerCounts {
         [FOLD_LOCK],
       );
       if (!locked?.got) return;
-      const state = await first<{ from: string; newest: string | null; now: number }>(
-        tx,
-        `SELECT coalesce((SELECT folded_before FROM ledger_count_folds WHERE list = $1), '') AS "from",
-           (SELECT max(s.newest) FROM api_clients c,
-              LATERAL (SELECT max(x.created_at) AS newest FROM ${table(list)} x WHERE x.client_id = c.id) s) AS newest,
-           (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now`,
-        [list],
-      );
-      if (!state?.newest) return;
-      const upTo = floorHour(Math.min(state.now, Date.parse(state.newest)) - FOLD_MARGIN_MS);
-      if (upTo <= state.from) return;
-      // Through the clients, so each one's rows are a range of its (client_id, created_at) index.
-      await tx.query(
-        `INSERT INTO ledger_hour_counts (list, client_id, hour, profile_id, type, n)
-         SELECT $1, x.client_id, substr(x.created_at, 1, 13) || ':00:00.000Z', x.profile_id,
-           ${list === 'round' ? "''" : 'x.type'}, count(*)
-         FROM api_clients c JOIN ${table(list)} x ON x.client_id = c.id AND x.created_at >= $2 AND x.created_at < $3
-         GROUP BY 2, 3, 4, 5
-         ON CONFLICT (list, client_id, hour, profile_id, type) DO UPDATE SET n = ledger_hour_counts.n + excluded.n`,
-        [list, state.from, upTo],
-      );
-      await tx.query(
-        `INSERT INTO ledger_count_folds (list, folded_before) VALUES ($1, $2)
-         ON CONFLICT (list) DO UPDATE SET folded_before = excluded.folded_before`,
-        [list, upTo],
-      );
+      // One statement per table, so the rows counted and the new watermark come from one snapshot.
+      // (A unit is SERIALIZABLE: after waiting on the lock its snapshot may predate the fold it
+      // waited for; the watermark row that fold updated then fails this one, which runs again.)
+      for (const source of SOURCES_OF[list]) {
+        const { list: name, type } = SOURCES[source];
+        await tx.query(
+          `WITH mark AS (
+             SELECT coalesce((SELECT folded_xid FROM ledger_count_folds WHERE source = $1), '0'::xid8) AS since,
+               pg_snapshot_xmin(pg_current_snapshot()) AS upto),
+           counted AS (
+             INSERT INTO ledger_day_counts (list, client_id, day, profile_id, type, n)
+             SELECT $2, x.client_id, substr(x.created_at, 1, 10), x.profile_id, ${type}, count(*)
+             FROM ${source} x, mark WHERE x.written_xid >= mark.since AND x.written_xid < mark.upto
+             GROUP BY 2, 3, 4, 5
+             ON CONFLICT (list, client_id, type, day, profile_id) DO UPDATE SET n = ledger_day_counts.n + excluded.n)
+           INSERT INTO ledger_count_folds (source, folded_xid) SELECT $1, upto FROM mark WHERE upto > since
+           ON CONFLICT (source) DO UPDATE SET folded_xid = excluded.folded_xid`,
+          [source, name],
+        );
+      }
     });
   }
 
@@ -100,26 +144,56 @@ export function createLedgerCounts(sql: Sql): LedgerCounts {
   return {
     fold,
     async total(list, filter, where, params) {
-      const name = params.add(list);
-      const hours = wholeHours(filter);
-      const start = params.add(hours.start);
-      const end = params.add(hours.end);
-      const buckets = [`h.list = ${name}`, `h.client_id = ${params.add(filter.clientId)}`];
-      if (filter.profileId !== null) buckets.push(`h.profile_id = ${params.add(filter.profileId)}`);
-      if (filter.type !== null) buckets.push(`h.type = ${params.add(filter.type)}`);
-      const row = await first<{ folded: number; head: number; tail: number }>(
+      const source: Source = byRoundTypes(list, filter) ? 'round_types' : (SOURCES_OF[list][0] ?? 'rounds');
+      if (!marksRead) await readMarks();
+      const { start, end } = wholeDays(filter);
+      const from = params.add(filter.from ?? '');
+      const before = params.add(filter.before ?? NO_END);
+      // Each count has one lower and one upper bound on created_at: one range of the filter's index.
+      const inRange = (low: string, high: string) =>
+        `${where} AND x.created_at >= ${low} AND x.created_at < ${high}`;
+      if (start >= end) {
+        // No whole day in the range: less than two days of rows, counted (the API's date filters
+        // are whole days; other bounds come from tests and internal callers).
+        const row = await first<{ n: string }>(
+          sql,
+          `SELECT count(*) AS n FROM ${source} x WHERE ${inRange(from, before)}`,
+          params.values,
+        );
+        return Number(row?.n ?? 0);
+      }
+      const spanStart = params.add(start);
+      const spanEnd = params.add(end);
+      const buckets = [`d.list = ${params.add(list)}`, `d.client_id = ${params.add(filter.clientId)}`];
+      if (filter.profileId !== null) buckets.push(`d.profile_id = ${params.add(filter.profileId)}`);
+      if (filter.type !== null) buckets.push(`d.type = ${params.add(filter.type)}`);
+      else if (list === 'round') buckets.push("d.type = ''");
+      const dayStart = params.add(start.slice(0, 10));
+      const dayEnd = params.add(end === NO_END ? NO_END : end.slice(0, 10));
+      const mark = `(SELECT coalesce((SELECT folded_xid FROM ledger_count_folds WHERE source = ${params.add(source)}), '0'::xid8))`;
+      const seen = params.add(String(seenMark[source]));
+      // Head and foot: less than a day of rows each (none for whole days). Tail: the rows past the
+      // watermark. Planned at each run: with the lower bound's value the planner sees that few
+      // rows are past the watermark and reads them through the written_xid index; a generic plan
+      // takes a third of the table for them and walks the filter's index instead (1.3–1.9 s for
+      // the bench's client's rounds, docs/benchmarks.md).
+      const row = await first<{ folded: string; head: string; foot: string; tail: string; mark: string }>(
         sql,
-        `WITH fold AS (SELECT coalesce((SELECT folded_before FROM ledger_count_folds WHERE list = ${name}), '') AS upto)
-         SELECT
-           (SELECT coalesce(sum(h.n), 0) FROM ledger_hour_counts h, fold
-             WHERE ${buckets.join(' AND ')} AND h.hour >= ${start} AND h.hour < least(${end}, fold.upto)) AS folded,
-           (SELECT count(*) FROM ${aliased(list)} WHERE ${where} AND ${alias(list)}.created_at < ${start}) AS head,
-           (SELECT count(*) FROM ${aliased(list)}, fold
-             WHERE ${where} AND ${alias(list)}.created_at >= greatest(${start}, least(${end}, fold.upto))) AS tail`,
+        `${PLANNED_EACH_RUN}SELECT
+           (SELECT coalesce(sum(d.n), 0) FROM ledger_day_counts d
+             WHERE ${buckets.join(' AND ')} AND d.day >= ${dayStart} AND d.day < ${dayEnd}) AS folded,
+           (SELECT count(*) FROM ${source} x WHERE ${inRange(from, spanStart)}) AS head,
+           (SELECT count(*) FROM ${source} x WHERE ${inRange(spanEnd, before)}) AS foot,
+           (SELECT count(*) FROM ${source} x
+             WHERE x.written_xid >= ${mark} AND x.written_xid >= ${seen}::xid8 AND ${inRange(spanStart, spanEnd)}) AS tail,
+           ${mark}::text AS mark`,
         params.values,
       );
+      if (row && BigInt(row.mark) > seenMark[source]) seenMark[source] = BigInt(row.mark);
       foldSoon(list);
-      return (row?.folded ?? 0) + (row?.head ?? 0) + (row?.tail ?? 0);
+      return (
+        Number(row?.folded ?? 0) + Number(row?.head ?? 0) + Number(row?.foot ?? 0) + Number(row?.tail ?? 0)
+      );
     },
   };
 }

@@ -1,10 +1,9 @@
-import { foldable } from '../ledger-hours.ts';
 import type { PageRequest } from '../paging.ts';
 import type { LedgerFilter, ListCursor, OwnerRef, ReportRow, TransactionRecord } from '../records.ts';
 import { assertReportFilter, reportQuery } from '../report-query.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
-import { createLedgerCounts } from './ledger-counts.ts';
+import { byRoundTypes, createLedgerCounts, foldable } from './ledger-counts.ts';
 import { all, first, parameters, type Sql } from './sql.ts';
 
 const TRANSACTION_COLUMNS = `t.id, t.round_id AS "roundId", t.client_id AS "clientId", t.profile_id AS "profileId",
@@ -23,40 +22,66 @@ const ROUND_COLUMNS = `r.id, r.client_id AS "clientId", r.profile_id AS "profile
 const ROUND_JOINS = `JOIN players p ON p.id = r.player_id JOIN profiles pr ON pr.id = p.profile_id
   LEFT JOIN player_balances pb ON pb.player_id = r.player_id AND pb.currency = r.currency`;
 
-/** The WHERE of a list over rounds (r) or transactions (t): fixed SQL text, every value a parameter. */
-function ledgerWhere(alias: 'r' | 't', filter: LedgerFilter, add: (value: unknown) => string): string {
+/** The rows a list reads: rounds, transactions, or rounds by a transaction's type (round_types). */
+type Rows = 'rounds' | 'transactions' | 'round_types';
+
+/**
+ * The WHERE of a list over `rows` (as `alias`): fixed SQL text, every value a parameter. Without
+ * `dates` it leaves the filter's dates out (the folded totals add their own bounds).
+ */
+function ledgerWhere(
+  rows: Rows,
+  alias: string,
+  filter: LedgerFilter,
+  add: (value: unknown) => string,
+  options: { dates?: boolean } = {},
+): string {
   const clauses = [`${alias}.client_id = ${add(filter.clientId)}`];
-  const roundId = alias === 'r' ? 'r.id' : 't.round_id';
   if (filter.profileId !== null) clauses.push(`${alias}.profile_id = ${add(filter.profileId)}`);
-  if (filter.playerId !== null) clauses.push(`${alias}.player_id = ${add(filter.playerId)}`);
-  if (filter.roundId !== null) clauses.push(`${roundId} = ${add(filter.roundId)}`);
-  if (filter.type !== null) {
-    clauses.push(
-      alias === 'r'
-        ? `EXISTS (SELECT 1 FROM transactions x WHERE x.round_id = r.id AND x.type = ${add(filter.type)})`
-        : `t.type = ${add(filter.type)}`,
-    );
+  if (rows === 'round_types') {
+    // round_types holds a round's client, profile, type and created_at only (byRoundTypes).
+    if (filter.type === null || !foldable(filter))
+      throw new Error('round_types answers a type, a profile, dates');
+    clauses.push(`${alias}.type = ${add(filter.type)}`);
+  } else {
+    const roundId = rows === 'rounds' ? `${alias}.id` : `${alias}.round_id`;
+    if (filter.playerId !== null) clauses.push(`${alias}.player_id = ${add(filter.playerId)}`);
+    if (filter.roundId !== null) clauses.push(`${roundId} = ${add(filter.roundId)}`);
+    if (filter.type !== null) {
+      clauses.push(
+        rows === 'rounds'
+          ? `EXISTS (SELECT 1 FROM transactions tt WHERE tt.round_id = ${alias}.id AND tt.type = ${add(filter.type)})`
+          : `${alias}.type = ${add(filter.type)}`,
+      );
+    }
+    if (filter.status !== null) clauses.push(`${alias}.status = ${add(filter.status)}`);
   }
-  if (filter.status !== null) clauses.push(`${alias}.status = ${add(filter.status)}`);
-  if (filter.from !== null) clauses.push(`${alias}.created_at >= ${add(filter.from)}`);
-  if (filter.before !== null) clauses.push(`${alias}.created_at < ${add(filter.before)}`);
+  if (options.dates !== false) {
+    if (filter.from !== null) clauses.push(`${alias}.created_at >= ${add(filter.from)}`);
+    if (filter.before !== null) clauses.push(`${alias}.created_at < ${add(filter.before)}`);
+  }
   return clauses.join(' AND ');
 }
 
 /** Keeps the records after `after` in NEWEST_FIRST order (keyset paging: the export's batches). */
-function afterCursor(alias: 'r' | 't', after: ListCursor | null, add: (value: unknown) => string): string {
+function afterCursor(
+  alias: string,
+  after: ListCursor | null,
+  add: (value: unknown) => string,
+  id = `${alias}.id`,
+): string {
   if (after === null) return '';
-  return ` AND (${alias}.created_at, ${alias}.id) < (${add(after.createdAt)}, ${add(after.id)})`;
+  return ` AND (${alias}.created_at, ${id}) < (${add(after.createdAt)}, ${add(after.id)})`;
 }
 
 const pageParams = (page: PageRequest) => [page.pageSize, (page.pageIndex - 1) * page.pageSize];
 
-const NEWEST_FIRST = (alias: string) => `ORDER BY ${alias}.created_at DESC, ${alias}.id DESC`;
+const NEWEST_FIRST = (alias: string, id = `${alias}.id`) => `ORDER BY ${alias}.created_at DESC, ${id} DESC`;
 
 /**
- * The lists. Their totals count the rows; with `foldCounts` (LEDGER_COUNT_FOLD) they add the
- * per-hour counts folded off the round's path and count only the rows outside them
- * (ledger-counts.ts), for the filters those counts are kept by.
+ * The lists. Their totals add the per-day counts folded off the round's path and count only the
+ * rows outside them (ledger-counts.ts), for the filters those counts are kept by; else, or with
+ * `foldCounts: false` (LEDGER_COUNT_FOLD=false), they count the rows.
  */
 export function createLedgerRepo(sql: Sql, options: { foldCounts?: boolean } = {}): LedgerRepo {
   const counts = createLedgerCounts(sql);
@@ -82,13 +107,25 @@ export function createLedgerRepo(sql: Sql, options: { foldCounts?: boolean } = {
   /** Newest first, from `after` on (null: the newest), `[limit, offset]`. */
   async function roundsOfPage(filter: LedgerFilter, after: ListCursor | null, page: number[]) {
     const params = parameters();
-    const where = ledgerWhere('r', filter, params.add) + afterCursor('r', after, params.add);
-    const [limit, offset] = page.map(params.add);
     // The page's ids first (an index-only walk past the offset), then only its rows joined: else
-    // PostgreSQL joins every skipped round to its player before the OFFSET drops it.
+    // PostgreSQL joins every skipped round to its player before the OFFSET drops it. Rounds by a
+    // transaction's type walk round_types instead of probing each round for such a transaction.
+    const ids = byRoundTypes('round', filter)
+      ? `SELECT x.round_id AS id FROM round_types x WHERE ${ledgerWhere('round_types', 'x', filter, params.add)}${afterCursor(
+          'x',
+          after,
+          params.add,
+          'x.round_id',
+        )} ${NEWEST_FIRST('x', 'x.round_id')}`
+      : `SELECT r.id FROM rounds r WHERE ${ledgerWhere('rounds', 'r', filter, params.add)}${afterCursor(
+          'r',
+          after,
+          params.add,
+        )} ${NEWEST_FIRST('r')}`;
+    const [limit, offset] = page.map(params.add);
     const rows = await all<RoundDetailRow>(
       sql,
-      `WITH page AS (SELECT r.id FROM rounds r WHERE ${where} ${NEWEST_FIRST('r')} LIMIT ${limit} OFFSET ${offset})
+      `WITH page AS (${ids} LIMIT ${limit} OFFSET ${offset})
        SELECT ${ROUND_COLUMNS} FROM page JOIN rounds r ON r.id = page.id ${ROUND_JOINS} ${NEWEST_FIRST('r')}`,
       params.values,
     );
@@ -97,7 +134,7 @@ export function createLedgerRepo(sql: Sql, options: { foldCounts?: boolean } = {
 
   async function transactionsOfPage(filter: LedgerFilter, after: ListCursor | null, page: number[]) {
     const params = parameters();
-    const where = ledgerWhere('t', filter, params.add) + afterCursor('t', after, params.add);
+    const where = ledgerWhere('transactions', 't', filter, params.add) + afterCursor('t', after, params.add);
     const [limit, offset] = page.map(params.add);
     return all<TransactionRecord>(
       sql,
@@ -109,13 +146,20 @@ export function createLedgerRepo(sql: Sql, options: { foldCounts?: boolean } = {
 
   async function total(list: 'round' | 'transaction', filter: LedgerFilter): Promise<number> {
     const params = parameters();
-    const alias = list === 'round' ? 'r' : 't';
-    const table = list === 'round' ? 'rounds r' : 'transactions t';
-    const where = ledgerWhere(alias, filter, params.add);
-    if (options.foldCounts && foldable(list, filter)) return counts.total(list, filter, where, params);
-    return (
-      (await first<{ n: number }>(sql, `SELECT count(*) AS n FROM ${table} WHERE ${where}`, params.values))
-        ?.n ?? 0
+    if (options.foldCounts !== false && foldable(filter)) {
+      const rows: Rows = byRoundTypes(list, filter)
+        ? 'round_types'
+        : list === 'round'
+          ? 'rounds'
+          : 'transactions';
+      const where = ledgerWhere(rows, 'x', filter, params.add, { dates: false });
+      return counts.total(list, filter, where, params);
+    }
+    const rows: Rows = list === 'round' ? 'rounds' : 'transactions';
+    const where = ledgerWhere(rows, 'x', filter, params.add);
+    return Number(
+      (await first<{ n: number }>(sql, `SELECT count(*) AS n FROM ${rows} x WHERE ${where}`, params.values))
+        ?.n ?? 0,
     );
   }
 
@@ -163,7 +207,11 @@ export function createLedgerRepo(sql: Sql, options: { foldCounts?: boolean } = {
     report: (filter, groupBy) => {
       assertReportFilter(filter);
       const params = parameters();
-      return all<ReportRow>(sql, reportQuery(ledgerWhere('t', filter, params.add), groupBy), params.values);
+      return all<ReportRow>(
+        sql,
+        reportQuery(ledgerWhere('transactions', 't', filter, params.add), groupBy),
+        params.values,
+      );
     },
     findPlayerRef: (playerId) =>
       first<OwnerRef>(sql, 'SELECT id, client_id AS "clientId" FROM players WHERE id = $1', [playerId]),

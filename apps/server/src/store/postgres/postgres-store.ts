@@ -85,7 +85,7 @@ export function createPostgresStore(
     ...(options.statementStats && { trips: countRoundTrips(options.statementStats) }),
   });
   // One set of repositories: inside a unit's work, their statements run on its connection.
-  const repos = createRepos(units.outside, state, options.foldCounts === true);
+  const repos = createRepos(units.outside, state, options.foldCounts !== false);
   return {
     ...repos,
     ready,
@@ -112,7 +112,7 @@ export const openPostgresStore = (
     maxConnections?: number;
     readonly?: boolean;
     statementStats?: string | undefined;
-    /** The lists' totals from folded per-hour counts (LEDGER_COUNT_FOLD, ledger-counts.ts). */
+    /** false: the lists' totals count the rows instead of adding folded per-day counts (LEDGER_COUNT_FOLD, ledger-counts.ts). */
     foldCounts?: boolean;
   } = {},
 ): PostgresStore => {
@@ -123,6 +123,6 @@ export const openPostgresStore = (
       pipeline: true,
       ...(options.maxConnections && { max: options.maxConnections }),
     }),
-    { readonly, statementStats: options.statementStats, foldCounts: options.foldCounts === true },
+    { readonly, statementStats: options.statementStats, foldCounts: options.foldCounts !== false },
   );
 };

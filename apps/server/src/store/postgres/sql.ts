@@ -53,10 +53,18 @@ export const selectList = (fields: Record<string, string>, alias = ''): string =
 
 const names = new Map<string, string>();
 /**
+ * Starts a statement that is planned for its values at each run (sent unnamed) instead of once per
+ * connection: for one whose best plan depends on a value the planner can only estimate when it
+ * sees it (PostgreSQL's plan cache moves a prepared statement to a generic plan after five runs).
+ */
+export const PLANNED_EACH_RUN = '/* planned each run */ ';
+
+/**
  * A named statement, so each connection parses and plans a text once (node-postgres prepares a
  * statement only when it is named). The name is a digest of the text: one text, one name.
  */
 export function prepared(text: string, values: readonly unknown[] | undefined): pg.QueryConfig {
+  if (text.startsWith(PLANNED_EACH_RUN)) return { text, values: (values ?? []) as unknown[] };
   let name = names.get(text);
   if (!name) {
     name = `r${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;

@@ -8,8 +8,8 @@ import { TransferError } from './transfer-error.ts';
  * `pnpm admin migrate-to-postgres` (docs/store.md): copies an embedded database into an empty
  * PostgreSQL one, then checks every table row for row before it commits. The only module that
  * knows both adapters' tables: both schemas keep the same table and column names, so a table is
- * copied column by column. The SQLite tables PostgreSQL has no twin for are the list counts its
- * triggers keep (PostgreSQL folds its own counts from the rows): reported, not copied.
+ * copied column by column. The tables each adapter derives from the rows itself (the lists' counts,
+ * their watermark, round_types) are reported, not copied.
  */
 
 export interface TableCopied {
@@ -25,21 +25,17 @@ export interface TransferReport {
   notCopied: { table: string; why: string }[];
 }
 
-/** Why a SQLite-only table need not be copied; a SQLite table PostgreSQL lacks and this does not name is refused. */
-const DERIVED_TABLES: Record<string, string> = {
-  ledger_day_counts:
-    "SQLite's per-day counts of the lists, folded from its rows; PostgreSQL folds its own per-hour counts from the copied rows",
-  round_types:
-    "SQLite's index of rounds by transaction type, kept by its triggers; PostgreSQL joins the transactions",
-};
-
 /**
- * Tables both adapters have, each kept by its own adapter: never copied. Their watermarks differ
- * (SQLite's is a rowid, PostgreSQL's a time).
+ * Tables both adapters have, each derived by its own adapter from the rows: never copied. Their
+ * watermarks differ (SQLite's is a rowid, PostgreSQL's a transaction id).
  */
 const OWN_TABLES: Record<string, string> = {
+  ledger_day_counts:
+    "SQLite's per-day counts of the lists, folded from its rows; PostgreSQL folds its own from the copied rows",
   ledger_count_folds:
-    "where each adapter's fold of the lists' counts stopped (SQLite: a rowid; PostgreSQL: a time)",
+    "where each adapter's fold of the lists' counts stopped (SQLite: a rowid; PostgreSQL: a transaction id)",
+  round_types:
+    "the rounds by transaction type, kept by each adapter's trigger; PostgreSQL's fills as the transactions are copied",
 };
 
 /** The migrations' own record: each database keeps its own (PostgreSQL's is written by migrate()). */
@@ -281,7 +277,7 @@ export async function copySqliteToPostgres(
     const present = new Set(await targetTables(client));
     const notCopied = sourceTables
       .filter((table) => !present.has(table) || table in OWN_TABLES)
-      .map((table) => ({ table, why: DERIVED_TABLES[table] ?? OWN_TABLES[table] }));
+      .map((table) => ({ table, why: OWN_TABLES[table] }));
     const unknown = notCopied.filter((entry) => entry.why === undefined).map((entry) => entry.table);
     if (unknown.length > 0)
       throw new TransferError(`PostgreSQL has no table ${unknown.join(', ')}: the copy would lose its rows`);
