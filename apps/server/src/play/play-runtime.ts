@@ -147,7 +147,8 @@ export async function writeChanges(
       return updatedPlayer;
     });
   }
-  // Without an event the last write can carry the COMMIT, unless it is followed by a check.
+  // Without an event the last write can carry the COMMIT, unless a write's answer is checked
+  // (`held`). `before` must hold statements only: a check in it would come after the COMMIT.
   const lastHere = options.last === true && !changes.event && !options.held;
   const sent = writes.map((write, i) => {
     if (lastHere && i === writes.length - 1) tx.lastStatement();

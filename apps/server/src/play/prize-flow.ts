@@ -52,7 +52,7 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
     if (outcome.kind === 'closed') round = await closeLost(held, outcome.changes);
     else {
       const sent = await retrier.sendFirst(outcome.prize, held);
-      // Undefined: this process is sending the prize already (the other closer answers and pushes).
+      // Undefined: this process is sending the prize already (the closeRound sending it answers and pushes).
       round = sent?.round ?? { ...round, status: 'closing' };
       balance = sent?.balance ?? balance;
     }

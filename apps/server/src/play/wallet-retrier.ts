@@ -23,6 +23,12 @@ import {
   rollbackOutcome,
 } from './wallet-outcomes.ts';
 
+/** What an answer's unit left: the round, and the balance the wallet reported with a yes. */
+interface Recorded {
+  round: RoundRecord;
+  balance: number | undefined;
+}
+
 /**
  * Sends the wallet calls of a round (docs/contract.md §6): a won round's prize, first from its
  * reveal or idle close before anything is written (`sendFirst`), then, committed `pending`,
@@ -32,12 +38,6 @@ import {
  * written (wallet-outcomes.ts); a bet found pending is not sent again but voided and rolled back
  * (`claimPending`).
  */
-/** What an answer's unit left: the round, and the balance the wallet reported with a yes. */
-interface Recorded {
-  round: RoundRecord;
-  balance: number | undefined;
-}
-
 export function createWalletRetrier(runtime: PlayRuntime) {
   const { deps, retry, notifier, events, calls, track, leaseOwner } = runtime;
   const { store } = deps;
