@@ -13,9 +13,16 @@ let tokens: TokenSet;
 let snapshots: DatabaseSnapshots;
 let profileId: string;
 
-// Captchas are issued by a GET, and the /auth rate limits count every request, by design;
+// Captchas are issued by a GET, the /auth rate limits count every request, and a list read may
+// start a fold of the lists' per-day counts (derived from the rows, docs/store.md), by design;
 // everything else must stay put.
-const SNAPSHOT_SKIP = new Set(['captchas', 'rate_limit_counters', 'schema_migrations']);
+const SNAPSHOT_SKIP = new Set([
+  'captchas',
+  'rate_limit_counters',
+  'schema_migrations',
+  'ledger_day_counts',
+  'ledger_count_folds',
+]);
 
 beforeAll(async () => {
   server = await startTestServer();
