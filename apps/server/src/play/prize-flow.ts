@@ -5,6 +5,7 @@ import { mustRound, type PlayRuntime, RoundMovedError, writeChanges } from './pl
 import { playRoundOf } from './round-records.ts';
 import { closeOutcome, type LedgerChanges } from './wallet-outcomes.ts';
 import type { WalletRetrier } from './wallet-retrier.ts';
+import { createTurns } from './turns.ts';
 
 /**
  * Closing a round, by its reveal or its idle time-out (docs/contract.md §8: a won prize is paid
@@ -17,6 +18,10 @@ import type { WalletRetrier } from './wallet-retrier.ts';
 export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrier, 'sendFirst'>) {
   const { deps, events, notifier, retry } = runtime;
   const { store } = deps;
+  // Closers of one round in this process (two tabs, a reveal and the idle close) take turns, so the
+  // second reads the round the first left and neither sends the prize again. Other instances are
+  // kept apart by the units' `open` condition.
+  const turns = createTurns();
 
   /** A lost round's close: one unit, if the round is still open; else the round as it stands. */
   async function closeLost(held: HeldRound, changes: LedgerChanges): Promise<RoundRecord> {
@@ -35,7 +40,14 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
    * Closes the round; with `playerId` (a reveal), only that player's round with a card. Otherwise
    * (or unknown) undefined and nothing changes.
    */
-  async function closeRound(
+  function closeRound(
+    roundId: string,
+    playerId?: string,
+  ): Promise<{ round: RoundRecord; balance: number } | undefined> {
+    return turns.take(roundId, () => closeOnce(roundId, playerId));
+  }
+
+  async function closeOnce(
     roundId: string,
     playerId?: string,
   ): Promise<{ round: RoundRecord; balance: number } | undefined> {
@@ -52,7 +64,7 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
     if (outcome.kind === 'closed') round = await closeLost(held, outcome.changes);
     else {
       const sent = await retrier.sendFirst(outcome.prize, held);
-      // Undefined: this process is sending the prize already (the closeRound sending it answers and pushes).
+      // Undefined: the retrier here is sending the prize already (it answers and pushes when done).
       round = sent?.round ?? { ...round, status: 'closing' };
       balance = sent?.balance ?? balance;
     }
