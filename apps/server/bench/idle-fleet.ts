@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,11 +8,12 @@ import type { StatementCounts } from '../src/store/sqlite/statement-stats.ts';
 import { type BenchChild, forkChild } from './kit/child.ts';
 import { treeCpuSeconds } from './kit/cpu.ts';
 import { loadAverage } from './kit/machine.ts';
-import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
+import { sleep, startServiceOnFreePort } from './kit/processes.ts';
 import { report } from './kit/report.ts';
 import { type BenchDatabase, cpuBetween, startBenchDatabase } from './play/bench-database.ts';
 import type { OperatorAddress } from './play/set-up.ts';
 import { setUpPlayers } from './play/set-up.ts';
+import { stopFleet } from './play/stop-fleet.ts';
 
 /**
  * What a fleet costs with nobody playing (issue 23 item 4): N instances on one PostgreSQL cluster,
@@ -125,10 +126,5 @@ try {
   console.log('statements per second:');
   console.table(statements.top);
 } finally {
-  await load?.ask('close').catch(() => {});
-  await load?.stop();
-  for (const each of services) await stopProcess(each);
-  await operator?.stop();
-  await database?.close();
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  await stopFleet({ load, services, operator, database, dataDirs });
 }

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,7 +9,7 @@ import { type BenchChild, forkChild } from './kit/child.ts';
 import { cpuSeconds, perProcessCpu, processTree, treeCpu, treeCpuSeconds } from './kit/cpu.ts';
 import { crossProcessMessages } from './kit/cross-process.ts';
 import { loadAverage, rssMb } from './kit/machine.ts';
-import { sleep, startServiceOnFreePort, stopProcess } from './kit/processes.ts';
+import { sleep, startServiceOnFreePort } from './kit/processes.ts';
 import { report } from './kit/report.ts';
 import {
   deliveryStatementsPerEvent,
@@ -20,6 +20,7 @@ import {
 import { type Latency, perSecond, triple } from './kit/stats.ts';
 import { type BenchDatabase, cpuBetween, cpuByKind, startBenchDatabase } from './play/bench-database.ts';
 import { type OperatorAddress, setUpPlayers } from './play/set-up.ts';
+import { stopFleet } from './play/stop-fleet.ts';
 
 /**
  * Play-loop benchmark: the real service, the operator (HTTP wallet + webhook receiver) and the
@@ -402,10 +403,5 @@ try {
   for (const sample of run.errorSamples) console.log('error:', JSON.stringify(sample));
   process.exitCode = run.errors === 0 && result.webhooks.drainMs !== null ? 0 : 1;
 } finally {
-  await load?.ask('close').catch(() => {});
-  await load?.stop();
-  for (const each of services) await stopProcess(each);
-  await operator?.stop();
-  await database?.close();
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  await stopFleet({ load, services, operator, database, dataDirs });
 }
