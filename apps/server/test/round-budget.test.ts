@@ -388,6 +388,35 @@ describe('a won card closed by two closers at once (docs/store.md cut 6)', () =>
     expect(await eventsOf(roundId)).toEqual(['open-round', 'close-round']);
   });
 
+  it.skipIf(!onPostgres)(
+    'an instance older than cut 6 cannot write a live round’s prize under its own id (migration 010)',
+    async () => {
+      const { sessionId, roundId } = await wonRound('older-instance');
+      const client = new pg.Client({ connectionString: database?.url });
+      await client.connect();
+      try {
+        // What an older instance's close wrote first: its own prize id, pending, before sending it.
+        const olderPrize = client.query(
+          `INSERT INTO transactions (id, round_id, client_id, profile_id, player_id, type, amount_minor,
+             currency, status, created_at)
+           SELECT 'older-instance-prize', id, client_id, profile_id, player_id, 'prize', prize_minor, currency,
+             'pending', created_at FROM rounds WHERE id = $1`,
+          [roundId],
+        );
+        await expect(olderPrize).rejects.toThrow(/fixed prize id/);
+      } finally {
+        await client.end();
+      }
+      expect(await server.running.app.services.play.reveal(sessionId, roundId)).toMatchObject({ ok: true });
+      const transactions = await server.deps.store.rounds.transactionsOfRound(roundId);
+      expect(transactions.map((t) => [t.type, t.status])).toEqual([
+        ['bet', 'completed'],
+        ['prize', 'completed'],
+      ]);
+      expect(prizeCalls(roundId).map((c) => c.body.transactionId)).toEqual([transactions[1]?.id]);
+    },
+  );
+
   it('two tabs revealing at once: one sends, both are answered, one close-round', async () => {
     const play = server.running.app.services.play;
     const { sessionId, roundId } = await wonRound('two-tabs');
