@@ -395,7 +395,10 @@ describe('a won card closed by two closers at once (docs/store.md cut 6)', () =>
       const client = new pg.Client({ connectionString: database?.url });
       await client.connect();
       try {
-        // What an older instance's close wrote first: its own prize id, pending, before sending it.
+        // What an older instance's close wrote first, in one unit: the round `closing`, and its
+        // prize pending under an id of its own, before sending it.
+        await client.query('BEGIN');
+        await client.query(`UPDATE rounds SET status = 'closing' WHERE id = $1`, [roundId]);
         const olderPrize = client.query(
           `INSERT INTO transactions (id, round_id, client_id, profile_id, player_id, type, amount_minor,
              currency, status, created_at)
@@ -404,6 +407,7 @@ describe('a won card closed by two closers at once (docs/store.md cut 6)', () =>
           [roundId],
         );
         await expect(olderPrize).rejects.toThrow(/fixed prize id/);
+        await client.query('ROLLBACK');
       } finally {
         await client.end();
       }

@@ -4,6 +4,11 @@
 -- round's fixed id first), the wallet would pay twice. Refusing that insert while the round is
 -- still live rolls the older instance's unit back before it calls the wallet; the newer one pays.
 -- A won round opened by an older instance has no fixed id: newer code sends `<round id>.prize`.
+-- One whose prize was already pending at migration 008 (`closing`) keeps that prize's id.
+UPDATE rounds SET prize_transaction_id = (
+  SELECT t.id FROM transactions t WHERE t.round_id = rounds.id AND t.type = 'prize'
+  ORDER BY t.created_at, t.id LIMIT 1
+) WHERE status = 'closing' AND prize_transaction_id IS NULL;
 CREATE FUNCTION prize_id_fixed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   fixed TEXT;
