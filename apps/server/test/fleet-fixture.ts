@@ -19,7 +19,7 @@ export interface Fleet {
   readonly balancer: LoadBalancer;
   /** Starts one more instance of the installation (`extra`: settings of its own, e.g. its PORT). */
   start(extra?: Record<string, string>): Promise<ServiceProcess>;
-  /** HAProxy over three instance addresses (the README's round-robin configuration). */
+  /** HAProxy over three instance addresses (docs/operating.md's round-robin configuration). */
   balance(instances: readonly [ServiceProcess, ServiceProcess, ServiceProcess]): Promise<LoadBalancer>;
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * The instances of one installation on one PostgreSQL database, as the README's "Several
+ * The instances of one installation on one PostgreSQL database, as docs/operating.md's "Several
  * instances" asks: each the same DATABASE_URL and SECRET_KEY (operators' tokens and the pools'
  * seeds are sealed with it), one process (WORKERS=1), a DATA_DIR of its own.
  */

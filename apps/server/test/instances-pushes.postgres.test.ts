@@ -9,7 +9,7 @@ import { startTestOperator } from './test-operator.ts';
 
 /**
  * Pushes only where the player is (issue 23): two instances on one PostgreSQL database behind
- * HAProxy (the README's configuration, round-robin). A player's tabs on both instances get every
+ * HAProxy (docs/operating.md's configuration, round-robin). A player's tabs on both instances get every
  * `balance` and `round` push, those of a reveal at one tab and those of the wallet retrier, which
  * runs away from any socket; a player with one tab costs no message between the instances per round.
  */

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from './harness.ts';
 import { eventually } from './play-fixtures.ts';
 
-/** HAProxy in front of service instances, with the README's own configuration file. */
+/** HAProxy in front of service instances, with the configuration file docs/operating.md gives (examples/haproxy). */
 export interface LoadBalancer {
   url: string;
   logs(): string;

@@ -1,5 +1,5 @@
 // `pnpm bench`: speed figures of the core on this machine. Figures, not pass/fail: the targets
-// are printed beside them and the README quotes a run.
+// are printed beside them and docs/benchmarks.md quotes a run.
 import { benchLadder } from './ladder.ts';
 import { benchPool } from './pool.ts';
 import { benchSigner } from './signer.ts';

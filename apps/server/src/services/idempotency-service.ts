@@ -14,7 +14,7 @@ export type IdempotencyBegin =
   | { kind: 'in-progress' };
 
 /**
- * Idempotency keys of the API's writes (README "Retrying safely: Idempotency-Key"), scoped to the
+ * Idempotency keys of the API's writes (docs/api.md "Retrying safely: Idempotency-Key"), scoped to the
  * API client. Each step is its own committed transaction, in this order: claim, then the handler's
  * own writes (committed inside the services before the handler returns), then the answer. So a
  * stored answer always describes writes that committed; a crash between the last two leaves the

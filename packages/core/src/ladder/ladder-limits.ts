@@ -1,4 +1,4 @@
-/** The spec's Limits, plus the bounds the spec leaves "not shown" (our decisions, in the README). */
+/** The spec's Limits, plus the bounds the spec leaves "not shown" (our decisions, in docs/contract.md). */
 export const LADDER_LIMITS = {
   rtp: { min: 0.5, max: 0.95 },
   /** Spec: "above 100000". Upper bound: ours, so a whole pool stays verifiable in seconds. */
