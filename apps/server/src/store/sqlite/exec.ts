@@ -37,7 +37,8 @@ export function createSqliteExec(db: Db): Exec {
       found = { prepared: db.prepare<unknown[]>(text), names };
       preparedOf.set(statement, found);
     }
-    return found.prepared[method](...bindable(valuesOf(found.names, params))) as T;
+    // One array binds its items in order: no spread of the arguments.
+    return found.prepared[method](bindable(valuesOf(found.names, params))) as T;
   };
   return {
     dialect: 'sqlite',
