@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Exec } from '../src/store/dialect/exec.ts';
 import { SQLITE_FOLD as FOLD } from '../src/store/dialect/fragments.ts';
+import { statement } from '../src/store/dialect/statement.ts';
 import { createPool, migrate as migratePg } from '../src/store/postgres/database.ts';
 import { createPostgresExec } from '../src/store/postgres/exec.ts';
 import { createUnits } from '../src/store/postgres/units.ts';
@@ -16,7 +17,8 @@ import { report } from './kit/report.ts';
  * Issue 24's choice, measured: the client-side CPU per call of three ways to write the players
  * repository's reads once for both databases, interleaved in one process so a shared machine
  * loads them alike. `hand`: the statement text written per dialect and run directly (what the
- * per-dialect repositories did: the floor); `layer`: store/repos/ over dialect/ (named
+ * per-dialect repositories did: the floor); `exec` (SQLite): the layer's executor called
+ * synchronously, without the repository's async method; `layer`: store/repos/ over dialect/ (named
  * parameters rendered once per dialect, an async method over the executor); `kysely`: the same
  * queries built and compiled by Kysely at each call (its per-dialect compilers, no Kysely
  * driver), run on the same connection. Kysely is not a dependency: give its folder in KYSELY
@@ -196,6 +198,27 @@ async function sqliteCase(k: Any | undefined) {
       balance_minor, bet_wins, total_bets, created_at) VALUES (@id, @clientId, @profileId, @credential,
       @credentialType, @balanceMinor, @betWins, @totalBets, @createdAt)`),
   };
+  const named = (text: string) => text.replace(/@(\w+)/g, ':$1');
+  const own = {
+    byId: statement<{ id: string }, object>(`SELECT ${COLUMNS_SQLITE} FROM players p WHERE p.id = :id`),
+    list: statement<{ profileId: string; pattern: string; limit: number; offset: number }, object>(
+      named(
+        `SELECT ${COLUMNS_SQLITE} FROM players p WHERE ${matching} ORDER BY p.created_at, p.id LIMIT @limit OFFSET @offset`,
+      ),
+    ),
+    count: statement<{ profileId: string; pattern: string }, object>(
+      named(`SELECT count(*) AS n FROM players p WHERE ${matching}`),
+    ),
+    balances: statement<{ ids: string }, object>(
+      `SELECT player_id AS playerId, currency, balance_minor AS balanceMinor FROM player_balances
+       WHERE player_id IN (SELECT value FROM json_each(:ids)) ORDER BY player_id, currency`,
+    ),
+    insert: statement<
+      ReturnType<typeof newPlayer>
+    >(`INSERT INTO players (id, client_id, profile_id, credential,
+      credential_type, balance_minor, bet_wins, total_bets, created_at) VALUES (:id, :clientId, :profileId,
+      :credential, :credentialType, :balanceMinor, :betWins, :totalBets, :createdAt)`),
+  };
   // Today's SQLite adapter: a synchronous method lifted to a promise (sync.ts, group commit's `inside`).
   const lifted = <T>(call: () => T) => Promise.resolve(call());
   const variants: Record<string, Variant> = {
@@ -211,6 +234,21 @@ async function sqliteCase(k: Any | undefined) {
         }),
       balancesOf: (i) => lifted(() => hand.balances.all(JSON.stringify(fiveIds(i)))),
       insert: (i) => lifted(() => hand.insert.run(newPlayer('hand', i))),
+    },
+    // The layer's statements called synchronously, one promise per call as `hand`: what the
+    // repository's async method and awaits add is `layer` minus this; the binding, this minus `hand`.
+    exec: {
+      findById: (i) => lifted(() => x.first(own.byId, { id: idOf(i) })),
+      listByProfile: () =>
+        lifted(() => {
+          const filter = { profileId: PROFILE, pattern: '%jo%' };
+          return {
+            items: x.all(own.list, { ...filter, limit: 20, offset: 20 }),
+            total: x.first(own.count, filter),
+          };
+        }),
+      balancesOf: (i) => lifted(() => x.all(own.balances, { ids: JSON.stringify(fiveIds(i)) })),
+      insert: (i) => lifted(() => x.run(own.insert, newPlayer('exec', i))),
     },
     layer: {
       findById: (i) => repo.findById(idOf(i)),
