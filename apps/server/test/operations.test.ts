@@ -191,15 +191,18 @@ describe('GET /ready', () => {
   it('answers 503 when the database does not answer or lacks a migration', async () => {
     const { store } = server.deps;
     expect(await store.ops.health()).toEqual({ ok: true });
-    const { createOpsRepo } = await import('../src/store/sqlite/ops-repo.ts');
+    const { createOpsRepo } = await import('../src/store/repos/ops-repo.ts');
     const { openDatabase } = await import('../src/store/sqlite/database.ts');
+    const { createSqliteExec } = await import('../src/store/sqlite/exec.ts');
+    const { closedHealth } = await import('../src/store/sqlite/sqlite-store.ts');
     const db = openDatabase(':memory:');
-    expect(createOpsRepo(db, ['999_not_shipped.sql']).health()).toEqual({
+    const x = createSqliteExec(db);
+    expect(await createOpsRepo(x, ['999_not_shipped.sql'], closedHealth(db)).health()).toEqual({
       ok: false,
       reason: 'migrations not applied: 999_not_shipped.sql',
     });
-    const closed = createOpsRepo(db, []);
+    const closed = createOpsRepo(x, [], closedHealth(db));
     db.close();
-    expect(closed.health()).toMatchObject({ ok: false });
+    expect(await closed.health()).toMatchObject({ ok: false });
   });
 });

@@ -1,47 +1,61 @@
 import type pg from 'pg';
+import type { StoreHealth } from '../records.ts';
+import { createAuditRepo } from '../repos/audit-repo.ts';
+import { createClientsRepo } from '../repos/clients-repo.ts';
+import { createDemoWalletRepo } from '../repos/demo-wallet-repo.ts';
+import { createGamesRepo } from '../repos/games-repo.ts';
+import { createIdempotencyRepo } from '../repos/idempotency-repo.ts';
+import { createOpsRepo } from '../repos/ops-repo.ts';
+import { createPlayersRepo } from '../repos/players-repo.ts';
+import { createProfilesRepo } from '../repos/profiles-repo.ts';
+import { createRateLimitsRepo } from '../repos/rate-limits-repo.ts';
+import { createResetsRepo } from '../repos/resets-repo.ts';
+import { createSessionsRepo } from '../repos/sessions-repo.ts';
 import type { Repositories, Store } from '../store.ts';
-import { createAuditRepo } from './audit-repo.ts';
-import { createClientsRepo } from './clients-repo.ts';
 import { createPool, migrate, shippedMigrations } from './database.ts';
-import { createDemoWalletRepo } from './demo-wallet-repo.ts';
-import { createGamesRepo } from './games-repo.ts';
-import { createIdempotencyRepo } from './idempotency-repo.ts';
+import { createPostgresExec } from './exec.ts';
 import { createLedgerRepo } from './ledger-repo.ts';
-import { createOpsRepo, type MigrationState } from './ops-repo.ts';
 import { createOutboxRepo } from './outbox-repo.ts';
-import { createPlayersRepo } from './players-repo.ts';
 import { createPoolsRepo } from './pools-repo.ts';
-import { createProfilesRepo } from './profiles-repo.ts';
-import { createRateLimitsRepo } from './rate-limits-repo.ts';
-import { createResetsRepo } from './resets-repo.ts';
 import { countRoundTrips, type RoundTrips } from './round-trips.ts';
 import { createRoundsRepo } from './rounds-repo.ts';
-import { createSessionsRepo } from './sessions-repo.ts';
 import type { Sql } from './sql.ts';
 import { createUnits } from './units.ts';
 import { createWebhooksRepo } from './webhooks-repo.ts';
 
 /** Every repository over one Sql, which runs each statement in the current unit or on the pool. */
-function createRepos(sql: Sql, migrations: () => MigrationState, foldCounts: boolean): Repositories {
+function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCounts: boolean): Repositories {
+  const x = createPostgresExec(sql);
   return {
-    clients: createClientsRepo(sql),
-    profiles: createProfilesRepo(sql),
-    games: createGamesRepo(sql),
-    players: createPlayersRepo(sql),
-    sessions: createSessionsRepo(sql),
+    clients: createClientsRepo(x),
+    profiles: createProfilesRepo(x),
+    games: createGamesRepo(x),
+    players: createPlayersRepo(x),
+    sessions: createSessionsRepo(x),
     ledger: createLedgerRepo(sql, { foldCounts }),
     webhooks: createWebhooksRepo(sql),
-    resets: createResetsRepo(sql),
+    resets: createResetsRepo(x),
     outbox: createOutboxRepo(sql),
     pools: createPoolsRepo(sql),
     rounds: createRoundsRepo(sql),
-    demoWallet: createDemoWalletRepo(sql),
-    idempotency: createIdempotencyRepo(sql),
-    rateLimits: createRateLimitsRepo(sql),
-    ops: createOpsRepo(sql, shippedMigrations(), migrations),
-    audit: createAuditRepo(sql),
+    demoWallet: createDemoWalletRepo(x),
+    idempotency: createIdempotencyRepo(x),
+    rateLimits: createRateLimitsRepo(x),
+    ops: createOpsRepo(x, shippedMigrations(), unready),
+    audit: createAuditRepo(x),
   };
 }
+
+/** Where the migrations applied at open stand: /ready says "not yet" or why they failed. */
+type MigrationState = { state: 'running' } | { state: 'failed'; error: Error } | { state: 'done' };
+
+/** Why the ops health check fails before it reads anything: the migrations are not done. */
+const unreadyWhile = (migrations: () => MigrationState) => (): StoreHealth | undefined => {
+  const state = migrations();
+  if (state.state === 'running') return { ok: false, reason: 'migrations are being applied' };
+  if (state.state === 'failed') return { ok: false, reason: state.error.message };
+  return undefined;
+};
 
 export interface PostgresStore extends Store {
   /** Settles once the migrations are applied (rejects with why they could not be). */
@@ -85,7 +99,7 @@ export function createPostgresStore(
     ...(options.statementStats && { trips: countRoundTrips(options.statementStats) }),
   });
   // One set of repositories: inside a unit's work, their statements run on its connection.
-  const repos = createRepos(units.outside, state, options.foldCounts !== false);
+  const repos = createRepos(units.outside, unreadyWhile(state), options.foldCounts !== false);
   return {
     ...repos,
     ready,

@@ -1,30 +1,58 @@
+import type { Exec } from '../dialect/exec.ts';
+import type { StoreHealth } from '../records.ts';
+import { createAuditRepo } from '../repos/audit-repo.ts';
+import { createClientsRepo } from '../repos/clients-repo.ts';
+import { createDemoWalletRepo } from '../repos/demo-wallet-repo.ts';
+import { createGamesRepo } from '../repos/games-repo.ts';
+import { createIdempotencyRepo } from '../repos/idempotency-repo.ts';
+import { createOpsRepo } from '../repos/ops-repo.ts';
+import { createPlayersRepo } from '../repos/players-repo.ts';
+import { createProfilesRepo } from '../repos/profiles-repo.ts';
+import { createRateLimitsRepo } from '../repos/rate-limits-repo.ts';
+import { createResetsRepo } from '../repos/resets-repo.ts';
+import { createSessionsRepo } from '../repos/sessions-repo.ts';
 import type { Repositories, Store } from '../store.ts';
-import { createAuditRepo } from './audit-repo.ts';
-import { createClientsRepo } from './clients-repo.ts';
 import { type Db, openDatabase, shippedMigrations } from './database.ts';
-import { createDemoWalletRepo } from './demo-wallet-repo.ts';
-import { createGamesRepo } from './games-repo.ts';
+import { createSqliteExec } from './exec.ts';
 import { createGroupCommit } from './group-commit.ts';
-import { createIdempotencyRepo } from './idempotency-repo.ts';
 import { createLedgerRepo } from './ledger-repo.ts';
-import { createOpsRepo } from './ops-repo.ts';
 import { createOutboxRepo } from './outbox-repo.ts';
-import { createPlayersRepo } from './players-repo.ts';
 import { createPoolsRepo } from './pools-repo.ts';
-import { createProfilesRepo } from './profiles-repo.ts';
-import { createRateLimitsRepo } from './rate-limits-repo.ts';
-import { createResetsRepo } from './resets-repo.ts';
 import { createRoundsRepo } from './rounds-repo.ts';
-import { createSessionsRepo } from './sessions-repo.ts';
-import { type CallRunner, lift, type Sync } from './sync.ts';
+import { type CallRunner, lift, liftAsync, type Sync } from './sync.ts';
 import { createWebhooksRepo } from './webhooks-repo.ts';
 
-type SyncRepositories = { [K in keyof Repositories]: Sync<Repositories[K]> };
+/** The repositories still written for SQLite alone (synchronous); the others are in store/repos/. */
+type OwnKeys = 'ledger' | 'webhooks' | 'outbox' | 'pools' | 'rounds';
+type SyncRepositories = { [K in OwnKeys]: Sync<Repositories[K]> };
+type WrittenOnce = Omit<Repositories, OwnKeys>;
+type SyncLifted = Pick<Repositories, OwnKeys>;
 
-function liftAll(repos: SyncRepositories, run: CallRunner): Repositories {
+function liftAll(repos: object, lifter: (repo: object) => object): object {
   const lifted: Record<string, unknown> = {};
-  for (const [name, repo] of Object.entries(repos)) lifted[name] = lift(repo as Sync<object>, run);
-  return lifted as unknown as Repositories;
+  for (const [name, repo] of Object.entries(repos)) lifted[name] = lifter(repo as object);
+  return lifted;
+}
+
+/** Why an ops health check fails before it reads anything: the connection is closed. */
+export const closedHealth = (db: Db) => (): StoreHealth | undefined =>
+  db.open ? undefined : { ok: false, reason: 'the database is closed' };
+
+/** The repositories written once (store/repos/), over this connection's executor. */
+function writtenOnce(x: Exec, db: Db): WrittenOnce {
+  return {
+    clients: createClientsRepo(x),
+    profiles: createProfilesRepo(x),
+    games: createGamesRepo(x),
+    players: createPlayersRepo(x),
+    sessions: createSessionsRepo(x),
+    resets: createResetsRepo(x),
+    demoWallet: createDemoWalletRepo(x),
+    idempotency: createIdempotencyRepo(x),
+    rateLimits: createRateLimitsRepo(x),
+    ops: createOpsRepo(x, shippedMigrations(), closedHealth(db)),
+    audit: createAuditRepo(x),
+  };
 }
 
 /** The Store over one SQLite connection (better-sqlite3, synchronous underneath). */
@@ -45,26 +73,20 @@ export function createSqliteStore(db: Db): Store {
     run();
   };
   const repos: SyncRepositories = {
-    clients: createClientsRepo(db),
-    profiles: createProfilesRepo(db),
-    games: createGamesRepo(db),
-    players: createPlayersRepo(db),
-    sessions: createSessionsRepo(db),
     ledger: createLedgerRepo(db, background),
     webhooks: createWebhooksRepo(db),
-    resets: createResetsRepo(db),
     outbox: createOutboxRepo(db),
     pools: createPoolsRepo(db),
     rounds: createRoundsRepo(db),
-    demoWallet: createDemoWalletRepo(db),
-    idempotency: createIdempotencyRepo(db),
-    rateLimits: createRateLimitsRepo(db),
-    ops: createOpsRepo(db, shippedMigrations()),
-    audit: createAuditRepo(db),
   };
-  const tx = liftAll(repos, commits.inside);
+  const once = writtenOnce(createSqliteExec(db), db);
+  const lifted = (run: CallRunner) => liftAll(repos, (repo) => lift(repo as Sync<object>, run));
+  // Inside a unit a method written once runs as it is: its statements answer at once, on the
+  // unit's open transaction. Outside, each call waits for the running batch, as a lifted one does.
+  const tx = { ...(lifted(commits.inside) as SyncLifted), ...once };
   return {
-    ...liftAll(repos, commits.outside),
+    ...(lifted(commits.outside) as SyncLifted),
+    ...(liftAll(once, (repo) => liftAsync(repo, commits.outside)) as WrittenOnce),
     transaction: (work) =>
       commits.unit(({ afterCommit }) => work({ ...tx, afterCommit, lastStatement: () => {} })),
     close: async () => {

@@ -14,3 +14,11 @@ export function lift<R extends object>(repo: Sync<R>, run: CallRunner): R {
   }
   return lifted as R;
 }
+
+/**
+ * The same over a repository written once (store/repos/): its methods already answer with a
+ * promise, and on SQLite run to their end in the turn they start (every statement answers at
+ * once), so `run` decides when the whole method runs, as for a synchronous one.
+ */
+export const liftAsync = <R extends object>(repo: R, run: CallRunner): R =>
+  lift(repo as unknown as Sync<R>, run);

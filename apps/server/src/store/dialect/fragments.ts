@@ -1,0 +1,24 @@
+import type { Dialect } from './statement.ts';
+
+/**
+ * The name of the case fold SQLite lacks: its lower() and LIKE fold ASCII only, and players'
+ * names are often not ASCII (João, ÑANDÚ). Registered on each connection by sqlite/exec.ts.
+ */
+export const SQLITE_FOLD = 'raspa_fold';
+
+/**
+ * `column` folded to lower case beyond ASCII: the JS fold on SQLite, lower() under the ICU root
+ * collation on PostgreSQL (whatever the database's locale). Search text is lowered by JS for both.
+ */
+export const folded = (d: Dialect, column: string): string =>
+  d === 'sqlite' ? `${SQLITE_FOLD}(${column})` : `lower(${column} COLLATE "und-x-icu")`;
+
+/**
+ * A flag column tested as set: SQLite stores 1 or 0 (`= 1`, as its partial indexes are written),
+ * PostgreSQL a BOOLEAN.
+ */
+export const isSet = (d: Dialect, column: string): string => (d === 'sqlite' ? `${column} = 1` : column);
+
+/** The literal of a flag value (for a SET or a comparison). */
+export const flag = (d: Dialect, value: boolean): string =>
+  d === 'sqlite' ? (value ? '1' : '0') : value ? 'true' : 'false';

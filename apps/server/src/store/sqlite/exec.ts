@@ -1,0 +1,49 @@
+import type { Statement as Prepared } from 'better-sqlite3';
+import type { Exec } from '../dialect/exec.ts';
+import { SQLITE_FOLD } from '../dialect/fragments.ts';
+import { type Statement, valuesOf } from '../dialect/statement.ts';
+import type { Db } from './database.ts';
+
+/** better-sqlite3 binds no booleans: a flag goes in as 1 or 0, as SQLite stores it. */
+function bindable(values: unknown[]): unknown[] {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (typeof value === 'boolean') values[i] = value ? 1 : 0;
+  }
+  return values;
+}
+
+/**
+ * The executor of the repositories written once (dialect/exec.ts) on one better-sqlite3
+ * connection: synchronous, each statement prepared once, on first use, through `db.prepare` (so
+ * the statement diagnostics see it).
+ */
+export function createSqliteExec(db: Db): Exec {
+  db.function(SQLITE_FOLD, { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
+  const preparedOf = new Map<
+    Statement<object, unknown>,
+    { prepared: Prepared<unknown[]>; names: readonly string[] }
+  >();
+  const call = <T>(
+    statement: Statement<object, unknown>,
+    params: object,
+    method: 'all' | 'get' | 'run',
+  ): T => {
+    let found = preparedOf.get(statement);
+    if (!found) {
+      const { text, names } = statement.render('sqlite');
+      found = { prepared: db.prepare<unknown[]>(text), names };
+      preparedOf.set(statement, found);
+    }
+    // One array binds its items in order: no spread of the arguments.
+    return found.prepared[method](bindable(valuesOf(found.names, params))) as T;
+  };
+  return {
+    dialect: 'sqlite',
+    all: (statement, params) => call(statement, params, 'all'),
+    first: (statement, params) => call(statement, params, 'get'),
+    run: (statement, params) => call<{ changes: number }>(statement, params, 'run').changes,
+  };
+}
