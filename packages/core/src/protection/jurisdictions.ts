@@ -55,7 +55,8 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         value: 5_000,
         source: {
           regulation: UKGC_RTS,
-          reference: 'RTS 14 (responsible product design), minimum game cycle speed: article to be checked',
+          reference:
+            'RTS 14 (responsible product design), minimum time between game cycles: the requirement, and whether a scratch card is a "slot" under 14C–14F, to be checked',
           checked: false,
         },
       },
