@@ -85,7 +85,8 @@ describe('exclusionBody', () => {
 
 describe('profileProtectionFields', () => {
   it('checks the time zone against Intl', () => {
-    expect(profileProtectionFields.timezone.safeParse('America/Sao_Paulo').success).toBe(true);
+    expect(profileProtectionFields.timezone.parse('America/Sao_Paulo')).toBe('America/Sao_Paulo');
+    expect(profileProtectionFields.timezone.parse('america/sao_paulo')).toBe('America/Sao_Paulo');
     expect(messagesOf(profileProtectionFields.timezone.safeParse('Brasil/Recife'))).toEqual([
       ': must be an IANA time zone, e.g. America/Sao_Paulo',
     ]);

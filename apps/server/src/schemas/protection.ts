@@ -1,4 +1,5 @@
 import {
+  canonicalTimeZone,
   isCurrencyCode,
   isTimeZone,
   JURISDICTIONS,
@@ -153,6 +154,8 @@ export const profileProtectionFields = {
   timezone: z
     .string('must be a string')
     .refine(isTimeZone, 'must be an IANA time zone, e.g. America/Sao_Paulo')
+    // Stored as Intl spells it, whatever the case it was sent in.
+    .transform((name) => canonicalTimeZone(name) ?? name)
     .meta({ description: 'IANA time zone of the limits’ days, weeks and months (default UTC)' }),
   realityCheckMinutes: minutes('Minutes between reality checks for players without their own').nullable(),
   responsibleGamingUrl: httpUrl

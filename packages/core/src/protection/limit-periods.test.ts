@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  canonicalTimeZone,
   instantsOfWallClock,
   isTimeZone,
   LIMIT_PERIODS,
@@ -196,5 +197,6 @@ describe('isTimeZone', () => {
     expect(isTimeZone('Mars/Olympus')).toBe(false);
     expect(isTimeZone('')).toBe(false);
     expect(isTimeZone('x'.repeat(65))).toBe(false);
+    expect(canonicalTimeZone('europe/london')).toBe('Europe/London');
   });
 });

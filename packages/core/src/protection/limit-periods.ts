@@ -17,11 +17,14 @@ export interface PeriodBounds {
 const DAY_MS = 86_400_000;
 
 // One formatter per zone: building one costs far more than using it, and a buy may ask several times.
+// Bounded, since zone names are matched case-insensitively and so come in endless spellings.
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 1000;
 
 function formatterOf(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
@@ -38,15 +41,21 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/** Whether Intl knows the zone (an IANA name such as America/Sao_Paulo, or UTC). */
-export function isTimeZone(name: string): boolean {
-  if (name.length === 0 || name.length > 64) return false;
+/**
+ * The zone's canonical spelling if Intl knows it (an IANA name such as America/Sao_Paulo, or UTC), so a
+ * profile stores `America/Sao_Paulo` when sent `america/sao_paulo`; undefined otherwise.
+ */
+export function canonicalTimeZone(name: string): string | undefined {
+  if (name.length === 0 || name.length > 64) return undefined;
   try {
-    formatterOf(name);
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+export function isTimeZone(name: string): boolean {
+  return canonicalTimeZone(name) !== undefined;
 }
 
 /** The wall-clock time at `instant` in the zone, written as if it were UTC (ms, whole seconds). */

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crossedLimit, type LimitUsage, limitKeyOf, parseLimitKey, wouldCross } from './money-limits.ts';
+import {
+  crossedLimit,
+  type LimitUsage,
+  limitKeyOf,
+  limitUsed,
+  parseLimitKey,
+  wouldCross,
+} from './money-limits.ts';
 
 const RESET = Date.parse('2026-11-27T03:00:00.000Z');
 const usage = (input: Partial<LimitUsage>): LimitUsage => ({
@@ -75,5 +82,14 @@ describe('limit keys', () => {
     for (const bad of ['loss:day', 'loss:year:BRL', 'win:day:BRL', 'loss:day:brl', 'loss:day:BRL:x']) {
       expect(parseLimitKey(bad)).toBeUndefined();
     }
+  });
+});
+
+describe('limitUsed', () => {
+  it('counts a loss as bets − prizes − rollbacks and a wager as bets (CONTRACT §13)', () => {
+    const totals = { bets: 1000, prizes: 300, rollbacks: 200 };
+    expect(limitUsed('loss', totals)).toBe(500);
+    expect(limitUsed('wager', totals)).toBe(1000);
+    expect(limitUsed('loss', { bets: 200, prizes: 5000, rollbacks: 0 })).toBe(-4800);
   });
 });

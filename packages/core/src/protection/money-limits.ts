@@ -25,6 +25,23 @@ export interface LimitUsage extends MoneyLimit {
   resetAt: number;
 }
 
+/** A player's completed wallet movements in one currency over a period, minor units, each sum ≥ 0. */
+export interface PeriodTotals {
+  bets: number;
+  prizes: number;
+  rollbacks: number;
+}
+
+/**
+ * What a limit has used of its amount, by CONTRACT §13's letter: loss = completed bets − completed prizes
+ * − completed rollbacks, wager = completed bets. (The bet of a voided round is listed completed beside
+ * its rollback, docs/reconciliation.md's pair rule, so by this letter it counts as wagered though it
+ * was refunded: raised with the lead, docs/player-protection.md.)
+ */
+export function limitUsed(type: LimitType, totals: PeriodTotals): number {
+  return type === 'wager' ? totals.bets : totals.bets - totals.prizes - totals.rollbacks;
+}
+
 /** A stable text key of a limit, e.g. `loss:day:BRL`, for maps and storage. */
 export function limitKeyOf(limit: LimitKey): string {
   return `${limit.type}:${limit.period}:${limit.currency}`;
