@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BuyInput, decideBuy, isExcluded } from './buy-decision.ts';
+import { type BuyInput, decideBuy } from './buy-decision.ts';
 import type { LimitUsage } from './money-limits.ts';
 
 const NOW = Date.parse('2026-11-26T03:00:00.000Z');
@@ -127,14 +127,5 @@ describe('decideBuy', () => {
         }
       }),
     );
-  });
-});
-
-describe('isExcluded', () => {
-  it('holds until `until` (exclusive), or forever when null', () => {
-    expect(isExcluded(null, NOW)).toBe(false);
-    expect(isExcluded({ reason: 'operator', until: null }, NOW + 1e12)).toBe(true);
-    expect(isExcluded({ reason: 'self', until: NOW }, NOW - 1)).toBe(true);
-    expect(isExcluded({ reason: 'self', until: NOW }, NOW)).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { type Exclusion, isExcluded } from './exclusion.ts';
 import { nextBuyAllowedAt } from './jurisdictions.ts';
 import { crossedLimit, type LimitUsage } from './money-limits.ts';
 import { sessionTimeEndsAt } from './session-time.ts';
@@ -8,12 +9,6 @@ import { sessionTimeEndsAt } from './session-time.ts';
  * holds; then the session's end, the reality check, the pace of buys; the money limits last, as the only
  * check that needs the usage read from the store. Times are epoch ms; money is integer minor units.
  */
-
-export interface Exclusion {
-  reason: 'self' | 'operator';
-  /** When it ends; null: indefinite. */
-  until: number | null;
-}
 
 export interface BuyInput {
   now: number;
@@ -39,11 +34,6 @@ export type BuyDecision =
   | { ok: false; code: 'LIMIT_REACHED'; limit: LimitUsage };
 
 export type BuyRefusal = Exclude<BuyDecision, { ok: true }>;
-
-/** Whether an exclusion holds at `now` (an indefinite one always does). */
-export function isExcluded(exclusion: Exclusion | null, now: number): boolean {
-  return exclusion !== null && (exclusion.until === null || now < exclusion.until);
-}
 
 export function decideBuy(input: BuyInput): BuyDecision {
   const { now } = input;

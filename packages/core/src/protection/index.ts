@@ -1,4 +1,5 @@
 export * from './buy-decision.ts';
+export * from './exclusion.ts';
 export * from './jurisdictions.ts';
 export * from './limit-changes.ts';
 export * from './limit-periods.ts';
