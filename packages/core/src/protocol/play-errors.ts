@@ -43,6 +43,33 @@ export const PLAY_ERRORS = {
     pt: 'O jogo está reiniciando. Tente de novo em instantes.',
     es: 'El juego se está reiniciando. Inténtalo de nuevo en un momento.',
   },
+  // Player protection (CONTRACT §13). The server's message for LIMIT_REACHED also names the limit and
+  // when it resets (buyRefusalMessage); these are the sentences without the details.
+  LIMIT_REACHED: {
+    en: 'This card would take you past a limit on your play. Nothing was charged.',
+    pt: 'Esta raspadinha passaria de um limite do seu jogo. Nada foi cobrado.',
+    es: 'Esta tarjeta superaría un límite de tu juego. No se cobró nada.',
+  },
+  SESSION_TIME_LIMIT: {
+    en: 'You have reached the time limit of this session. Nothing was charged.',
+    pt: 'Você atingiu o limite de tempo desta sessão. Nada foi cobrado.',
+    es: 'Has alcanzado el límite de tiempo de esta sesión. No se cobró nada.',
+  },
+  REALITY_CHECK: {
+    en: 'Time for a pause: look at your session before you keep playing.',
+    pt: 'Hora de uma pausa: veja sua sessão antes de continuar jogando.',
+    es: 'Momento de una pausa: mira tu sesión antes de seguir jugando.',
+  },
+  PLAYER_EXCLUDED: {
+    en: 'Your account is excluded from play. Nothing was charged.',
+    pt: 'Sua conta está excluída do jogo. Nada foi cobrado.',
+    es: 'Tu cuenta está excluida del juego. No se cobró nada.',
+  },
+  BUY_TOO_SOON: {
+    en: 'Please wait a moment before the next card.',
+    pt: 'Aguarde um instante antes da próxima raspadinha.',
+    es: 'Espera un momento antes de la próxima tarjeta.',
+  },
   INVALID_REQUEST: {
     en: 'The game sent a request we could not read. Please reload.',
     pt: 'O jogo enviou um pedido que não entendemos. Recarregue a página.',
@@ -62,3 +89,6 @@ export type PlayLang = 'pt' | 'en' | 'es';
 export function playErrorMessage(code: PlayErrorCode, lang: PlayLang): string {
   return PLAY_ERRORS[code][lang];
 }
+
+/** The locale each play language formats money and dates in (the page's choice, apps/game i18n). */
+export const PLAY_LOCALES: Readonly<Record<PlayLang, string>> = { pt: 'pt-BR', en: 'en-US', es: 'es-ES' };
