@@ -23,10 +23,22 @@ export interface ReceivedWebhook {
   payload: Record<string, unknown>;
 }
 
+export interface RecordedTransaction {
+  type: 'bet' | 'prize' | 'rollback';
+  /** Major units of `currency`, positive. */
+  amount: number;
+  currency: string;
+  /** The promotion of a free card's prize; null otherwise. */
+  promotionId: string | null;
+  status: 'applied' | 'declined' | 'rolled-back' | 'voided';
+}
+
 export interface OperatorServer extends Server {
   operator: {
     /** A player's balance in major units, or undefined before the account's first use. */
     balanceOf(credential: string, currency: string): number | undefined;
+    /** A wallet transaction by its id (a free card's prize with its promotionId), or undefined if never seen. */
+    transactionOf(transactionId: string): RecordedTransaction | undefined;
     /** The webhook events received, first to last, each once. */
     events: ReceivedWebhook[];
   };

@@ -173,6 +173,8 @@ export function createOperator(options = {}) {
       type,
       account: accountKey(request),
       amountMinor: request.amountMinor,
+      // A free card's prize names its promotion: the operator's cost of the offer, counted apart.
+      promotionId: request.promotionId ?? null,
       status: 'applied',
       answer: undefined,
     };
@@ -198,6 +200,7 @@ export function createOperator(options = {}) {
         state.accounts[key] -= request.amountMinor;
         return balanceAnswer(key, request.currency);
       }),
+    // A prize needs no bet before it: a free card's round (promotionId in the body) sends none.
     prize: (request) =>
       once(request, 'prize', () => {
         const key = openAccount(request);
@@ -247,7 +250,9 @@ export function createOperator(options = {}) {
     if (typeof parsed === 'string') return send(response, 400, { code: 'INVALID_REQUEST', message: parsed });
     const repeat = parsed.transactionId !== undefined && parsed.transactionId in state.transactions;
     const answer = wallet[call](parsed);
-    const amount = call === 'balance' ? '' : ` amount=${body.amount} ${body.currency}`;
+    const amount =
+      (call === 'balance' ? '' : ` amount=${body.amount} ${body.currency}`) +
+      (parsed.promotionId ? ` promotion=${parsed.promotionId}` : '');
     log(
       `wallet ${call}${parsed.transactionId ? ` tx=${parsed.transactionId}` : ''} player=${parsed.credential}${amount}` +
         ` → ${answer.status} ${JSON.stringify(answer.body)}${repeat && idempotent ? ' (a repeat: the first answer)' : ''}`,
@@ -316,6 +321,18 @@ export function createOperator(options = {}) {
       const minor = state.accounts[`${currency}:${credential}`];
       return minor === undefined ? undefined : toMajor(minor, currency);
     },
+    transactionOf: (transactionId) => {
+      const record = state.transactions[transactionId];
+      if (!record) return undefined;
+      const currency = record.account.slice(0, 3);
+      return {
+        type: record.type,
+        amount: toMajor(record.amountMinor, currency),
+        currency,
+        promotionId: record.promotionId ?? null,
+        status: record.status,
+      };
+    },
     events,
   };
   return server;
@@ -332,6 +349,12 @@ function parseWalletRequest(call, body) {
   if (call === 'balance') return { credential: body.credential, currency: body.currency };
   if (!text('transactionId')) return 'transactionId is required';
   if (call === 'rollback' && !text('originalTransactionId')) return 'originalTransactionId is required';
+  // Only a prize names a promotion: a free card's round sends no bet, hence nothing to roll back.
+  if (body.promotionId !== undefined && (call !== 'prize' || !text('promotionId'))) {
+    return call === 'prize'
+      ? 'promotionId must be a non-empty string'
+      : 'promotionId comes only with a prize';
+  }
   const amountMinor = toMinor(body.amount, body.currency);
   if (amountMinor === undefined)
     return `amount must be positive, with at most ${exponentOf(body.currency)} decimals`;
@@ -341,6 +364,7 @@ function parseWalletRequest(call, body) {
     credential: body.credential,
     currency: body.currency,
     amountMinor,
+    promotionId: body.promotionId,
   };
 }
 

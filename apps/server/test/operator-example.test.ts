@@ -284,6 +284,45 @@ describe('the example operator’s wallet', () => {
     expect(server.operator.balanceOf('joana', 'BRL')).toBeUndefined();
   });
 
+  it('pays a free card’s prize with promotionId and no bet before it, recording the promotion once', async () => {
+    const { server, wallet } = await start();
+    const prize = { ...movement('tx-free', 2.5), roundId: 'round-free', promotionId: 'promo-1' };
+    expect(await wallet('prize', prize)).toEqual({ status: 200, body: { balance: 1002.5 } });
+    // The same prize again (a retry, another tab): the first answer, paid once.
+    expect(await wallet('prize', prize)).toEqual({ status: 200, body: { balance: 1002.5 } });
+    expect(server.operator.balanceOf('joana', 'BRL')).toBe(1002.5);
+    expect(server.operator.transactionOf('tx-free')).toEqual({
+      type: 'prize',
+      amount: 2.5,
+      currency: 'BRL',
+      promotionId: 'promo-1',
+      status: 'applied',
+    });
+    await wallet('prize', movement('tx-bought', 1));
+    expect(server.operator.transactionOf('tx-bought')?.promotionId).toBeNull();
+  });
+
+  it.each([
+    ['bet', movement('tx-p1', 1), 'promotionId comes only with a prize'],
+    [
+      'rollback',
+      { ...movement('tx-p2', 1), originalTransactionId: 'tx-p1' },
+      'promotionId comes only with a prize',
+    ],
+    ['prize', movement('tx-p3', 1), 'promotionId must be a non-empty string', ''],
+    ['prize', movement('tx-p4', 1), 'promotionId must be a non-empty string', 7],
+  ])(
+    'refuses a %s with a misplaced or empty promotionId, moving nothing',
+    async (call, body, message, promotionId: unknown = 'promo-1') => {
+      const { server, wallet } = await start();
+      expect(await wallet(call, { ...body, promotionId })).toEqual({
+        status: 400,
+        body: { code: 'INVALID_REQUEST', message },
+      });
+      expect(server.operator.balanceOf('joana', 'BRL')).toBeUndefined();
+    },
+  );
+
   it('treats an id like "constructor" as just an id', async () => {
     const { wallet } = await start();
     expect(await wallet('bet', movement('constructor', 1))).toEqual({ status: 200, body: { balance: 999 } });

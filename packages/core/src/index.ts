@@ -5,6 +5,7 @@ export * from './ladder/index.ts';
 export * from './models.ts';
 export * from './money/index.ts';
 export * from './pool/index.ts';
+export * from './promotions/index.ts';
 export * from './protection/index.ts';
 export * from './protocol/index.ts';
 export * from './random/rng.ts';
