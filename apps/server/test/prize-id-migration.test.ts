@@ -45,7 +45,9 @@ describe('migrations 013 and 014 (SQLite-specific: the rounds a version before c
         ('old-prize', 'won-closing', 'c', 'pr', 'p2', 'prize', 500, 'USD', 'pending', '${NOW}');
     `);
 
-    expect(migrate(db)).toEqual(expect.arrayContaining(['013_round_prize_id.sql', '014_closing_prize_id.sql']));
+    expect(migrate(db)).toEqual(
+      expect.arrayContaining(['013_round_prize_id.sql', '014_closing_prize_id.sql']),
+    );
 
     expect(db.prepare('SELECT id, prize_transaction_id AS fixed FROM rounds ORDER BY id').all()).toEqual([
       { id: 'lost-open', fixed: null },
