@@ -8,8 +8,8 @@ describe('numbers for people', () => {
     expect(count(100_001, 'en')).toBe('100,001');
     expect(count(100_001, 'es')).toBe('100.001');
     expect(count(1_000_001, 'pt')).toBe('1.000.001');
-    expect(decimal(3.14159, 'en')).toBe('3.1');
-    expect(decimal(3.14159, 'pt', 2)).toBe('3,14');
+    expect(decimal(7.2468, 'en')).toBe('7.2');
+    expect(decimal(7.2468, 'pt', 2)).toBe('7,25');
     expect(percent(0.9512, 'en')).toBe('95.12%');
     expect(percent(0.9512, 'pt', 1)).toBe('95,1%');
   });
