@@ -2,7 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 
 /**
  * Fails the build if zod or a module of the server is in the bundle. The panel's wire types come from
- * the server's zod schemas by type-only imports (src/api/wire-types.ts), which the build erases; a
+ * the server's zod schemas by type-only imports (`@raspa/server/wire`), which the build erases; a
  * value import would ship zod (and server code) to the browser, and this says so at once.
  */
 function typesOnlyFromTheServer(): Plugin {

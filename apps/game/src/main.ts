@@ -1,5 +1,6 @@
 // The player's page: read the launch facts (and drop the token from the address bar), then play.
 import 'pixi.js/unsafe-eval'; // the page's CSP forbids eval; this build of Pixi's shader code needs none
+import '@raspa/browser-kit/reset.css';
 import './ui/styles.css';
 import { GameApp } from './app/game-app.ts';
 import { readLaunch } from './boot/launch.ts';

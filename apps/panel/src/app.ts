@@ -1,6 +1,7 @@
+import { el, LANGS, preferredLang } from '@raspa/browser-kit';
+import type { Lang } from '@raspa/server/wire';
 import { ApiError, createApiClient } from './api/api-client.ts';
-import type { Lang } from './api/wire-types.ts';
-import { CATALOGUES, LANGS, preferredLang } from './i18n/i18n.ts';
+import { CATALOGUES } from './i18n/i18n.ts';
 import { accessPage } from './pages/access-page.ts';
 import { accountPage, forgotPasswordPage, link, resetPasswordPage, signInPage } from './pages/auth-pages.ts';
 import { flaggedPage } from './pages/flagged-page.ts';
@@ -12,8 +13,8 @@ import { profilesPage } from './pages/profiles-page.ts';
 import { roundPage } from './pages/round-page.ts';
 import { webhooksPage } from './pages/webhooks-page.ts';
 import { Session } from './session.ts';
+import { select } from './ui/blocks.ts';
 import type { Page, PageContext } from './ui/context.ts';
-import { el, select } from './ui/dom.ts';
 
 const BASE = '/panel/';
 const LANG_KEY = 'raspa-panel-lang';

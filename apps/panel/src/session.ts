@@ -1,4 +1,4 @@
-import type { TokenSet } from './api/wire-types.ts';
+import type { TokenSet } from '@raspa/server/wire';
 
 const KEY = 'raspa-panel-tokens';
 

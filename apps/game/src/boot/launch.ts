@@ -1,5 +1,5 @@
+import { asLang, type Lang } from '@raspa/browser-kit';
 import { type GameModel, isGameModel } from '@raspa/core';
-import { asLang, type Lang } from '../i18n/i18n.ts';
 
 /** What the page knows before it connects: from its URL and the attributes the server wrote. */
 export interface Launch {

@@ -1,6 +1,6 @@
 import { PLAY_ERROR_CODES } from '@raspa/core';
 import { describe, expect, it } from 'vitest';
-import { asLang, createI18n } from './i18n.ts';
+import { createI18n } from './i18n.ts';
 import { STRINGS } from './strings.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
@@ -30,12 +30,5 @@ describe('the page strings', () => {
       for (const code of PLAY_ERROR_CODES) expect(i18n.error(code)).not.toBe('');
       expect(i18n.error('OFFLINE')).toBe(STRINGS[lang].offline);
     }
-  });
-
-  it('pick a language from a session or a browser, English otherwise', () => {
-    expect(asLang('pt-BR')).toBe('pt');
-    expect(asLang('es')).toBe('es');
-    expect(asLang('fr-FR')).toBe('en');
-    expect(asLang(undefined)).toBe('en');
   });
 });

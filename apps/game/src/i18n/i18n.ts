@@ -1,14 +1,9 @@
-import { formatMoney, type LocalizedText, PLAY_ERRORS, type PlayErrorCode, type PlayLang } from '@raspa/core';
+import { count, type Lang, money } from '@raspa/browser-kit';
+import { type LocalizedText, PLAY_ERRORS, type PlayErrorCode } from '@raspa/core';
 import { STRINGS, type StringKey } from './strings.ts';
-
-export type Lang = PlayLang;
-
-/** Locales for numbers and money: the session's language decides, Brazil for Portuguese. */
-const LOCALES: { readonly [L in Lang]: string } = { pt: 'pt-BR', en: 'en-US', es: 'es-ES' };
 
 export interface I18n {
   readonly lang: Lang;
-  readonly locale: string;
   /** A sentence of the page, with `{name}` values filled in. */
   t(key: StringKey, values?: Record<string, string | number>): string;
   /** A symbol's or rule's text in this language. */
@@ -21,18 +16,10 @@ export interface I18n {
   error(code: string): string;
 }
 
-export function asLang(value: string | null | undefined): Lang {
-  const short = (value ?? '').slice(0, 2).toLowerCase();
-  return short === 'pt' || short === 'es' ? short : 'en';
-}
-
 export function createI18n(lang: Lang, currency = 'BRL'): I18n {
   const strings = STRINGS[lang];
-  const locale = LOCALES[lang];
-  const counter = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
   return {
     lang,
-    locale,
     t(key, values) {
       const text = strings[key];
       if (!values) return text;
@@ -41,8 +28,8 @@ export function createI18n(lang: Lang, currency = 'BRL'): I18n {
       );
     },
     pick: (text) => text[lang],
-    money: (minor) => formatMoney(minor, currency, locale),
-    count: (value) => counter.format(value),
+    money: (minor) => money(minor, currency, lang),
+    count: (value) => count(value, lang),
     error(code) {
       if (code in PLAY_ERRORS) return PLAY_ERRORS[code as PlayErrorCode][lang];
       return strings.offline;

@@ -1,4 +1,5 @@
-import { asLang, createI18n, type Lang } from '../i18n/i18n.ts';
+import { asLang, el, type Lang, utcTime } from '@raspa/browser-kit';
+import { createI18n } from '../i18n/i18n.ts';
 import { type ReplayRound, replayRoundSchema } from './replay-round.ts';
 import { REPLAY_STRINGS } from './replay-strings.ts';
 import { drawRoundCard, minorOf } from './round-card.ts';
@@ -17,17 +18,6 @@ export function takeToken(win: Window): string {
   const token = last === 'replay' || last === 'replay.html' ? '' : decodeURIComponent(last);
   win.history.replaceState(null, '', '/replay/');
   return token;
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  text?: string,
-  className?: string,
-): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  if (className) node.className = className;
-  return node;
 }
 
 export class ReplayPage {
@@ -65,19 +55,15 @@ export class ReplayPage {
   private async round(round: ReplayRound): Promise<void> {
     const { t } = this;
     const i18n = createI18n(this.lang, round.currency);
-    const { locale } = i18n;
     const money = (major: number) => i18n.money(minorOf(major, round.currency));
-    const when = (iso: string | null) =>
-      iso === null
-        ? t.notEnded
-        : `${new Date(iso).toLocaleString(locale, { timeZone: 'UTC', dateStyle: 'medium', timeStyle: 'medium' })} UTC`;
+    const when = (iso: string | null) => (iso === null ? t.notEnded : utcTime(iso, this.lang, 'medium'));
     this.root.replaceChildren();
-    this.root.append(element('h1', t.title), element('p', t.readOnly, 'replay-note'));
-    const facts = element('dl', undefined, 'replay-facts');
+    this.root.append(el('h1', {}, [t.title]), el('p', { class: 'replay-note' }, [t.readOnly]));
+    const facts = el('dl', { class: 'replay-facts' });
     const fact = (term: string, value: string, name: string) => {
-      const dd = element('dd', value);
+      const dd = el('dd', {}, [value]);
       dd.dataset.fact = name;
-      facts.append(element('dt', term), dd);
+      facts.append(el('dt', {}, [term]), dd);
     };
     fact(t.round, round._id, 'round');
     const status = `status_${round.status}`;
@@ -88,11 +74,11 @@ export class ReplayPage {
     fact(t.ended, when(round.endAt), 'ended');
     this.root.append(facts);
     if (!round.card) {
-      this.root.append(element('p', t.noCard, 'replay-status'));
+      this.root.append(el('p', { class: 'replay-status' }, [t.noCard]));
       this.html.dataset.drawn = 'no-card';
       return;
     }
-    const host = element('figure', undefined, 'replay-card');
+    const host = el('figure', { class: 'replay-card' });
     host.setAttribute('role', 'img');
     host.setAttribute('aria-label', t.cardLabel.replace('{result}', money(round.prize)));
     this.root.append(host);
@@ -103,13 +89,13 @@ export class ReplayPage {
   private expired(): void {
     this.html.dataset.replay = 'expired';
     this.root.replaceChildren(
-      element('h1', this.t.expiredTitle),
-      element('p', this.t.expired, 'replay-status'),
+      el('h1', {}, [this.t.expiredTitle]),
+      el('p', { class: 'replay-status' }, [this.t.expired]),
     );
   }
 
   private say(text: string): void {
-    this.root.replaceChildren(element('p', text, 'replay-status'));
+    this.root.replaceChildren(el('p', { class: 'replay-status' }, [text]));
     this.root.firstElementChild?.setAttribute('role', 'status');
   }
 }

@@ -1,4 +1,4 @@
-import type { Lang } from '../i18n/i18n.ts';
+import type { Lang } from '@raspa/browser-kit';
 
 /** The replay page's sentences; English is the reference, the others must have its keys. */
 const en = {

@@ -1,6 +1,7 @@
+import type { Lang } from '@raspa/browser-kit';
 import { toMinor } from '@raspa/core';
 import { StillCard } from '../card/still-card.ts';
-import { createI18n, type Lang } from '../i18n/i18n.ts';
+import { createI18n } from '../i18n/i18n.ts';
 import type { DrawContext } from '../models/model-art.ts';
 import { MODEL_ART } from '../models/registry.ts';
 

@@ -1,7 +1,7 @@
+import { el } from '@raspa/browser-kit';
 import type { CardModelInfo } from '@raspa/core';
 import type { I18n } from '../i18n/i18n.ts';
 import type { Palette } from '../models/model-art.ts';
-import { h } from './dom.ts';
 import { type LadderLevel, prizeTable } from './prize-table.ts';
 
 /** What the page is doing, as the controls see it. Also written to `<html data-state>` for QA tools. */
@@ -29,35 +29,35 @@ export interface GameInfo {
  */
 export class Overlay {
   readonly slot: HTMLElement;
-  private readonly title = h('h1', { class: 'title' });
-  private readonly balanceLabel = h('span', { class: 'label' });
-  private readonly balanceValue = h('output', { class: 'value', 'data-balance': '' }, '—');
-  private readonly priceLabel = h('span', { class: 'label' });
-  private readonly priceValue = h('span', { class: 'value' }, '—');
-  private readonly soundButton = h('button', {
+  private readonly title = el('h1', { class: 'title' });
+  private readonly balanceLabel = el('span', { class: 'label' });
+  private readonly balanceValue = el('output', { class: 'value', 'data-balance': '' }, ['—']);
+  private readonly priceLabel = el('span', { class: 'label' });
+  private readonly priceValue = el('span', { class: 'value' }, ['—']);
+  private readonly soundButton = el('button', {
     type: 'button',
     class: 'icon-button sound',
     'data-action': 'sound',
     'aria-pressed': 'false',
   });
-  private readonly prizesButton = h('button', {
+  private readonly prizesButton = el('button', {
     type: 'button',
     class: 'prizes-toggle',
     'data-action': 'prizes',
     'aria-expanded': 'false',
     'aria-controls': 'prize-panel',
   });
-  private readonly side = h('aside', { class: 'side', id: 'prize-panel' });
-  private readonly rule = h('p', { class: 'rule' });
-  private readonly buyButton = h('button', { type: 'button', class: 'primary', 'data-action': 'buy' });
-  private readonly revealButton = h('button', {
+  private readonly side = el('aside', { class: 'side', id: 'prize-panel' });
+  private readonly rule = el('p', { class: 'rule' });
+  private readonly buyButton = el('button', { type: 'button', class: 'primary', 'data-action': 'buy' });
+  private readonly revealButton = el('button', {
     type: 'button',
     class: 'secondary',
     'data-action': 'reveal-all',
   });
-  private readonly status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
-  private readonly banner = h('div', { class: 'connection', role: 'alert', hidden: true });
-  private readonly blocker = h('div', {
+  private readonly status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  private readonly banner = el('div', { class: 'connection', role: 'alert', hidden: true });
+  private readonly blocker = el('div', {
     class: 'blocker',
     hidden: true,
     role: 'alertdialog',
@@ -79,22 +79,20 @@ export class Overlay {
     actions: OverlayActions,
   ) {
     this.i18n = i18n;
-    this.slot = h('div', { class: 'slot', 'data-card-slot': '' });
-    const bar = h(
-      'header',
-      { class: 'bar' },
+    this.slot = el('div', { class: 'slot', 'data-card-slot': '' });
+    const bar = el('header', { class: 'bar' }, [
       this.title,
-      h('div', { class: 'figure balance' }, this.balanceLabel, this.balanceValue),
-      h('div', { class: 'figure price' }, this.priceLabel, this.priceValue),
+      el('div', { class: 'figure balance' }, [this.balanceLabel, this.balanceValue]),
+      el('div', { class: 'figure price' }, [this.priceLabel, this.priceValue]),
       this.prizesButton,
       this.soundButton,
-    );
-    const controls = h('div', { class: 'controls' }, this.revealButton, this.buyButton);
+    ]);
+    const controls = el('div', { class: 'controls' }, [this.revealButton, this.buyButton]);
     root.replaceChildren(
       bar,
       this.slot,
       this.rule,
-      h('footer', { class: 'footer' }, this.status, controls),
+      el('footer', { class: 'footer' }, [this.status, controls]),
       this.side,
       this.banner,
       this.blocker,
@@ -178,17 +176,15 @@ export class Overlay {
 
   /** Covers the page with a message and nothing else to do (session expired, no WebGL). */
   block(title: string, text: string, returnUrl: string | null): void {
-    const children: Array<Node | string> = [h('h2', {}, title), h('p', {}, text)];
+    const children: Array<Node | string> = [el('h2', {}, [title]), el('p', {}, [text])];
     if (returnUrl && /^https?:\/\//.test(returnUrl)) {
       children.push(
-        h(
-          'a',
-          { class: 'primary', href: returnUrl, target: '_top', rel: 'noopener' },
+        el('a', { class: 'primary', href: returnUrl, target: '_top', rel: 'noopener' }, [
           this.i18n.t('backToSite'),
-        ),
+        ]),
       );
     }
-    this.blocker.replaceChildren(h('div', { class: 'blocker-box' }, ...children));
+    this.blocker.replaceChildren(el('div', { class: 'blocker-box' }, children));
     this.blocker.setAttribute('aria-label', title);
     this.blocker.hidden = false;
     this.banner.hidden = true;
@@ -230,8 +226,8 @@ export class Overlay {
     if (!this.game) return;
     const { info, levels, sampling } = this.game;
     this.side.replaceChildren(
-      h('h2', {}, this.i18n.t('howToWin')),
-      h('p', { class: 'side-rule' }, this.i18n.pick(info.ruleText)),
+      el('h2', {}, [this.i18n.t('howToWin')]),
+      el('p', { class: 'side-rule' }, [this.i18n.pick(info.ruleText)]),
       prizeTable(this.i18n, info, levels, sampling, this.icons),
     );
   }

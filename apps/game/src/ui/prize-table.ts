@@ -1,6 +1,6 @@
+import { el } from '@raspa/browser-kit';
 import type { CardModelInfo } from '@raspa/core';
 import type { I18n } from '../i18n/i18n.ts';
-import { h } from './dom.ts';
 
 export interface LadderLevel {
   level: number;
@@ -23,47 +23,39 @@ export function prizeTable(
     info.symbols.filter((symbol) => symbol.level !== undefined).map((symbol) => [symbol.level, symbol]),
   );
   const withSymbols = bySymbol.size > 0;
-  const head = h(
-    'tr',
-    {},
-    h('th', { scope: 'col' }, i18n.t('colPrize')),
-    ...(withSymbols ? [h('th', { scope: 'col' }, i18n.t('colSymbol'))] : []),
-    h('th', { scope: 'col' }, i18n.t('colOdds')),
-  );
+  const head = el('tr', {}, [
+    el('th', { scope: 'col' }, [i18n.t('colPrize')]),
+    ...(withSymbols ? [el('th', { scope: 'col' }, [i18n.t('colSymbol')])] : []),
+    el('th', { scope: 'col' }, [i18n.t('colOdds')]),
+  ]);
   const rows = [...levels]
     .sort((a, b) => b.level - a.level)
     .map((level) => {
       const symbol = bySymbol.get(level.level);
       const odds =
         level.winners > 0 ? i18n.t('odds', { n: i18n.count(Math.round(sampling / level.winners)) }) : '—';
-      const prizeCell = h('td', { class: 'prize' }, ...moneyParts(i18n.money(level.prize)));
-      if (level.level === levels.length) prizeCell.append(h('span', { class: 'tag' }, i18n.t('jackpot')));
+      const prizeCell = el('td', { class: 'prize' }, moneyParts(i18n.money(level.prize)));
+      if (level.level === levels.length) prizeCell.append(el('span', { class: 'tag' }, [i18n.t('jackpot')]));
       const cells: HTMLElement[] = [prizeCell];
       if (withSymbols) {
         const icon = symbol ? icons.get(symbol.id) : undefined;
         cells.push(
-          h(
-            'td',
-            { class: 'symbol' },
-            h(
-              'span',
-              {},
-              ...(icon ? [h('img', { src: icon, alt: '', width: 28, height: 28 })] : []),
+          el('td', { class: 'symbol' }, [
+            el('span', {}, [
+              ...(icon ? [el('img', { src: icon, alt: '', width: 28, height: 28 })] : []),
               symbol ? i18n.pick(symbol.name) : '',
-            ),
-          ),
+            ]),
+          ]),
         );
       }
-      cells.push(h('td', { class: 'odds' }, odds));
-      return h('tr', { 'data-level': level.level }, ...cells);
+      cells.push(el('td', { class: 'odds' }, [odds]));
+      return el('tr', { 'data-level': level.level }, cells);
     });
-  return h(
-    'table',
-    { class: 'ladder' },
-    h('caption', {}, i18n.t('prizeTable')),
-    h('thead', {}, head),
-    h('tbody', {}, ...rows),
-  );
+  return el('table', { class: 'ladder' }, [
+    el('caption', {}, [i18n.t('prizeTable')]),
+    el('thead', {}, [head]),
+    el('tbody', {}, rows),
+  ]);
 }
 
 /**
@@ -73,9 +65,9 @@ export function prizeTable(
 function moneyParts(text: string): Array<HTMLElement | string> {
   const words = text.split(/[\s\u00a0\u202f]+/).filter(Boolean);
   const amountAt = words.findIndex((word) => /\d/.test(word));
-  if (words.length < 2 || amountAt < 0) return [h('span', { class: 'amount' }, text)];
+  if (words.length < 2 || amountAt < 0) return [el('span', { class: 'amount' }, [text])];
   return words.flatMap((word, index) => [
     ...(index > 0 ? [' '] : []),
-    index === amountAt ? h('span', { class: 'amount' }, word) : word,
+    index === amountAt ? el('span', { class: 'amount' }, [word]) : word,
   ]);
 }

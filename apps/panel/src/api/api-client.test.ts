@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { GameInput, TokenSet } from '@raspa/server/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solveCaptcha, solvedCaptcha as solvedCaptchaOf } from '../../../server/test/captcha-solver.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from '../../../server/test/harness.ts';
 import { ApiError, createApiClient, NETWORK_ERROR } from './api-client.ts';
-import type { GameInput, TokenSet } from './wire-types.ts';
 
 // The panel's API client against a real service on 127.0.0.1 (real HTTP, real signatures, real store).
 let server: TestServer;

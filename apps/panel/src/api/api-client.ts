@@ -15,7 +15,6 @@ import type {
   LedgerQuery,
   ListedTransaction,
   NewApiKey,
-  Page,
   PageQuery,
   Pagination,
   PanelLogin,
@@ -38,7 +37,16 @@ import type {
   Webhook,
   WebhookCreated,
   WebhookInput,
-} from './wire-types.ts';
+} from '@raspa/server/wire';
+
+/**
+ * A page of a list as the api client hands it to the pages: the envelope's `data` as `items`, beside
+ * its `pagination`. Hand-written: it is the client's own reshaping, not a shape on the wire.
+ */
+export interface Page<T, P extends Pagination = Pagination> {
+  items: T[];
+  pagination: P;
+}
 
 /** The header every POST and PUT under /v1 (but /v1/auth/*) carries (docs/contract.md §2). */
 const SIGNATURE_HEADER = 'x-signed-request';

@@ -3,7 +3,7 @@
 // every other page does without it.
 import 'pixi.js/unsafe-eval'; // the service's CSP forbids eval; this build of Pixi's shader code needs none
 import { drawRoundCard } from '@raspa/game/round-card';
-import type { Lang, RoundDetail } from '../api/wire-types.ts';
+import type { Lang, RoundDetail } from '@raspa/server/wire';
 
 /**
  * Draws GET /v1/round/{roundId}'s answer in `host` (its type is the service's own schema, card

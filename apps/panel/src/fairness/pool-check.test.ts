@@ -1,6 +1,6 @@
 import { createPool, seedToHex, ticketAt } from '@raspa/core';
+import type { Game, Pool, RoundTicket } from '@raspa/server/wire';
 import { describe, expect, it } from 'vitest';
-import type { Game, Pool, RoundTicket } from '../api/wire-types.ts';
 import { checkPool, checkTicket } from './pool-check.ts';
 
 // A small pool made by the core from a known seed, as the service would have: the panel's checks must

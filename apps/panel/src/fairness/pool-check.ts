@@ -1,5 +1,5 @@
 import { type PoolVerification, verifyPool } from '@raspa/core';
-import type { Game, Pool, RoundTicket } from '../api/wire-types.ts';
+import type { Game, Pool, RoundTicket } from '@raspa/server/wire';
 
 /** The winners of each level, level 1 first, as the core's pool takes them (the API lists levels in any order). */
 export const winnersOf = (game: Pick<Game, 'levels'>) =>

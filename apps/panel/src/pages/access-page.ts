@@ -1,9 +1,9 @@
-import type { AuditEntry } from '../api/wire-types.ts';
+import { el, utcTime } from '@raspa/browser-kit';
+import type { AuditEntry } from '@raspa/server/wire';
+import { table } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
 import { copyField } from '../ui/copy-field.ts';
-import { el, table } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
-import { time } from '../ui/format.ts';
 import { pagedList } from '../ui/pager.ts';
 import { heading } from './auth-pages.ts';
 
@@ -70,7 +70,7 @@ export const accessPage: Page = (context) => {
       table<AuditEntry>(
         t.access.auditTitle,
         [
-          [t.access.at, (entry) => time(entry.at, lang)],
+          [t.access.at, (entry) => utcTime(entry.at, lang)],
           [t.access.actor, (entry) => t.access.actors[entry.actor]],
           [t.access.operation, (entry) => el('code', {}, [entry.operation])],
           [t.access.target, (entry) => (entry.targetId ? el('code', {}, [entry.targetId]) : '—')],

@@ -1,6 +1,7 @@
+import { el } from '@raspa/browser-kit';
 import type { Catalogue } from '../i18n/en.ts';
+import { field, formValues } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
-import { el, field, formValues } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
 import { captchaWidget } from './captcha-widget.ts';
 

@@ -3,11 +3,11 @@
 // so the page's CSP (script-src 'self', no blob:) holds: the PBKDF2 worker is a file of our own bundle.
 import 'altcha/external';
 import 'altcha/altcha.css';
+import { el } from '@raspa/browser-kit';
+import type { Lang } from '@raspa/server/wire';
 import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
 import type { ApiClient } from '../api/api-client.ts';
-import type { Lang } from '../api/wire-types.ts';
 import type { Catalogue } from '../i18n/en.ts';
-import { el } from '../ui/dom.ts';
 import { errorMessages } from '../ui/feedback.ts';
 
 // The service issues PBKDF2/SHA-256 challenges (apps/server/src/security/altcha-captcha.ts).

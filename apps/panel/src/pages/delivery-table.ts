@@ -1,8 +1,9 @@
-import type { Delivery } from '../api/wire-types.ts';
+import { el, utcTime } from '@raspa/browser-kit';
+import type { Delivery } from '@raspa/server/wire';
+import { table } from '../ui/blocks.ts';
 import type { PageContext } from '../ui/context.ts';
-import { el, table } from '../ui/dom.ts';
 import type { Feedback } from '../ui/feedback.ts';
-import { shortId, time } from '../ui/format.ts';
+import { shortId } from '../ui/short-id.ts';
 import { roundLink } from './round-link.ts';
 
 /** What a delivery attempt's answer was, in words: the status code, or why none came. */
@@ -42,7 +43,7 @@ export function deliveryTable(
   return table<Delivery>(
     caption,
     [
-      [t.webhooks.lastTriggered, (delivery) => time(delivery.timestamp, lang)],
+      [t.webhooks.lastTriggered, (delivery) => utcTime(delivery.timestamp, lang)],
       [t.webhooks.event, (delivery) => delivery.eventType],
       [t.rounds.id, (delivery) => roundLink(context, delivery.payload._id)],
       [

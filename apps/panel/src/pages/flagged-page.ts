@@ -1,8 +1,8 @@
-import type { Round } from '../api/wire-types.ts';
+import { el, moneyOfMajor, utcTime } from '@raspa/browser-kit';
+import type { Round } from '@raspa/server/wire';
+import { table } from '../ui/blocks.ts';
 import type { Page } from '../ui/context.ts';
-import { el, table } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
-import { money, time } from '../ui/format.ts';
 import { pagedList } from '../ui/pager.ts';
 import { roundCurrency, statusBadge, transactionsCell } from '../ui/round-cells.ts';
 import { heading } from './auth-pages.ts';
@@ -47,10 +47,10 @@ export const flaggedPage: Page = (context) => {
         t.flagged.title,
         [
           [t.rounds.id, (round) => roundLink(context, round._id)],
-          [t.common.created, (round) => time(round.createdAt, lang)],
+          [t.common.created, (round) => utcTime(round.createdAt, lang)],
           [t.players.credential, (round) => round.user.credential],
-          [t.rounds.paid, (round) => money(round.paidPrice, roundCurrency(round), lang)],
-          [t.rounds.prize, (round) => money(round.prize, roundCurrency(round), lang)],
+          [t.rounds.paid, (round) => moneyOfMajor(round.paidPrice, roundCurrency(round), lang)],
+          [t.rounds.prize, (round) => moneyOfMajor(round.prize, roundCurrency(round), lang)],
           [t.common.status, (round) => statusBadge(round.status)],
           [t.rounds.transactions, (round) => transactionsCell(round, t, lang)],
           [

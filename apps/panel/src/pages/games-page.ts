@@ -1,12 +1,11 @@
-import { GAME_MODELS, type GameModel, LADDER_LIMITS, toMajor } from '@raspa/core';
-import type { Game, GameInput, Lang } from '../api/wire-types.ts';
+import { count, decimal, el, LANGS, money, moneyOfMajor, percent } from '@raspa/browser-kit';
+import { GAME_MODELS, type GameModel, LADDER_LIMITS } from '@raspa/core';
+import type { Game, GameInput, Lang } from '@raspa/server/wire';
 import type { Catalogue } from '../i18n/en.ts';
-import { LANGS } from '../i18n/i18n.ts';
 import { type LadderPreview, previewLadder } from '../ladder/ladder-preview.ts';
+import { field, formValues, select, table } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
-import { el, field, formValues, select, table } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
-import { count, decimal, money, percent } from '../ui/format.ts';
 import { profilePicker } from '../ui/profile-picker.ts';
 import { heading } from './auth-pages.ts';
 import { poolsView } from './pools-view.ts';
@@ -39,7 +38,7 @@ function ladderView(preview: LadderPreview, t: Catalogue, lang: Lang): HTMLEleme
     ];
   }
   const { ladder, stats } = preview;
-  const major = (minor: number) => money(toMajor(minor, ladder.currency), ladder.currency, lang);
+  const amount = (minor: number) => money(minor, ladder.currency, lang);
   const figure = (label: string, value: string, key: string) =>
     el('div', { class: 'figure', 'data-figure': key }, [el('dt', {}, [label]), el('dd', {}, [value])]);
   return [
@@ -52,10 +51,10 @@ function ladderView(preview: LadderPreview, t: Catalogue, lang: Lang): HTMLEleme
       ),
       figure(
         t.games.topMultiple,
-        `${major(ladder.maxBetPrize)} (${decimal(stats.topPrizeMultiple, lang)}×)`,
+        `${amount(ladder.maxBetPrize)} (${decimal(stats.topPrizeMultiple, lang)}×)`,
         'top',
       ),
-      figure(t.games.averageWin, major(stats.averageWin), 'average'),
+      figure(t.games.averageWin, amount(stats.averageWin), 'average'),
       figure(
         t.games.volatility,
         `${t.games.volatilityLevels[preview.volatility]} · ${t.games.volatilityIndex(decimal(preview.spread, lang))}`,
@@ -66,7 +65,7 @@ function ladderView(preview: LadderPreview, t: Catalogue, lang: Lang): HTMLEleme
       t.games.ladderTitle,
       [
         [t.games.level, (level) => level.level],
-        [t.games.prize, (level) => major(level.prize)],
+        [t.games.prize, (level) => amount(level.prize)],
         [t.games.winners, (level) => count(level.winners, lang)],
         [t.games.odds, (level) => t.games.oneIn(decimal(ladder.sampling / level.winners, lang))],
         [t.games.share, (level) => percent(level.percentage, lang)],
@@ -194,11 +193,11 @@ export const gamesPage: Page = (context) => {
         [
           [t.games.model, (game) => el('strong', {}, [game.gameModel])],
           [t.games.version, (game) => game.version],
-          [t.games.betPrice, (game) => money(game.betPrice, game.currency, lang)],
+          [t.games.betPrice, (game) => moneyOfMajor(game.betPrice, game.currency, lang)],
           [t.games.rtp, (game) => percent(game.rtp, lang, 4)],
           [t.games.sampling, (game) => count(game.sampling, lang)],
           [t.games.prizedPercent, (game) => percent(game.prizedPercent, lang, 4)],
-          [t.games.topPrize, (game) => money(game.maxBetPrize, game.currency, lang)],
+          [t.games.topPrize, (game) => moneyOfMajor(game.maxBetPrize, game.currency, lang)],
           [
             t.games.active,
             (game) =>

@@ -1,22 +1,22 @@
-import type { CsvFile } from '../api/api-client.ts';
+import { el, moneyOfMajor, utcTime } from '@raspa/browser-kit';
 import type {
   LedgerQuery,
   ListedTransaction,
-  Page as ListPage,
   Round,
   RoundStatus,
   TransactionStatus,
   TransactionType,
-} from '../api/wire-types.ts';
+} from '@raspa/server/wire';
+import type { CsvFile, Page as ListPage } from '../api/api-client.ts';
 import type { Catalogue } from '../i18n/en.ts';
+import { field, formValues, select, table } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
-import { el, field, formValues, select, table } from '../ui/dom.ts';
 import { saveFile } from '../ui/download.ts';
 import { Feedback } from '../ui/feedback.ts';
-import { money, shortId, time } from '../ui/format.ts';
 import { pagedList } from '../ui/pager.ts';
 import { profilePicker } from '../ui/profile-picker.ts';
 import { roundCurrency, statusBadge, transactionsCell } from '../ui/round-cells.ts';
+import { shortId } from '../ui/short-id.ts';
 import { heading } from './auth-pages.ts';
 import { roundLink } from './round-link.ts';
 
@@ -158,14 +158,14 @@ export const roundsPage = ledgerPage<Round>({
     const { t, lang } = context;
     return [
       [t.rounds.id, (round) => roundLink(context, round._id)],
-      [t.common.created, (round) => time(round.createdAt, lang)],
+      [t.common.created, (round) => utcTime(round.createdAt, lang)],
       [t.players.credential, (round) => round.user.credential],
       [t.rounds.game, (round) => shortId(round.gameId)],
-      [t.rounds.paid, (round) => money(round.paidPrice, roundCurrency(round), lang)],
-      [t.rounds.prize, (round) => money(round.prize, roundCurrency(round), lang)],
+      [t.rounds.paid, (round) => moneyOfMajor(round.paidPrice, roundCurrency(round), lang)],
+      [t.rounds.prize, (round) => moneyOfMajor(round.prize, roundCurrency(round), lang)],
       [t.common.status, (round) => statusBadge(round.status)],
       [t.rounds.transactions, (round) => transactionsCell(round, t, lang)],
-      [t.rounds.ended, (round) => time(round.endAt, lang)],
+      [t.rounds.ended, (round) => utcTime(round.endAt, lang)],
     ];
   },
 });
@@ -180,12 +180,18 @@ export const transactionsPage = ledgerPage<ListedTransaction>({
     const { t, lang } = context;
     return [
       [t.transactions.id, (transaction) => shortId(transaction._id)],
-      [t.common.created, (transaction) => time(transaction.createdAt, lang)],
+      [t.common.created, (transaction) => utcTime(transaction.createdAt, lang)],
       [t.transactions.type, (transaction) => t.rounds.types[transaction.type]],
-      [t.transactions.amount, (transaction) => money(transaction.amount, transaction.currency, lang)],
+      [t.transactions.amount, (transaction) => moneyOfMajor(transaction.amount, transaction.currency, lang)],
       [t.common.status, (transaction) => statusBadge(transaction.status)],
-      [t.transactions.before, (transaction) => money(transaction.balanceBefore, transaction.currency, lang)],
-      [t.transactions.after, (transaction) => money(transaction.balanceAfter, transaction.currency, lang)],
+      [
+        t.transactions.before,
+        (transaction) => moneyOfMajor(transaction.balanceBefore, transaction.currency, lang),
+      ],
+      [
+        t.transactions.after,
+        (transaction) => moneyOfMajor(transaction.balanceAfter, transaction.currency, lang),
+      ],
       [t.rounds.id, (transaction) => roundLink(context, transaction.roundId)],
       [t.rounds.player, (transaction) => shortId(transaction.userId)],
     ];

@@ -1,4 +1,5 @@
-import type { Game, Profile, ReportRow, Round, Webhook } from '../api/wire-types.ts';
+import { count, decimal, el, moneyOfMajor, percent, utcTime } from '@raspa/browser-kit';
+import type { Game, Profile, ReportRow, Round, Webhook } from '@raspa/server/wire';
 import { PERIODS, type Period, periodRange } from '../report/periods.ts';
 import {
   currenciesOf,
@@ -8,12 +9,12 @@ import {
   sumRows,
   type Totals,
 } from '../report/report-figures.ts';
+import { field, select, table } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
-import { el, field, select, table } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
-import { count, decimal, money, percent, shortId, time } from '../ui/format.ts';
 import { ggrChart } from '../ui/ggr-chart.ts';
 import { profilePicker } from '../ui/profile-picker.ts';
+import { shortId } from '../ui/short-id.ts';
 import { heading, link } from './auth-pages.ts';
 import { roundLink } from './round-link.ts';
 
@@ -104,10 +105,10 @@ export const overviewPage: Page = (context) => {
             [
               [t.overview.period, (line) => el('strong', {}, [t.overview.periods[line.period]])],
               [t.overview.rounds, (line) => count(line.rounds, lang)],
-              [t.overview.bets, (line) => money(line.bets, currency, lang)],
-              [t.overview.prizes, (line) => money(line.prizes, currency, lang)],
-              [t.overview.rollbacks, (line) => money(line.rollbacks, currency, lang)],
-              [t.overview.ggr, (line) => money(line.ggr, currency, lang)],
+              [t.overview.bets, (line) => moneyOfMajor(line.bets, currency, lang)],
+              [t.overview.prizes, (line) => moneyOfMajor(line.prizes, currency, lang)],
+              [t.overview.rollbacks, (line) => moneyOfMajor(line.rollbacks, currency, lang)],
+              [t.overview.ggr, (line) => moneyOfMajor(line.ggr, currency, lang)],
               [t.overview.realisedRtp, (line) => rtpText(line.rtp, lang)],
             ],
             lines,
@@ -138,9 +139,9 @@ export const overviewPage: Page = (context) => {
           ],
           [t.common.profile, (figure) => gameInfo.get(figure.gameId)?.profile ?? '—'],
           [t.overview.rounds, (figure) => count(figure.rounds, lang)],
-          [t.overview.bets, (figure) => money(figure.bets, figure.currency, lang)],
-          [t.overview.prizes, (figure) => money(figure.prizes, figure.currency, lang)],
-          [t.overview.ggr, (figure) => money(figure.ggr, figure.currency, lang)],
+          [t.overview.bets, (figure) => moneyOfMajor(figure.bets, figure.currency, lang)],
+          [t.overview.prizes, (figure) => moneyOfMajor(figure.prizes, figure.currency, lang)],
+          [t.overview.ggr, (figure) => moneyOfMajor(figure.ggr, figure.currency, lang)],
           [t.overview.realisedRtp, (figure) => rtpText(figure.rtp, lang)],
           [t.overview.configuredRtp, (figure) => rtpText(figure.configuredRtp, lang)],
           [t.overview.gap, (figure) => gapCell(figure, context)],
@@ -193,7 +194,7 @@ export const overviewPage: Page = (context) => {
               t.overview.flaggedTitle,
               [
                 [t.rounds.id, (round) => roundLink(context, round._id)],
-                [t.common.created, (round) => time(round.createdAt, lang)],
+                [t.common.created, (round) => utcTime(round.createdAt, lang)],
                 [t.players.credential, (round) => round.user.credential],
                 [t.common.status, (round) => round.status],
               ],
@@ -242,7 +243,7 @@ export const overviewPage: Page = (context) => {
           ],
           [t.overview.failedWeek, ({ failed }) => count(failed, lang)],
           [t.overview.waitingRetry, ({ pending }) => count(pending, lang)],
-          [t.webhooks.lastTriggered, ({ webhook }) => time(webhook.lastTriggered, lang)],
+          [t.webhooks.lastTriggered, ({ webhook }) => utcTime(webhook.lastTriggered, lang)],
         ],
         failing,
         t.overview.noneFailing,

@@ -1,8 +1,8 @@
-import type { Player } from '../api/wire-types.ts';
+import { count, el, moneyOfMajor, utcTime } from '@raspa/browser-kit';
+import type { Player } from '@raspa/server/wire';
+import { field, table } from '../ui/blocks.ts';
 import type { Page } from '../ui/context.ts';
-import { el, field, table } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
-import { count, money, time } from '../ui/format.ts';
 import { pagedList } from '../ui/pager.ts';
 import { profilePicker } from '../ui/profile-picker.ts';
 import { heading, link } from './auth-pages.ts';
@@ -64,10 +64,10 @@ export const playersPage: Page = (context) => {
           [
             [t.players.credential, (player) => el('strong', {}, [player.credential])],
             [t.players.credentialType, (player) => player.credentialType],
-            [t.players.balance, (player) => money(player.balance, currency, lang)],
+            [t.players.balance, (player) => moneyOfMajor(player.balance, currency, lang)],
             [t.players.totalBets, (player) => count(player.totalBets, lang)],
             [t.players.betWins, (player) => count(player.betWins, lang)],
-            [t.common.created, (player) => time(player.createdAt, lang)],
+            [t.common.created, (player) => utcTime(player.createdAt, lang)],
             [
               t.players.rounds,
               (player) => {

@@ -1,9 +1,9 @@
-import type { Game, Pool } from '../api/wire-types.ts';
+import { count, el, percent, utcTime } from '@raspa/browser-kit';
+import type { Game, Pool } from '@raspa/server/wire';
 import { checkPool } from '../fairness/pool-check.ts';
+import { table } from '../ui/blocks.ts';
 import type { PageContext } from '../ui/context.ts';
-import { el, table } from '../ui/dom.ts';
 import { afterPaint, Feedback } from '../ui/feedback.ts';
-import { count, percent, time } from '../ui/format.ts';
 
 /**
  * A game version's ticket pools (GET /v1/game/{id}/pools): the commitment published when each began,
@@ -49,8 +49,8 @@ export function poolsView(context: PageContext, game: Game): HTMLElement {
         t.pools.of(game.gameModel, game.version),
         [
           [t.pools.number, (pool) => pool.number],
-          [t.pools.started, (pool) => time(pool.startedAt, lang)],
-          [t.pools.ended, (pool) => (pool.endedAt ? time(pool.endedAt, lang) : t.pools.running)],
+          [t.pools.started, (pool) => utcTime(pool.startedAt, lang)],
+          [t.pools.ended, (pool) => (pool.endedAt ? utcTime(pool.endedAt, lang) : t.pools.running)],
           [
             t.pools.drawn,
             (pool) =>

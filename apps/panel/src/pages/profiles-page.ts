@@ -1,8 +1,8 @@
-import type { Profile, ProfileInput, ProfileType, ProfileUpdate } from '../api/wire-types.ts';
+import { el, utcTime } from '@raspa/browser-kit';
+import type { Profile, ProfileInput, ProfileType, ProfileUpdate } from '@raspa/server/wire';
+import { field, formValues, select, table } from '../ui/blocks.ts';
 import type { Page } from '../ui/context.ts';
-import { el, field, formValues, select, table } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
-import { time } from '../ui/format.ts';
 import { pagedList } from '../ui/pager.ts';
 import { heading } from './auth-pages.ts';
 
@@ -158,7 +158,7 @@ export const profilesPage: Page = (context) => {
                 : '—',
           ],
           [t.profiles.origins, (profile) => profile.allowedOrigins.join(' ') || '—'],
-          [t.common.created, (profile) => time(profile.createdAt, lang)],
+          [t.common.created, (profile) => utcTime(profile.createdAt, lang)],
           [
             t.common.actions,
             (profile) =>

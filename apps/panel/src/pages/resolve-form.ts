@@ -1,6 +1,7 @@
-import type { Round, RoundResolution } from '../api/wire-types.ts';
+import { el, uid } from '@raspa/browser-kit';
+import type { Round, RoundResolution } from '@raspa/server/wire';
+import { field, formValues } from '../ui/blocks.ts';
 import type { PageContext } from '../ui/context.ts';
-import { el, field, formValues, uid } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
 
 const RESOLUTIONS: ReadonlyArray<RoundResolution['resolution']> = ['paid', 'written-off'];

@@ -1,5 +1,5 @@
 import type { PageContext } from '../ui/context.ts';
-import { shortId } from '../ui/format.ts';
+import { shortId } from '../ui/short-id.ts';
 import { link } from './auth-pages.ts';
 
 /** A round's id as a link to its details page (the whole id is its accessible name). */

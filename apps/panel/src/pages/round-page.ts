@@ -1,10 +1,10 @@
-import type { Game, RoundDetail, Transaction, WalletCallAttempt } from '../api/wire-types.ts';
+import { el, moneyOfMajor, utcTime } from '@raspa/browser-kit';
+import type { Game, RoundDetail, Transaction, WalletCallAttempt } from '@raspa/server/wire';
 import { checkTicket } from '../fairness/pool-check.ts';
+import { table } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
 import { copyField } from '../ui/copy-field.ts';
-import { el, table } from '../ui/dom.ts';
 import { afterPaint, Feedback } from '../ui/feedback.ts';
-import { money, time } from '../ui/format.ts';
 import { statusBadge } from '../ui/round-cells.ts';
 import { heading, link } from './auth-pages.ts';
 import { deliveryTable } from './delivery-table.ts';
@@ -40,7 +40,7 @@ function cardSection(context: PageContext, round: RoundDetail): HTMLElement {
   const host = el('div', { class: 'card-canvas' });
   const level = round.ticket?.level ?? 0;
   const description =
-    level > 0 ? t.round.cardWon(level, money(round.prize, round.currency, lang)) : t.round.cardLost;
+    level > 0 ? t.round.cardWon(level, moneyOfMajor(round.prize, round.currency, lang)) : t.round.cardLost;
   void feedback.run(t.round.drawing, async () => {
     const { drawRound } = await import('../card/round-card.ts');
     freeCard?.();
@@ -110,7 +110,7 @@ function replaySection(context: PageContext, round: RoundDetail): HTMLElement {
     });
     result.replaceChildren(
       link.node,
-      el('p', { class: 'hint' }, [t.round.replayExpires(time(replay.expireAt, lang))]),
+      el('p', { class: 'hint' }, [t.round.replayExpires(utcTime(replay.expireAt, lang))]),
     );
     feedback.say(t.round.replayReady);
     link.focus();
@@ -165,10 +165,10 @@ export const roundPage: Page = (context) => {
           [t.rounds.player, code(round.user._id)],
           [t.rounds.game, game ? `${game.gameModel} v${game.version}` : (round.gameModel ?? round.gameId)],
           [t.common.status, statusBadge(round.status)],
-          [t.rounds.paid, money(round.paidPrice, round.currency, lang)],
-          [t.rounds.prize, money(round.prize, round.currency, lang)],
-          [t.common.created, time(round.createdAt, lang)],
-          [t.rounds.ended, time(round.endAt, lang)],
+          [t.rounds.paid, moneyOfMajor(round.paidPrice, round.currency, lang)],
+          [t.rounds.prize, moneyOfMajor(round.prize, round.currency, lang)],
+          [t.common.created, utcTime(round.createdAt, lang)],
+          [t.rounds.ended, utcTime(round.endAt, lang)],
           [
             t.round.flagged,
             round.flagged
@@ -176,7 +176,7 @@ export const roundPage: Page = (context) => {
               : round.resolution
                 ? t.round.resolvedAs(
                     t.flagged.resolutions[round.resolution.resolution],
-                    time(round.resolution.resolvedAt, lang),
+                    utcTime(round.resolution.resolvedAt, lang),
                   )
                 : t.common.no,
           ],
@@ -201,15 +201,18 @@ export const roundPage: Page = (context) => {
           [
             [t.transactions.id, (transaction) => code(transaction._id)],
             [t.transactions.type, (transaction) => t.rounds.types[transaction.type]],
-            [t.transactions.amount, (transaction) => money(transaction.amount, transaction.currency, lang)],
+            [
+              t.transactions.amount,
+              (transaction) => moneyOfMajor(transaction.amount, transaction.currency, lang),
+            ],
             [t.common.status, (transaction) => statusBadge(transaction.status)],
             [
               t.transactions.before,
-              (transaction) => money(transaction.balanceBefore, transaction.currency, lang),
+              (transaction) => moneyOfMajor(transaction.balanceBefore, transaction.currency, lang),
             ],
             [
               t.transactions.after,
-              (transaction) => money(transaction.balanceAfter, transaction.currency, lang),
+              (transaction) => moneyOfMajor(transaction.balanceAfter, transaction.currency, lang),
             ],
           ],
           round.transactions,
@@ -220,7 +223,7 @@ export const roundPage: Page = (context) => {
         table<WalletCallAttempt>(
           t.round.walletTitle,
           [
-            [t.round.sentAt, (call) => time(call.sentAt, lang)],
+            [t.round.sentAt, (call) => utcTime(call.sentAt, lang)],
             [t.transactions.type, (call) => call.type],
             [t.round.attempt, (call) => call.attempt],
             [
@@ -230,7 +233,7 @@ export const roundPage: Page = (context) => {
             ],
             [t.webhooks.responseCode, (call) => call.httpStatus ?? '—'],
             [t.webhooks.duration, (call) => call.duration],
-            [t.round.balance, (call) => money(call.balance, round.currency, lang)],
+            [t.round.balance, (call) => moneyOfMajor(call.balance, round.currency, lang)],
             [t.round.detail, (call) => el('span', { class: 'wrap' }, [call.detail ?? ''])],
             [t.transactions.id, (call) => code(call.transactionId)],
           ],

@@ -1,8 +1,8 @@
-import type { DeliveryQuery, Webhook, WebhookEvent } from '../api/wire-types.ts';
+import { el, utcTime } from '@raspa/browser-kit';
+import type { DeliveryQuery, Webhook, WebhookEvent } from '@raspa/server/wire';
+import { field, formValues, select, table } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
-import { el, field, formValues, select, table } from '../ui/dom.ts';
 import { Feedback } from '../ui/feedback.ts';
-import { time } from '../ui/format.ts';
 import { pagedList } from '../ui/pager.ts';
 import { heading } from './auth-pages.ts';
 import { deliveryTable } from './delivery-table.ts';
@@ -170,8 +170,8 @@ export const webhooksPage: Page = (context) => {
           ],
           [t.webhooks.successes, (webhook) => webhook.successCount],
           [t.webhooks.failures, (webhook) => webhook.failureCount],
-          [t.webhooks.lastTriggered, (webhook) => time(webhook.lastTriggered, lang)],
-          [t.common.created, (webhook) => time(webhook.createdAt, lang)],
+          [t.webhooks.lastTriggered, (webhook) => utcTime(webhook.lastTriggered, lang)],
+          [t.common.created, (webhook) => utcTime(webhook.createdAt, lang)],
           [
             t.common.actions,
             (webhook) => {

@@ -1,6 +1,6 @@
+import type { ReportRow } from '@raspa/server/wire';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ReportRow } from '../api/wire-types.ts';
 import { daysBetween, periodRange } from './periods.ts';
 import { dailyGgr, gameFigures, sumRows } from './report-figures.ts';
 

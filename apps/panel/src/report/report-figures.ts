@@ -1,4 +1,4 @@
-import type { ReportRow } from '../api/wire-types.ts';
+import type { ReportRow } from '@raspa/server/wire';
 import { daysBetween } from './periods.ts';
 
 /** Money sums of report rows, per currency (amounts in major units, summed in minor-unit-safe cents). */

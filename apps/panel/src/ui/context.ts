@@ -1,5 +1,5 @@
+import type { Lang } from '@raspa/server/wire';
 import type { ApiClient } from '../api/api-client.ts';
-import type { Lang } from '../api/wire-types.ts';
 import type { Catalogue } from '../i18n/en.ts';
 import type { Session } from '../session.ts';
 

@@ -1,5 +1,5 @@
+import { el } from '@raspa/browser-kit';
 import type { Catalogue } from '../i18n/en.ts';
-import { el } from './dom.ts';
 import type { Feedback } from './feedback.ts';
 
 /**

@@ -1,6 +1,6 @@
+import { el } from '@raspa/browser-kit';
 import { ApiError, NETWORK_ERROR } from '../api/api-client.ts';
 import type { Catalogue } from '../i18n/en.ts';
-import { el } from './dom.ts';
 
 /** The messages to show for a failed request: the error envelope's own sentences when it has them. */
 export function errorMessages(error: unknown, t: Catalogue): string[] {

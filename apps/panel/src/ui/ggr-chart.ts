@@ -1,23 +1,11 @@
-import type { Lang } from '../api/wire-types.ts';
+import { el, moneyOfMajor, svg } from '@raspa/browser-kit';
+import type { Lang } from '@raspa/server/wire';
 import type { Catalogue } from '../i18n/en.ts';
 import { barLayout } from '../report/bar-layout.ts';
 import type { DayPoint } from '../report/report-figures.ts';
-import { el, table } from './dom.ts';
-import { money } from './format.ts';
+import { table } from './blocks.ts';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const FRAME = { width: 720, height: 260, left: 84, right: 12, top: 12, bottom: 40 };
-
-function svg<K extends keyof SVGElementTagNameMap>(
-  tag: K,
-  attributes: Record<string, string | number>,
-  children: Array<Node | string> = [],
-): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  node.append(...children);
-  return node;
-}
 
 /** "03-05" from "2026-03-05": the axis has room for the day and month only. */
 const shortDay = (day: string) => day.slice(5);
@@ -37,7 +25,7 @@ export function ggrChart(
     points.map((point) => point.ggr),
     FRAME,
   );
-  const format = (value: number) => money(value, currency, lang);
+  const format = (value: number) => moneyOfMajor(value, currency, lang);
   const titleId = `chart-title-${currency}`;
   const total = points.reduce((sum, point) => sum + Math.round(point.ggr * 10_000), 0) / 10_000;
   const first = points[0]?.day ?? '';

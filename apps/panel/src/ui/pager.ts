@@ -1,6 +1,7 @@
-import type { Page, Pagination } from '../api/wire-types.ts';
+import { el } from '@raspa/browser-kit';
+import type { Pagination } from '@raspa/server/wire';
+import type { Page } from '../api/api-client.ts';
 import type { Catalogue } from '../i18n/en.ts';
-import { el } from './dom.ts';
 import type { Feedback } from './feedback.ts';
 
 /** The last page a list can show: the service pages through the newest 10,000 records (docs/contract.md §3). */

@@ -1,6 +1,7 @@
-import type { Profile } from '../api/wire-types.ts';
+import { el } from '@raspa/browser-kit';
+import type { Profile } from '@raspa/server/wire';
+import { field, select } from './blocks.ts';
 import type { PageContext } from './context.ts';
-import { el, field, select } from './dom.ts';
 import type { Feedback } from './feedback.ts';
 
 /**

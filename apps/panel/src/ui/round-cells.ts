@@ -1,7 +1,6 @@
-import type { Lang, Round } from '../api/wire-types.ts';
+import { el, moneyOfMajor } from '@raspa/browser-kit';
+import type { Lang, Round } from '@raspa/server/wire';
 import type { Catalogue } from '../i18n/en.ts';
-import { el } from './dom.ts';
-import { money } from './format.ts';
 
 /** A round's or transaction's status as a coloured badge (the word itself stays the API's). */
 export const statusBadge = (status: string) => el('span', { class: `badge status-${status}` }, [status]);
@@ -16,7 +15,7 @@ export function transactionsCell(round: Round, t: Catalogue, lang: Lang): HTMLEl
     { class: 'plain' },
     round.transactions.map((transaction) =>
       el('li', {}, [
-        `${t.rounds.types[transaction.type]} ${money(transaction.amount, transaction.currency, lang)} · `,
+        `${t.rounds.types[transaction.type]} ${moneyOfMajor(transaction.amount, transaction.currency, lang)} · `,
         statusBadge(transaction.status),
       ]),
     ),

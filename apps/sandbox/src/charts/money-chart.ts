@@ -1,6 +1,7 @@
+import { svg } from '@raspa/browser-kit';
 import type { Ladder } from '@raspa/core';
 import { money, percent } from '../ui/format.ts';
-import { chartRoot, svg } from './svg.ts';
+import { chartRoot } from './chart-parts.ts';
 
 const WIDTH = 480;
 const ROW = 30;

@@ -1,6 +1,7 @@
+import { svg } from '@raspa/browser-kit';
 import type { PlayerResults } from '@raspa/core';
 import { axisMoney, percent, signedMoney, signedShortMoney } from '../ui/format.ts';
-import { chartRoot, svg, ticks } from './svg.ts';
+import { chartRoot, ticks } from './chart-parts.ts';
 
 const WIDTH = 480;
 const HEIGHT = 220;

@@ -1,6 +1,7 @@
+import { svg } from '@raspa/browser-kit';
 import type { PoolSimulationState } from '@raspa/core';
 import { count, percent } from '../ui/format.ts';
-import { chartRoot, pointsOf, svg, ticks } from './svg.ts';
+import { chartRoot, pointsOf, ticks } from './chart-parts.ts';
 
 const WIDTH = 480;
 const HEIGHT = 220;

@@ -1,3 +1,4 @@
+import { el, uid } from '@raspa/browser-kit';
 import {
   CARD_MODELS,
   CURRENCIES,
@@ -9,7 +10,6 @@ import {
   PLAYER_RESULTS_LIMITS,
 } from '@raspa/core';
 import { type ConfigField, LANGS, type SandboxConfig } from '../config/sandbox-config.ts';
-import { h, uid } from './dom.ts';
 import { count } from './format.ts';
 
 /** Where each of buildLadder's problem fields shows its message. */
@@ -41,13 +41,13 @@ export class ConfigForm {
   /** N cards in a row and the seed: shown with the player results, outside the form. */
   readonly playerInputs: HTMLElement;
   private readonly fields = new Map<ConfigField, Field>();
-  private readonly ladderMessage = h('p', { class: 'problem ladder-problem', role: 'alert', hidden: true });
+  private readonly ladderMessage = el('p', { class: 'problem ladder-problem', role: 'alert', hidden: true });
 
   constructor(
     private config: SandboxConfig,
     private readonly onChange: (field: ConfigField, value: string) => void,
   ) {
-    this.root = h('form', { class: 'config-form', novalidate: true, autocomplete: 'off' });
+    this.root = el('form', { class: 'config-form', novalidate: true, autocomplete: 'off' });
     this.root.addEventListener('submit', (event) => event.preventDefault());
     const model = this.select(
       'model',
@@ -62,7 +62,7 @@ export class ConfigForm {
     const { rtp, sampling, prizedPercent, betPrice } = LADDER_LIMITS;
     this.root.append(
       model,
-      h('div', { class: 'field-row' }, [
+      el('div', { class: 'field-row' }, [
         currency,
         this.select(
           'lang',
@@ -89,7 +89,7 @@ export class ConfigForm {
       this.ladderMessage,
     );
     const { cards } = PLAYER_RESULTS_LIMITS;
-    this.playerInputs = h('div', { class: 'field-row player-inputs' }, [
+    this.playerInputs = el('div', { class: 'field-row player-inputs' }, [
       this.text(
         'cards',
         'Cards in a row',
@@ -164,7 +164,7 @@ export class ConfigForm {
   }
 
   private text(field: ConfigField, label: string, hint: string): HTMLElement {
-    const input = h('input', {
+    const input = el('input', {
       type: 'text',
       inputmode: 'decimal',
       spellcheck: 'false',
@@ -181,10 +181,10 @@ export class ConfigForm {
     label: string,
     options: ReadonlyArray<readonly [string, string]>,
   ): HTMLElement {
-    const input = h(
+    const input = el(
       'select',
       { name: field, 'data-field': field },
-      options.map(([value, text]) => h('option', { value }, [text])),
+      options.map(([value, text]) => el('option', { value }, [text])),
     );
     input.value = this.config[field];
     return this.wrap(field, label, '', input);
@@ -198,16 +198,16 @@ export class ConfigForm {
   ) {
     const id = uid(field);
     input.id = id;
-    const hint = h('p', { class: 'hint', id: `${id}-hint` }, [hintText]);
-    const message = h('p', { class: 'problem', id: `${id}-problem`, 'data-problem': field, hidden: true });
+    const hint = el('p', { class: 'hint', id: `${id}-hint` }, [hintText]);
+    const message = el('p', { class: 'problem', id: `${id}-problem`, 'data-problem': field, hidden: true });
     input.setAttribute('aria-describedby', `${hint.id} ${message.id}`);
     input.addEventListener('input', () => {
       this.config = { ...this.config, [field]: input.value };
       this.describe();
       this.onChange(field, input.value);
     });
-    const wrapper = h('div', { class: 'field', 'data-for': field }, [
-      h('label', { for: id }, [label]),
+    const wrapper = el('div', { class: 'field', 'data-for': field }, [
+      el('label', { for: id }, [label]),
       input,
       hint,
       message,

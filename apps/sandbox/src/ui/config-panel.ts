@@ -1,3 +1,4 @@
+import { el } from '@raspa/browser-kit';
 import { PLAYER_RESULTS_DEFAULTS } from '@raspa/core';
 import {
   type ConfigField,
@@ -8,7 +9,7 @@ import {
 } from '../config/sandbox-config.ts';
 import { SimulationClient } from '../simulation/simulation-client.ts';
 import { ConfigForm } from './config-form.ts';
-import { debounce, h } from './dom.ts';
+import { debounce } from './debounce.ts';
 import { ExportView } from './export-view.ts';
 import { FiguresView } from './figures-view.ts';
 import { PlayersView } from './players-view.ts';
@@ -54,9 +55,9 @@ export class ConfigPanel {
         this.onChange(this.config);
       },
     );
-    this.root = h('section', { class: 'panel', 'data-panel': name, 'aria-label': `Configuration ${name}` }, [
-      h('div', { class: 'panel-inputs' }, [h('h2', {}, [`Configuration ${name}`]), this.form.root]),
-      h('div', { class: 'panel-body' }, [
+    this.root = el('section', { class: 'panel', 'data-panel': name, 'aria-label': `Configuration ${name}` }, [
+      el('div', { class: 'panel-inputs' }, [el('h2', {}, [`Configuration ${name}`]), this.form.root]),
+      el('div', { class: 'panel-body' }, [
         this.figuresView.root,
         this.playersView.root,
         this.poolView.root,

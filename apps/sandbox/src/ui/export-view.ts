@@ -1,3 +1,4 @@
+import { el, uid } from '@raspa/browser-kit';
 import { canonicalJson, gameCreateData, type Ladder, signBodyWebCrypto } from '@raspa/core';
 import type { Lang, SandboxConfig } from '../config/sandbox-config.ts';
 import {
@@ -8,7 +9,7 @@ import {
   importGameBody,
   PROFILE_ID_PLACEHOLDER,
 } from '../export/game-body.ts';
-import { copyText, h, uid } from './dom.ts';
+import { copyText } from './copy-text.ts';
 
 /**
  * The configuration as the `POST /v1/game` body, a ready curl line with the signing step, the
@@ -16,23 +17,23 @@ import { copyText, h, uid } from './dom.ts';
  */
 export class ExportView {
   readonly root: HTMLElement;
-  private readonly body = h('pre', { class: 'code', 'data-export': 'body', tabindex: 0 });
-  private readonly curl = h('pre', { class: 'code', 'data-export': 'curl', tabindex: 0 });
-  private readonly answer = h('pre', { class: 'code', 'data-export': 'answer', tabindex: 0 });
-  private readonly signature = h('p', { class: 'hint mono', 'data-export': 'signature' });
+  private readonly body = el('pre', { class: 'code', 'data-export': 'body', tabindex: 0 });
+  private readonly curl = el('pre', { class: 'code', 'data-export': 'curl', tabindex: 0 });
+  private readonly answer = el('pre', { class: 'code', 'data-export': 'answer', tabindex: 0 });
+  private readonly signature = el('p', { class: 'hint mono', 'data-export': 'signature' });
   private readonly profileId = input('text', 'profileId', PROFILE_ID_PLACEHOLDER);
-  private readonly simulation = h('input', { type: 'checkbox', name: 'simulation', checked: true });
+  private readonly simulation = el('input', { type: 'checkbox', name: 'simulation', checked: true });
   private readonly serviceUrl = input('url', 'serviceUrl', DEFAULT_SERVICE_URL);
   private readonly signatureToken = input('password', 'signatureToken', 'paste to sign here');
   private readonly accessToken = input('password', 'accessToken', 'optional');
-  private readonly importBox = h('textarea', {
+  private readonly importBox = el('textarea', {
     rows: 4,
     spellcheck: 'false',
     'data-import': '',
     placeholder: 'Paste a POST /v1/game body, or a game from GET /v1/game',
     'aria-label': 'Body to import',
   });
-  private readonly importMessage = h('p', { class: 'problem', role: 'alert', hidden: true });
+  private readonly importMessage = el('p', { class: 'problem', role: 'alert', hidden: true });
   private ladder: Ladder | null = null;
   private lang: Lang = 'pt';
   private current: GameCreateBody | null = null;
@@ -43,11 +44,11 @@ export class ExportView {
     private readonly onImport: (config: SandboxConfig) => void,
   ) {
     this.serviceUrl.value = DEFAULT_SERVICE_URL;
-    const copyBody = h('button', { type: 'button', 'data-action': 'copy-body' }, ['Copy body']);
+    const copyBody = el('button', { type: 'button', 'data-action': 'copy-body' }, ['Copy body']);
     copyBody.addEventListener('click', () => void copyText(copyBody, this.body.textContent ?? ''));
-    const copyCurl = h('button', { type: 'button', 'data-action': 'copy-curl' }, ['Copy curl']);
+    const copyCurl = el('button', { type: 'button', 'data-action': 'copy-curl' }, ['Copy curl']);
     copyCurl.addEventListener('click', () => void copyText(copyCurl, this.curl.textContent ?? ''));
-    const load = h('button', { type: 'button', 'data-action': 'import' }, ['Import']);
+    const load = el('button', { type: 'button', 'data-action': 'import' }, ['Import']);
     load.addEventListener('click', () => this.import());
     for (const each of [
       this.profileId,
@@ -58,48 +59,50 @@ export class ExportView {
     ]) {
       each.addEventListener('input', () => this.render());
     }
-    this.root = h('section', { class: 'export', 'aria-label': 'Export for the API' }, [
-      h('h3', {}, ['Export for the API: POST /v1/game']),
-      h('div', { class: 'field-row' }, [
+    this.root = el('section', { class: 'export', 'aria-label': 'Export for the API' }, [
+      el('h3', {}, ['Export for the API: POST /v1/game']),
+      el('div', { class: 'field-row' }, [
         labelled('profileId', this.profileId),
-        h('label', { class: 'check' }, [this.simulation, ' simulation: compute the ladder, store nothing']),
+        el('label', { class: 'check' }, [this.simulation, ' simulation: compute the ladder, store nothing']),
       ]),
       this.body,
-      h('div', { class: 'actions' }, [copyBody]),
-      h('h4', {}, ['Send it']),
-      h('ol', { class: 'steps' }, [
-        h('li', {}, [
+      el('div', { class: 'actions' }, [copyBody]),
+      el('h4', {}, ['Send it']),
+      el('ol', { class: 'steps' }, [
+        el('li', {}, [
           'Log in: ',
-          h('code', {}, ['POST /v1/auth/login {"apiKey": "…"}']),
+          el('code', {}, ['POST /v1/auth/login {"apiKey": "…"}']),
           ' gives an ',
-          h('code', {}, ['accessToken']),
+          el('code', {}, ['accessToken']),
           ' and a ',
-          h('code', {}, ['signatureToken']),
+          el('code', {}, ['signatureToken']),
           '.',
         ]),
-        h('li', {}, [
+        el('li', {}, [
           'Sign the body: ',
-          h('code', {}, ['x-signed-request']),
+          el('code', {}, ['x-signed-request']),
           ' is the lowercase hex HMAC-SHA512 of the body’s canonical JSON (keys sorted, no spaces: ',
-          h('code', {}, ['$BODY']),
+          el('code', {}, ['$BODY']),
           ' below), keyed with the signatureToken. Paste the token here and the page signs with WebCrypto; it never leaves this page.',
         ]),
-        h('li', {}, ['Send it with the bearer accessToken: the service answers with the ladder shown here.']),
+        el('li', {}, [
+          'Send it with the bearer accessToken: the service answers with the ladder shown here.',
+        ]),
       ]),
-      h('div', { class: 'field-row' }, [
+      el('div', { class: 'field-row' }, [
         labelled('Service URL', this.serviceUrl),
         labelled('signatureToken', this.signatureToken),
         labelled('accessToken', this.accessToken),
       ]),
       this.curl,
       this.signature,
-      h('div', { class: 'actions' }, [copyCurl]),
-      h('h4', {}, ['The answer, for a simulation']),
+      el('div', { class: 'actions' }, [copyCurl]),
+      el('h4', {}, ['The answer, for a simulation']),
       this.answer,
-      h('h4', {}, ['Import a configuration']),
+      el('h4', {}, ['Import a configuration']),
       this.importBox,
       this.importMessage,
-      h('div', { class: 'actions' }, [load]),
+      el('div', { class: 'actions' }, [load]),
     ]);
   }
 
@@ -166,11 +169,11 @@ export class ExportView {
 }
 
 function input(type: string, name: string, placeholder: string): HTMLInputElement {
-  return h('input', { type, name, placeholder, spellcheck: 'false', autocomplete: 'off' });
+  return el('input', { type, name, placeholder, spellcheck: 'false', autocomplete: 'off' });
 }
 
 function labelled(text: string, control: HTMLInputElement): HTMLElement {
   const id = uid(control.name);
   control.id = id;
-  return h('div', { class: 'field' }, [h('label', { for: id }, [text]), control]);
+  return el('div', { class: 'field' }, [el('label', { for: id }, [text]), control]);
 }

@@ -1,32 +1,32 @@
+import { el, fill } from '@raspa/browser-kit';
 import type { Ladder, LadderStats } from '@raspa/core';
 import { moneyChart } from '../charts/money-chart.ts';
-import { fill, h } from './dom.ts';
 import { count, money, multiple, odds, percent, shortMoney } from './format.ts';
 
 /** A headline figure: what it is, its value (the exact one on hover when shortened), one line of context. */
 export function tile(name: string, value: string, detail: string, key: string, exact?: string): HTMLElement {
-  return h('div', { class: 'tile', 'data-figure': key }, [
-    h('span', { class: 'tile-name' }, [name]),
-    h('strong', { class: 'tile-value', title: exact !== value ? exact : undefined }, [value]),
-    h('span', { class: 'tile-detail' }, [detail]),
+  return el('div', { class: 'tile', 'data-figure': key }, [
+    el('span', { class: 'tile-name' }, [name]),
+    el('strong', { class: 'tile-value', title: exact !== value ? exact : undefined }, [value]),
+    el('span', { class: 'tile-detail' }, [detail]),
   ]);
 }
 
 /** The ladder and what a designer reads off it: the headline figures, the table, the money chart. */
 export class FiguresView {
-  readonly root = h('section', { class: 'figures', 'aria-label': 'Ladder and figures' });
-  private readonly tiles = h('div', { class: 'tiles' });
-  private readonly table = h('div', { class: 'table-wrap' });
-  private readonly chart = h('figure', { class: 'chart-box' });
-  private readonly notice = h('p', { class: 'notice', role: 'status', hidden: true });
+  readonly root = el('section', { class: 'figures', 'aria-label': 'Ladder and figures' });
+  private readonly tiles = el('div', { class: 'tiles' });
+  private readonly table = el('div', { class: 'table-wrap' });
+  private readonly chart = el('figure', { class: 'chart-box' });
+  private readonly notice = el('p', { class: 'notice', role: 'status', hidden: true });
 
   constructor() {
     this.root.append(
       this.notice,
       this.tiles,
-      h('h3', {}, ['The ladder']),
+      el('h3', {}, ['The ladder']),
       this.table,
-      h('h3', {}, ['Where the money goes']),
+      el('h3', {}, ['Where the money goes']),
       this.chart,
     );
   }
@@ -67,7 +67,7 @@ export class FiguresView {
     this.table.replaceChildren(ladderTable(ladder, stats));
     fill(this.chart, [
       moneyChart(ladder),
-      h('figcaption', {}, [
+      el('figcaption', {}, [
         'Each level’s share of the money paid out (',
         money(ladder.totalDistribuitionAmount, cur),
         ' per pool), beside its share of the winning tickets.',
@@ -86,36 +86,36 @@ export class FiguresView {
 function ladderTable(ladder: Ladder, stats: LadderStats): HTMLTableElement {
   const cur = ladder.currency;
   const head = ['Level', 'Winners', 'Prize', 'Total prize', 'Percentage', 'Odds'];
-  return h('table', { class: 'ladder', 'data-ladder': '' }, [
-    h('thead', {}, [
-      h(
+  return el('table', { class: 'ladder', 'data-ladder': '' }, [
+    el('thead', {}, [
+      el(
         'tr',
         {},
-        head.map((name) => h('th', { scope: 'col' }, [name])),
+        head.map((name) => el('th', { scope: 'col' }, [name])),
       ),
     ]),
-    h(
+    el(
       'tbody',
       {},
       ladder.levels.map((level, i) =>
-        h('tr', { 'data-level': level.level }, [
-          h('th', { scope: 'row' }, [String(level.level)]),
-          h('td', { 'data-col': 'winners' }, [count(level.winners)]),
-          h('td', { 'data-col': 'prize' }, [money(level.prize, cur)]),
-          h('td', { 'data-col': 'totalPrize' }, [money(level.totalPrize, cur)]),
-          h('td', { 'data-col': 'percentage' }, [percent(level.percentage, 4)]),
-          h('td', { 'data-col': 'odds' }, [odds(stats.levelOdds[i] ?? Number.NaN)]),
+        el('tr', { 'data-level': level.level }, [
+          el('th', { scope: 'row' }, [String(level.level)]),
+          el('td', { 'data-col': 'winners' }, [count(level.winners)]),
+          el('td', { 'data-col': 'prize' }, [money(level.prize, cur)]),
+          el('td', { 'data-col': 'totalPrize' }, [money(level.totalPrize, cur)]),
+          el('td', { 'data-col': 'percentage' }, [percent(level.percentage, 4)]),
+          el('td', { 'data-col': 'odds' }, [odds(stats.levelOdds[i] ?? Number.NaN)]),
         ]),
       ),
     ),
-    h('tfoot', {}, [
-      h('tr', {}, [
-        h('th', { scope: 'row' }, ['All']),
-        h('td', {}, [count(ladder.totalPrized)]),
-        h('td', {}, []),
-        h('td', {}, [money(stats.totalPaid, cur)]),
-        h('td', {}, [percent(stats.totalPaid / ladder.totalDistribuitionAmount, 4)]),
-        h('td', {}, [odds(stats.overallOdds)]),
+    el('tfoot', {}, [
+      el('tr', {}, [
+        el('th', { scope: 'row' }, ['All']),
+        el('td', {}, [count(ladder.totalPrized)]),
+        el('td', {}, []),
+        el('td', {}, [money(stats.totalPaid, cur)]),
+        el('td', {}, [percent(stats.totalPaid / ladder.totalDistribuitionAmount, 4)]),
+        el('td', {}, [odds(stats.overallOdds)]),
       ]),
     ]),
   ]);

@@ -1,10 +1,13 @@
-import { formatMoney, toMajor } from '@raspa/core';
+import { count as kitCount, money as kitMoney, numberFormat } from '@raspa/browser-kit';
+import { toMajor } from '@raspa/core';
 
-/** The sandbox reads in English with the currency's own symbol: figures for designers, not players. */
-const LOCALE = 'en-US';
-const counter = new Intl.NumberFormat(LOCALE);
+/**
+ * The sandbox reads in English (the kit's en locale) with the currency's own symbol: figures for
+ * designers, not players. What is its own here is the designer's notation (odds, signs, axes).
+ */
+const LANG = 'en';
 
-export const count = (value: number): string => counter.format(value);
+export const count = (value: number): string => kitCount(value, LANG);
 
 /** "1 in 3.33", "1 in 25.6", "1 in 16,667" (as the CLI prints it). */
 export function odds(x: number): string {
@@ -12,9 +15,10 @@ export function odds(x: number): string {
   return `1 in ${x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : count(Math.round(x))}`;
 }
 
+/** Fixed decimals, so a column of percentages lines up: "95.00%". */
 export const percent = (x: number, digits = 2): string => `${(x * 100).toFixed(digits)}%`;
 
-export const money = (minor: number, currency: string): string => formatMoney(minor, currency, LOCALE);
+export const money = (minor: number, currency: string): string => kitMoney(minor, currency, LANG);
 
 /** A true minus sign (U+2212): it reads better and a line never breaks after it. */
 const withMinus = (text: string): string => text.replace(/^-/, '\u2212');
@@ -25,7 +29,7 @@ export const signedMoney = (minor: number, currency: string): string =>
 
 /** "12,345×" with up to two decimals. */
 export const multiple = (x: number): string =>
-  `${new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 }).format(x)}×`;
+  `${numberFormat(LANG, { maximumFractionDigits: 2 }).format(x)}×`;
 
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
 
@@ -36,7 +40,7 @@ export const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_00
 export function shortMoney(minor: number, currency: string): string {
   const major = toMajor(minor, currency);
   if (Math.abs(major) < 1_000_000) return money(minor, currency);
-  return new Intl.NumberFormat(LOCALE, {
+  return numberFormat(LANG, {
     style: 'currency',
     currency,
     notation: 'compact',
@@ -51,7 +55,7 @@ export const signedShortMoney = (minor: number, currency: string): string =>
 /** An axis label: whole currency units, compact past a thousand ("-R$100", "+R$1.2K"). */
 export function axisMoney(minor: number, currency: string): string {
   const major = toMajor(minor, currency);
-  const text = new Intl.NumberFormat(LOCALE, {
+  const text = numberFormat(LANG, {
     style: 'currency',
     currency,
     notation: Math.abs(major) >= 1000 ? 'compact' : 'standard',

@@ -1,6 +1,6 @@
+import { el, fill } from '@raspa/browser-kit';
 import { type Ladder, PLAYER_RESULTS_DEFAULTS, type PlayerResults, toMajor } from '@raspa/core';
 import { resultsChart } from '../charts/results-chart.ts';
-import { fill, h } from './dom.ts';
 import { tile } from './figures-view.ts';
 import { count, money, percent, signedMoney, signedShortMoney } from './format.ts';
 
@@ -22,19 +22,19 @@ export function ladderCommand(ladder: Ladder, cards: number, seed: number): stri
 /** How N cards bought in a row end for a player: volatility, not only the average. */
 export class PlayersView {
   readonly root: HTMLElement;
-  private readonly status = h('p', { class: 'status', role: 'status' });
-  private readonly tiles = h('div', { class: 'tiles' });
-  private readonly percentiles = h('div', { class: 'table-wrap' });
-  private readonly chart = h('figure', { class: 'chart-box' });
-  private readonly command = h('code', { class: 'command' });
+  private readonly status = el('p', { class: 'status', role: 'status' });
+  private readonly tiles = el('div', { class: 'tiles' });
+  private readonly percentiles = el('div', { class: 'table-wrap' });
+  private readonly chart = el('figure', { class: 'chart-box' });
+  private readonly command = el('code', { class: 'command' });
 
   constructor(inputs: HTMLElement) {
-    this.root = h(
+    this.root = el(
       'section',
       { class: 'players', 'aria-label': 'A player’s result over N cards', 'data-state': 'idle' },
       [
-        h('h3', {}, ['A player’s result over N cards']),
-        h('p', { class: 'lead' }, [
+        el('h3', {}, ['A player’s result over N cards']),
+        el('p', { class: 'lead' }, [
           `${count(PLAYER_RESULTS_DEFAULTS.trials)} simulated players each buy N cards in a row, every card drawn with the ladder’s odds.`,
         ]),
         inputs,
@@ -42,7 +42,7 @@ export class PlayersView {
         this.tiles,
         this.chart,
         this.percentiles,
-        h('p', { class: 'hint' }, ['The same figures in a terminal: ', this.command]),
+        el('p', { class: 'hint' }, ['The same figures in a terminal: ', this.command]),
       ],
     );
   }
@@ -94,21 +94,21 @@ export class PlayersView {
     ]);
     fill(this.chart, [
       resultsChart(results, cur),
-      h('figcaption', {}, ['Each bar is 1% of the players, from the worst result to the best.']),
+      el('figcaption', {}, ['Each bar is 1% of the players, from the worst result to the best.']),
     ]);
     this.percentiles.replaceChildren(
-      h('table', { class: 'percentiles', 'data-percentiles': '' }, [
-        h('thead', {}, [
-          h('tr', {}, [
-            h('th', { scope: 'row' }, ['Percentile']),
-            ...results.percentiles.map((p) => h('th', { scope: 'col' }, [`${p.percent}%`])),
+      el('table', { class: 'percentiles', 'data-percentiles': '' }, [
+        el('thead', {}, [
+          el('tr', {}, [
+            el('th', { scope: 'row' }, ['Percentile']),
+            ...results.percentiles.map((p) => el('th', { scope: 'col' }, [`${p.percent}%`])),
           ]),
         ]),
-        h('tbody', {}, [
-          h('tr', {}, [
-            h('th', { scope: 'row' }, ['Result']),
+        el('tbody', {}, [
+          el('tr', {}, [
+            el('th', { scope: 'row' }, ['Result']),
             ...results.percentiles.map((p) =>
-              h('td', { 'data-percent': p.percent }, [signedMoney(p.net, cur)]),
+              el('td', { 'data-percent': p.percent }, [signedMoney(p.net, cur)]),
             ),
           ]),
         ]),

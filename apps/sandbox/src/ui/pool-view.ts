@@ -1,3 +1,4 @@
+import { el, fill } from '@raspa/browser-kit';
 import type { Ladder, PoolSimulationState } from '@raspa/core';
 import { rtpChart } from '../charts/rtp-chart.ts';
 import {
@@ -5,7 +6,6 @@ import {
   type PoolRun,
   type SimulationClient,
 } from '../simulation/simulation-client.ts';
-import { fill, h } from './dom.ts';
 import { tile } from './figures-view.ts';
 import { count, money, percent, seconds, shortMoney } from './format.ts';
 
@@ -18,27 +18,27 @@ type PoolState = 'idle' | 'running' | 'done' | 'cancelled' | 'stale' | 'failed';
  */
 export class PoolView {
   readonly root: HTMLElement;
-  private readonly play = h('button', { type: 'button', class: 'primary', 'data-action': 'simulate' }, [
+  private readonly play = el('button', { type: 'button', class: 'primary', 'data-action': 'simulate' }, [
     'Play the pool',
   ]);
-  private readonly cancel = h('button', { type: 'button', 'data-action': 'cancel', disabled: true }, [
+  private readonly cancel = el('button', { type: 'button', 'data-action': 'cancel', disabled: true }, [
     'Cancel',
   ]);
-  private readonly progress = h('progress', { max: 1, value: 0, 'aria-label': 'Tickets drawn' });
-  private readonly status = h('p', { class: 'status', role: 'status' }, ['Not played yet.']);
-  private readonly tiles = h('div', { class: 'tiles' });
-  private readonly chart = h('figure', { class: 'chart-box' });
-  private readonly seedLine = h('p', { class: 'hint seed' });
+  private readonly progress = el('progress', { max: 1, value: 0, 'aria-label': 'Tickets drawn' });
+  private readonly status = el('p', { class: 'status', role: 'status' }, ['Not played yet.']);
+  private readonly tiles = el('div', { class: 'tiles' });
+  private readonly chart = el('figure', { class: 'chart-box' });
+  private readonly seedLine = el('p', { class: 'hint seed' });
   private ladder: Ladder | null = null;
   private run: PoolRun | null = null;
 
   constructor(private readonly client: SimulationClient) {
-    this.root = h('section', { class: 'pool', 'aria-label': 'Pool simulation', 'data-state': 'idle' }, [
-      h('h3', {}, ['Play the pool']),
-      h('p', { class: 'lead' }, [
+    this.root = el('section', { class: 'pool', 'aria-label': 'Pool simulation', 'data-state': 'idle' }, [
+      el('h3', {}, ['Play the pool']),
+      el('p', { class: 'lead' }, [
         'Draws every ticket in the order the service would, from a fresh random seed, in a Web Worker.',
       ]),
-      h('div', { class: 'actions' }, [this.play, this.cancel]),
+      el('div', { class: 'actions' }, [this.play, this.cancel]),
       this.progress,
       this.status,
       this.tiles,
@@ -151,7 +151,7 @@ export class PoolView {
     ]);
     fill(this.chart, [
       rtpChart(state, target),
-      h('figcaption', {}, [
+      el('figcaption', {}, [
         'Running RTP as the pool is drawn; ticks under the axis mark the top prizes.',
         exact ? ' The whole pool drew exactly the ladder’s winners of every level.' : '',
       ]),

@@ -1,7 +1,7 @@
+import { el } from '@raspa/browser-kit';
 import { CARD_MODELS, type CardCell, type Ladder, layoutCard, seededRng } from '@raspa/core';
 import type { Lang } from '../config/sandbox-config.ts';
 import type { CardPreview } from '../preview/card-preview.ts';
-import { h } from './dom.ts';
 import { money } from './format.ts';
 
 /**
@@ -10,10 +10,10 @@ import { money } from './format.ts';
  */
 export class PreviewView {
   readonly root: HTMLElement;
-  private readonly levels = h('div', { class: 'levels', role: 'radiogroup', 'aria-label': 'Card of level' });
-  private readonly canvasHost = h('div', { class: 'card-canvas' });
-  private readonly rule = h('p', { class: 'hint' });
-  private readonly fallback = h('p', { class: 'status', hidden: true });
+  private readonly levels = el('div', { class: 'levels', role: 'radiogroup', 'aria-label': 'Card of level' });
+  private readonly canvasHost = el('div', { class: 'card-canvas' });
+  private readonly rule = el('p', { class: 'hint' });
+  private readonly fallback = el('p', { class: 'status', hidden: true });
   private preview: Promise<CardPreview | null> | undefined;
   private ladder: Ladder | null = null;
   private lang: Lang = 'pt';
@@ -23,15 +23,15 @@ export class PreviewView {
   private readonly observer: IntersectionObserver;
 
   constructor() {
-    const another = h('button', { type: 'button', 'data-action': 'another-card' }, ['Another card']);
+    const another = el('button', { type: 'button', 'data-action': 'another-card' }, ['Another card']);
     another.addEventListener('click', () => {
       this.variant += 1;
       void this.draw();
     });
-    this.root = h('section', { class: 'preview', 'aria-label': 'Card preview', 'data-state': 'idle' }, [
-      h('h3', {}, ['The card of each level']),
+    this.root = el('section', { class: 'preview', 'aria-label': 'Card preview', 'data-state': 'idle' }, [
+      el('h3', {}, ['The card of each level']),
       this.rule,
-      h('div', { class: 'actions' }, [this.levels, another]),
+      el('div', { class: 'actions' }, [this.levels, another]),
       this.canvasHost,
       this.fallback,
     ]);
@@ -69,7 +69,7 @@ export class PreviewView {
     this.levels.replaceChildren(
       ...options.map((level) => {
         const prize = ladder.levels[level - 1]?.prize;
-        const button = h(
+        const button = el(
           'button',
           {
             type: 'button',
@@ -127,19 +127,19 @@ function textCard(ladder: Ladder, level: number, lang: Lang, variant: number): H
       cell.prizeLevel === undefined
         ? ''
         : money(ladder.levels[cell.prizeLevel - 1]?.prize ?? 0, ladder.currency);
-    return h('span', { class: winning ? 'spot win' : 'spot', title: symbol?.name[lang] ?? cell.symbol }, [
+    return el('span', { class: winning ? 'spot win' : 'spot', title: symbol?.name[lang] ?? cell.symbol }, [
       `${symbol?.emoji ?? cell.symbol}${cell.number === undefined ? '' : ` ${cell.number}`}`,
-      prize ? h('small', {}, [prize]) : null,
+      prize ? el('small', {}, [prize]) : null,
     ]);
   };
-  return h('div', { class: 'text-card' }, [
-    h(
+  return el('div', { class: 'text-card' }, [
+    el(
       'div',
       { class: 'text-grid', style: `grid-template-columns: repeat(${card.cols}, 1fr)` },
       card.cells.map((cell, i) => spot(cell, card.winningCells.includes(i))),
     ),
     card.extras.length > 0
-      ? h(
+      ? el(
           'div',
           { class: 'text-extras' },
           card.extras.map((cell, i) => spot(cell, card.winningExtras.includes(i))),

@@ -1,14 +1,16 @@
+import { el } from '@raspa/browser-kit';
 import { type SandboxState, stateFromQuery, stateToQuery } from '../config/url-state.ts';
 import { ConfigPanel } from './config-panel.ts';
-import { copyText, debounce, h } from './dom.ts';
+import { copyText } from './copy-text.ts';
+import { debounce } from './debounce.ts';
 
 /**
  * The page: configuration A, and B beside it when comparing. The whole state lives in the query
  * string (replaced as the designer types), so the address is a link to exactly this view.
  */
 export class SandboxApp {
-  private readonly panels = h('main', { class: 'panels' });
-  private readonly compare = h(
+  private readonly panels = el('main', { class: 'panels' });
+  private readonly compare = el(
     'button',
     { type: 'button', 'data-action': 'compare', 'aria-pressed': 'false' },
     ['Compare with B'],
@@ -21,18 +23,18 @@ export class SandboxApp {
 
   constructor(root: HTMLElement, search: string) {
     const initial = stateFromQuery(search);
-    const link = h('button', { type: 'button', 'data-action': 'copy-link' }, ['Copy link']);
+    const link = el('button', { type: 'button', 'data-action': 'copy-link' }, ['Copy link']);
     link.addEventListener('click', () => void copyText(link, location.href));
     this.compare.addEventListener('click', () => this.setComparing(this.b === null));
     root.append(
-      h('header', { class: 'top' }, [
-        h('div', {}, [
-          h('h1', {}, ['Raspa ', h('span', {}, ['designer’s sandbox'])]),
-          h('p', { class: 'lead' }, [
+      el('header', { class: 'top' }, [
+        el('div', {}, [
+          el('h1', {}, ['Raspa ', el('span', {}, ['designer’s sandbox'])]),
+          el('p', { class: 'lead' }, [
             'Tune a game model and see its ladder, odds and volatility at once. Every figure comes from the same core as the service; nothing leaves this page.',
           ]),
         ]),
-        h('div', { class: 'actions' }, [this.compare, link]),
+        el('div', { class: 'actions' }, [this.compare, link]),
       ]),
       this.panels,
     );

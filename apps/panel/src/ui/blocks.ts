@@ -1,38 +1,6 @@
-type Child = Node | string | number | null | undefined | false;
-type Listeners = Partial<Record<keyof HTMLElementEventMap, EventListener>>;
-/** Attributes, plus `on`: the element's event listeners. */
-type Props = { [name: string]: string | number | boolean | undefined | Listeners; on?: Listeners };
+import { type Child, el, uid } from '@raspa/browser-kit';
 
-/**
- * An element with attributes, listeners (`on: {click}`) and children. `true` sets a boolean
- * attribute; `false`/undefined leave it out. The panel builds every view with it (no framework).
- */
-export function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Props = {},
-  children: Child[] = [],
-): HTMLElementTagNameMap[K] {
-  const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(props)) {
-    if (name === 'on' || value === undefined || value === false || typeof value === 'object') continue;
-    element.setAttribute(name, value === true ? '' : String(value));
-  }
-  for (const [event, listener] of Object.entries(props.on ?? {})) {
-    if (listener) element.addEventListener(event, listener);
-  }
-  element.append(
-    ...children.filter((child) => child !== null && child !== undefined && child !== false).map(asNode),
-  );
-  return element;
-}
-
-function asNode(child: Exclude<Child, null | undefined | false>): Node | string {
-  return typeof child === 'number' ? String(child) : child;
-}
-
-let counter = 0;
-/** A page-unique id, for label and description links. */
-export const uid = (prefix: string) => `${prefix}-${++counter}`;
+// The panel's building blocks over the kit's el: a labelled field, a select, a table, a form's values.
 
 /** A labelled form field: the label, the control, an optional hint linked by aria-describedby. */
 export function field(

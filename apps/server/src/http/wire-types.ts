@@ -1,39 +1,35 @@
-// The shapes the panel reads and sends, derived from the service's own zod schemas (the ones that
-// validate its requests and write /v1/openapi.json), so the panel's typecheck breaks when an API
-// shape changes. Type-only imports: they are erased at build, and nothing of zod or of the server
-// reaches the browser bundle (vite.config.ts fails a build that holds any). Money is in major
-// units, as on the wire. Answers are `z.output` (what the service sends); bodies the panel sends are
-// `z.input` (defaults optional); queries are the validated `z.output`, every field optional, since
-// their numbers arrive as text and are coerced.
+// The service's wire shapes as TypeScript types, for clients in this workspace (the panel imports
+// them as `@raspa/server/wire`, package.json `exports`). Each is inferred from the zod schema that
+// validates the request or writes the answer and /v1/openapi.json, so a client's typecheck breaks
+// when a shape changes. Types only: a client's `import type` is erased at build, and no server code
+// or zod reaches a browser bundle. Money is in major units, as on the wire. Answers are `z.output`
+// (what the service sends); bodies a client sends are `z.input` (defaults optional); queries are the
+// validated `z.output`, every field optional, since their numbers arrive as text and are coerced.
 import type { z } from 'zod';
-import type { pageQuery, paginationSchema } from '../../../server/src/http/paging-schema.ts';
-import type { auditEntrySchema } from '../../../server/src/http/routes/audit-routes.ts';
-import type { newApiKeySchema, tokenSetSchema } from '../../../server/src/http/routes/auth-routes.ts';
+import type { lang } from '../schemas/common.ts';
+import type {
+  roundListItem,
+  roundStatus,
+  transactionListItem,
+  transactionSchema,
+  transactionStatus,
+  transactionType,
+} from '../schemas/round.ts';
+import type { captchaChallengeSchema } from '../security/captcha-verifier.ts';
+import type { pageQuery, paginationSchema } from './paging-schema.ts';
+import type { auditEntrySchema } from './routes/audit-routes.ts';
+import type { newApiKeySchema, tokenSetSchema } from './routes/auth-routes.ts';
 import type {
   activationBody,
   gameCreateBody,
   gameCreatedSchema,
   gameSchema,
   levelSchema,
-} from '../../../server/src/http/routes/game-routes.ts';
-import type {
-  reportQuery,
-  reportRowSchema,
-  roundQuery,
-  transactionQuery,
-} from '../../../server/src/http/routes/list-routes.ts';
-import type {
-  changeBody,
-  forgotBody,
-  panelLoginBody,
-  resetBody,
-} from '../../../server/src/http/routes/panel-auth-routes.ts';
-import type { poolSchema } from '../../../server/src/http/routes/pool-routes.ts';
-import type {
-  profileCreateBody,
-  profileSchema,
-  profileUpdateBody,
-} from '../../../server/src/http/routes/profile-routes.ts';
+} from './routes/game-routes.ts';
+import type { reportQuery, reportRowSchema, roundQuery, transactionQuery } from './routes/list-routes.ts';
+import type { changeBody, forgotBody, panelLoginBody, resetBody } from './routes/panel-auth-routes.ts';
+import type { poolSchema } from './routes/pool-routes.ts';
+import type { profileCreateBody, profileSchema, profileUpdateBody } from './routes/profile-routes.ts';
 import type {
   replayLinkSchema,
   resolutionSchema,
@@ -41,8 +37,8 @@ import type {
   roundDossierSchema,
   ticketSchema,
   walletAttemptSchema,
-} from '../../../server/src/http/routes/round-routes.ts';
-import type { playerListQuery, playerSchema } from '../../../server/src/http/routes/user-routes.ts';
+} from './routes/round-routes.ts';
+import type { playerListQuery, playerSchema } from './routes/user-routes.ts';
 import type {
   deliveryLogSchema,
   deliveryPagination,
@@ -52,19 +48,9 @@ import type {
   webhookEvent,
   webhookRegisterBody,
   webhookSchema,
-} from '../../../server/src/http/routes/webhook-routes.ts';
-import type { lang } from '../../../server/src/schemas/common.ts';
-import type {
-  roundListItem,
-  roundStatus,
-  transactionListItem,
-  transactionSchema,
-  transactionStatus,
-  transactionType,
-} from '../../../server/src/schemas/round.ts';
-import type { captchaChallengeSchema } from '../../../server/src/security/captcha-verifier.ts';
+} from './routes/webhook-routes.ts';
 
-/** A query as the panel builds it: the validated shape, every field optional, `format` its own (csv()). */
+/** A query as a client builds it: the validated shape, every field optional, `format` its own (csv()). */
 type QueryOf<S extends z.ZodType> = Partial<Omit<z.output<S>, 'format'>>;
 
 // ---- authentication
@@ -80,17 +66,8 @@ export type Lang = z.output<typeof lang>;
 
 // ---- lists
 export type Pagination = z.output<typeof paginationSchema>;
-/** Paging of a list the panel asks for. */
+/** Paging of a list a client asks for. */
 export type PageQuery = QueryOf<typeof pageQuery>;
-
-/**
- * A page of a list as the api client hands it to the pages: the envelope's `data` as `items`, beside
- * its `pagination`. Hand-written: it is the client's own reshaping, not a shape on the wire.
- */
-export interface Page<T, P extends Pagination = Pagination> {
-  items: T[];
-  pagination: P;
-}
 
 // ---- profiles
 export type Profile = z.output<typeof profileSchema>;
@@ -101,7 +78,7 @@ export type ProfileUpdate = z.input<typeof profileUpdateBody>;
 // ---- games
 export type Level = z.output<typeof levelSchema>;
 export type Game = z.output<typeof gameSchema>;
-/** A game to create or simulate; the api client sets `simulation`. */
+/** A game to create or simulate; the panel's api client sets `simulation`. */
 export type GameInput = Omit<z.input<typeof gameCreateBody>, 'simulation'>;
 export type GameCreated = z.output<typeof gameCreatedSchema>;
 export type GameActivation = z.input<typeof activationBody>;

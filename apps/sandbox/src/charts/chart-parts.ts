@@ -1,20 +1,4 @@
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-type Attributes = Record<string, string | number | undefined>;
-
-/** An SVG element with its attributes (undefined ones left out) and children. */
-export function svg<K extends keyof SVGElementTagNameMap>(
-  tag: K,
-  attributes: Attributes = {},
-  children: Array<SVGElement | string> = [],
-): SVGElementTagNameMap[K] {
-  const element = document.createElementNS(SVG_NS, tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value !== undefined) element.setAttribute(name, String(value));
-  }
-  for (const child of children) element.append(child);
-  return element;
-}
+import { svg } from '@raspa/browser-kit';
 
 /** A chart's root: scales with its container, described for screen readers. */
 export function chartRoot(width: number, height: number, label: string, kind: string): SVGSVGElement {

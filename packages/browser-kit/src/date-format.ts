@@ -1,0 +1,14 @@
+import type { Lang } from './language.ts';
+import { localeOf } from './locale.ts';
+
+/**
+ * An ISO time shown in UTC, and saying so ("11/26/26, 3:22:26 AM UTC"): the lists' date filters
+ * and the service's logs are in UTC days. "—" for none; text that is not a time comes back as is.
+ */
+export function utcTime(iso: string | null, lang: Lang, dateStyle: 'short' | 'medium' = 'short'): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const text = new Intl.DateTimeFormat(localeOf(lang), { dateStyle, timeStyle: 'medium', timeZone: 'UTC' });
+  return `${text.format(date)} UTC`;
+}
