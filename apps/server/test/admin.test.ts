@@ -10,7 +10,7 @@ import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 const TSX = join(SERVER_DIR, 'node_modules/.bin/tsx');
-const ADMIN = join(SERVER_DIR, 'src/admin.ts');
+const ADMIN = join(SERVER_DIR, 'src/cli/admin.ts');
 const dataDir = mkdtempSync(join(tmpdir(), 'raspa-admin-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

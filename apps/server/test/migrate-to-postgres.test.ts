@@ -44,7 +44,7 @@ function run(script: string, args: string[], env: Record<string, string>): Promi
   return new Promise((resolve) => {
     execFile(
       TSX,
-      [join(SERVER_DIR, 'src', script), ...args],
+      [join(SERVER_DIR, 'src', 'cli', script), ...args],
       { cwd: SERVER_DIR, env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );

@@ -127,7 +127,7 @@ function verifyPool(gameId: string): Promise<{ code: number; stdout: string; std
   return new Promise((resolve) => {
     execFile(
       TSX,
-      [join(SERVER_DIR, 'src', 'verify-pool.ts'), '--game', gameId],
+      [join(SERVER_DIR, 'src', 'cli', 'verify-pool.ts'), '--game', gameId],
       {
         cwd: SERVER_DIR,
         env: {

@@ -17,7 +17,7 @@ import { drawPoolTo } from './pool-fixtures.ts';
  */
 const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = join(SERVER_DIR, 'node_modules', '.bin', 'tsx');
-const CLI = join(SERVER_DIR, 'src', 'verify-pool.ts');
+const CLI = join(SERVER_DIR, 'src', 'cli', 'verify-pool.ts');
 const SAMPLING = 100_001;
 
 let server: TestServer;

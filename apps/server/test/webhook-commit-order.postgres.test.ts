@@ -11,7 +11,7 @@ import { expect, it } from 'vitest';
 import { silentLogger } from '../src/logger.ts';
 import { createSecretBox } from '../src/security/secrets.ts';
 import type { OutboxEvent } from '../src/store/records.ts';
-import { createWebhookDrain } from '../src/webhooks/webhook-drain.ts';
+import { createWebhookDrain } from '../src/webhooks/drain.ts';
 import { usePostgresStore } from './postgres-database.ts';
 import {
   at,

@@ -1,11 +1,11 @@
-import { isoNow } from '../deps.ts';
+import { isoNow } from '../clock.ts';
 import type { HeldRound, RoundRecord } from '../store/records.ts';
 import { ROW_LOCKS } from '../store/store.ts';
 import { mustRound, type PlayRuntime, RoundMovedError, writeChanges } from './play-runtime.ts';
 import { playRoundOf } from './round-records.ts';
+import { createTurns } from './turns.ts';
 import { closeOutcome, type LedgerChanges } from './wallet-outcomes.ts';
 import type { WalletRetrier } from './wallet-retrier.ts';
-import { createTurns } from './turns.ts';
 
 /**
  * Closing a round, by its reveal or its idle time-out (docs/contract.md §8: a won prize is paid
