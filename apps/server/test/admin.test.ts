@@ -1,3 +1,4 @@
+// sqlite-only: checks what `pnpm admin` wrote by opening DATA_DIR's SQLite file itself
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// sqlite-only: copies a SQLite file into a PostgreSQL database the test makes itself (both databases in one run)
 import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// postgres-only: instances on the cluster, already run on PostgreSQL in the server project
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,4 @@
+// sqlite-only: tampers with rounds and pools through its own connection to the SQLite file, which `pnpm verify-pool` then reads from DATA_DIR. verify-pool on PostgreSQL: pool-end-instances.postgres.test.ts
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// no-store: `pnpm wallet-check` against wallets the test serves
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';

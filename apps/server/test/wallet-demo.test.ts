@@ -1,3 +1,4 @@
+// sqlite-only: the demo wallet over an in-memory SQLite store it opens itself; what it asks of the store is the storage contract's, run on both
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/logger.ts';

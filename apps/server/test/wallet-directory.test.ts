@@ -1,3 +1,4 @@
+// sqlite-only: the wallet directory over an in-memory SQLite store it opens itself; what it asks of the store is the storage contract's, run on both
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,4 @@
+// postgres-only: PostgreSQL's commit order of sequence values, already run on the cluster in the server project
 /**
  * Issue 22 item 1, at the drain and the store: on PostgreSQL an event's `seq` is taken from the
  * identity sequence when it is inserted but is seen only once its transaction commits, so events
