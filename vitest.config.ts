@@ -1,38 +1,30 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The server test files that run on PostgreSQL too (project server-postgres). Not the
- * SQLite-specific ones (ledger-counts, multi-currency-migration, verify-pool's tampering,
- * store-leases).
+ * Every integration test of the server runs on both databases: once on SQLite (project server)
+ * and again, each server on a fresh PostgreSQL database, in project server-postgres. A file that
+ * cannot says why in its own first line, and only there:
+ *   // sqlite-only: <reason>     behaviour of the SQLite file (WAL, group commit, workers on one file…)
+ *   // postgres-only: <reason>   runs on the PostgreSQL cluster already, in the server project
+ *   // no-store: <reason>        no database is under test (configuration, pure rules, a script)
+ * A marker without a reason fails the run.
  */
-const POSTGRES_SUITE = [
-  'play-loop',
-  'wallet-http',
-  'ledger-reconciles',
-  'crash-recovery',
-  'lists',
-  'webhook-delivery',
-  'webhooks',
-  'fuzz',
-  'operations',
-  'games',
-  'profiles',
-  'idempotency',
-  'play-acks',
-  'demo-play',
-  'multi-currency-play',
-  'audit-and-keys',
-  'round-details',
-  'report',
-  'webhook-redeliver',
-  'audit-scope',
-  'panel-auth',
-  'players',
-  'sessions',
-  'pools',
-  'workers',
-  'round-budget',
-];
+const ONE_RUN = /^\/\/ (sqlite-only|postgres-only|no-store):(.*)$/;
+
+function onBothDatabases(testDir: string): string[] {
+  return readdirSync(testDir)
+    .filter((name) => name.endsWith('.test.ts'))
+    .filter((name) => {
+      const firstLine = readFileSync(join(testDir, name), 'utf8').split('\n', 1)[0] ?? '';
+      const marker = ONE_RUN.exec(firstLine);
+      if (marker && !marker[2]?.trim()) throw new Error(`${name}: '// ${marker[1]}:' wants its reason`);
+      return !marker;
+    })
+    .map((name) => `test/${name}`);
+}
 
 export default defineConfig({
   test: {
@@ -46,7 +38,7 @@ export default defineConfig({
         root: './apps/server',
         test: {
           name: 'server-postgres',
-          include: POSTGRES_SUITE.map((file) => `test/${file}.test.ts`),
+          include: onBothDatabases(fileURLToPath(new URL('./apps/server/test', import.meta.url))),
           env: { RASPA_TEST_STORE: 'postgres' },
           globalSetup: ['test/postgres-global-setup.ts'],
           // Every commit is a network round trip and an fsync: the 100-player burst of play-loop

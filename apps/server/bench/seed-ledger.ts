@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { type GameModel, layoutCard, seededRng } from '@raspa/core';
 import Database from 'better-sqlite3';
 import { readConfig } from '../src/config.ts';
-import { setUpDemo } from '../src/demo-setup.ts';
+import { setUpDemo } from '../src/demo/setup.ts';
 import { createIdGenerator } from '../src/ids.ts';
 import { buildDeps } from '../src/server.ts';
 import { createServices } from '../src/services/services.ts';

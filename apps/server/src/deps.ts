@@ -1,3 +1,4 @@
+import type { Clock } from './clock.ts';
 import type { RateLimitOverrides } from './config.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -65,7 +66,7 @@ export interface PlaySettings {
  */
 export interface Deps {
   store: Store;
-  clock: () => Date;
+  clock: Clock;
   newId: () => string;
   random: (bytes: number) => Buffer;
   secrets: SecretBox;
@@ -83,7 +84,3 @@ export interface Deps {
    */
   captcha?: CaptchaVerifier;
 }
-
-export const isoNow = (deps: Pick<Deps, 'clock'>) => deps.clock().toISOString();
-export const isoIn = (deps: Pick<Deps, 'clock'>, seconds: number) =>
-  new Date(deps.clock().getTime() + seconds * 1000).toISOString();

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { createAdapter as createClusterAdapter, setupPrimary } from '@socket.io/cluster-adapter';
 import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
 import { loadDotEnv, readConfig } from './config.ts';
-import { demoCredentialLines, writeDemoCredentials } from './demo-credentials.ts';
-import { type DemoInfo, setUpDemo } from './demo-setup.ts';
+import { demoCredentialLines, writeDemoCredentials } from './demo/credentials.ts';
+import { type DemoInfo, setUpDemo } from './demo/setup.ts';
 import type { Deps } from './deps.ts';
 import { privateOutboundNotice } from './outbound/private-outbound-default.ts';
 import { countedAdapter } from './realtime/counted-adapter.ts';
@@ -18,7 +18,7 @@ import {
   DELIVERY_NUDGE,
   isDeliveryNudge,
   isSettledReport,
-} from './webhooks/delivery-nudge.ts';
+} from './webhooks/nudge.ts';
 
 loadDotEnv();
 // `--local`: the local demo and integration start (package.json's `serve`, which `npm start` runs).

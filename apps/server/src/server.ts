@@ -11,13 +11,13 @@ import { securityHeaders } from './http/security-headers.ts';
 import { createIdGenerator } from './ids.ts';
 import { createLogger } from './logger.ts';
 import { createOutboxMailer, createSmtpMailer } from './mail/transports.ts';
-import { loadServerKey } from './main-support.ts';
 import { createMetrics } from './ops/metrics.ts';
 import { systemLookup } from './outbound/host-resolution.ts';
 import { startPlayTicker } from './play/play-ticker.ts';
 import { attachPlaySockets } from './realtime/play-socket.ts';
 import { argon2idHasher } from './security/passwords.ts';
 import { createSecretBox } from './security/secrets.ts';
+import { loadServerKey } from './security/server-key.ts';
 import { openConfiguredStore } from './store/open-store.ts';
 
 /** The production dependencies for a configuration; tests replace any of them. */

@@ -3,16 +3,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { argon2idHasher } from '../src/security/passwords.ts';
 import { digest } from '../src/security/secrets.ts';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { openConfiguredStore } from '../src/store/open-store.ts';
+import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 const TSX = join(SERVER_DIR, 'node_modules/.bin/tsx');
-const ADMIN = join(SERVER_DIR, 'src/admin.ts');
+const ADMIN = join(SERVER_DIR, 'src/cli/admin.ts');
 const dataDir = mkdtempSync(join(tmpdir(), 'raspa-admin-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+/** The server-postgres project: the command runs on a database of its own (DATABASE_URL), as an installation on PostgreSQL does. */
+let database: TestDatabase | undefined;
+beforeAll(async () => {
+  if (process.env.RASPA_TEST_STORE === 'postgres') database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 /** Runs `pnpm admin …` as the real command would: a child process over DATA_DIR, from a bare directory. */
 function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -20,15 +29,24 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
     execFile(
       TSX,
       [ADMIN, ...args],
-      { cwd: dataDir, env: { PATH: process.env.PATH, DATA_DIR: dataDir, LOG_LEVEL: 'silent' } },
+      {
+        cwd: dataDir,
+        env: {
+          PATH: process.env.PATH,
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'silent',
+          ...(database && { DATABASE_URL: database.url }),
+        },
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
 }
 
 async function readClient(email: string) {
-  const store = openSqliteStore(join(dataDir, 'raspa.sqlite'));
+  const store = openConfiguredStore({ DATA_DIR: dataDir, DATABASE_URL: database?.url });
   try {
+    await (store as { ready?: Promise<void> }).ready;
     return await store.clients.findClientByEmail(email);
   } finally {
     await store.close();

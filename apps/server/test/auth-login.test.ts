@@ -1,6 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
+import { databaseSnapshots } from './database-snapshot.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+
+/**
+ * Everything the database holds, as text: on SQLite the file's bytes and its WAL (freed pages
+ * too); on PostgreSQL, whose files are the cluster's, every row of every table.
+ */
+async function storedText(server: TestServer): Promise<string> {
+  if (!server.config.DATABASE_URL) {
+    const { readFileSync } = await import('node:fs');
+    const db = server.dataDir;
+    return (
+      readFileSync(`${db}/raspa.sqlite`).toString('latin1') +
+      readFileSync(`${db}/raspa.sqlite-wal`).toString('latin1')
+    );
+  }
+  const snapshots = await databaseSnapshots(server, new Set());
+  try {
+    return await snapshots.text();
+  } finally {
+    await snapshots.close();
+  }
+}
 
 let server: TestServer;
 const lines: string[] = [];
@@ -98,11 +120,7 @@ describe('bearer tokens', () => {
 
   it('never stores a token or key in the clear', async () => {
     const { apiKey, tokens } = await server.newClient();
-    const db = server.dataDir;
-    const { readFileSync } = await import('node:fs');
-    const file =
-      readFileSync(`${db}/raspa.sqlite`).toString('latin1') +
-      readFileSync(`${db}/raspa.sqlite-wal`).toString('latin1');
+    const file = await storedText(server);
     expect(file).not.toContain(apiKey);
     expect(file).not.toContain(tokens.accessToken);
     expect(file).not.toContain(tokens.signatureToken);

@@ -1,3 +1,4 @@
+// sqlite-only: runs the play-loop bench as a fresh clone does, on its default embedded file (the bench does not read the harness's choice of database)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

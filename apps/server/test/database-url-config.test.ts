@@ -1,3 +1,4 @@
+// no-store: reading DATABASE_URL and DATA_DIR from the configuration
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../src/config.ts';
 

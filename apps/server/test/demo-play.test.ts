@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpDemo } from '../src/demo-setup.ts';
+import { setUpDemo } from '../src/demo/setup.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 import { connectPlayer } from './play-fixtures.ts';
 

@@ -1,3 +1,4 @@
+// sqlite-only: 200,002 commits; on PostgreSQL (a round trip and a WAL flush each) it did not end within 15 min on this 2-core machine under load, half of CI's whole budget. Pools on PostgreSQL: pools.test.ts, pool-end-instances.postgres.test.ts
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

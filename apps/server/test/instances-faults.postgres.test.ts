@@ -1,3 +1,4 @@
+// postgres-only: instances on the cluster, already run on PostgreSQL in the server project
 import { describe, expect, it } from 'vitest';
 import { useFleet } from './fleet-fixture.ts';
 import { fleetSettings, listAll, playThroughAKill, startHangingOperator } from './fleet-scenario.ts';

@@ -1,3 +1,4 @@
+// postgres-only: instances on the cluster, already run on PostgreSQL in the server project
 import type { PlayRound } from '@raspa/core';
 import { describe, expect, it } from 'vitest';
 import { crossProcessMessages } from '../bench/kit/cross-process.ts';

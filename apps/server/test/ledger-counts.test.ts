@@ -1,3 +1,4 @@
+// sqlite-only: the per-day counts' SQLite tables and indexes, checked against plain SQL on the file
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,3 +1,4 @@
+// no-store: the local start's outbound address policy; the database is the default file and not under test
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// sqlite-only: the copy's write lock on its SQLite source file
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// sqlite-only: copies a SQLite file into a PostgreSQL database the test makes itself (both databases in one run)
 import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ function run(script: string, args: string[], env: Record<string, string>): Promi
   return new Promise((resolve) => {
     execFile(
       TSX,
-      [join(SERVER_DIR, 'src', script), ...args],
+      [join(SERVER_DIR, 'src', 'cli', script), ...args],
       { cwd: SERVER_DIR, env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );

@@ -1,3 +1,4 @@
+// sqlite-only: migration 005 on a SQLite file's schema, before and after
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';

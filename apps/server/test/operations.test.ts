@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DemoInfo, setUpDemo } from '../src/demo-setup.ts';
+import { type DemoInfo, setUpDemo } from '../src/demo/setup.ts';
 import { createLogger } from '../src/logger.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { connectPlayer, eventually, registerWebhook } from './play-fixtures.ts';

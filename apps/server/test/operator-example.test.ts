@@ -1,3 +1,4 @@
+// no-store: the example operator (examples/operator), no Raspa service
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,4 @@
+// no-store: the outbound address rules, on a fake DNS
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,3 +1,4 @@
+// no-store: the outbound settings read from the configuration
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from '../src/config.ts';

@@ -8,9 +8,9 @@ import type { HostLookup, OutboundPolicy } from '../src/outbound/host-resolution
 import { outboundPolicy } from '../src/services/outbound-check.ts';
 import type { WalletMovement } from '../src/wallet/wallet.ts';
 import { createWalletDirectory } from '../src/wallet/wallet-directory.ts';
-import { createWebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts';
-import { createWebhookOutbox } from '../src/webhooks/webhook-outbox.ts';
-import { createWebhookSender } from '../src/webhooks/webhook-sender.ts';
+import { createWebhookDispatcher } from '../src/webhooks/dispatch.ts';
+import { createWebhookOutbox } from '../src/webhooks/enqueue.ts';
+import { createWebhookSender } from '../src/webhooks/post.ts';
 import {
   LOCAL_INTEGRATION,
   startTestServer,

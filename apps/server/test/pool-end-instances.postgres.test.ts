@@ -1,3 +1,4 @@
+// postgres-only: instances on the cluster, already run on PostgreSQL in the server project
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -127,7 +128,7 @@ function verifyPool(gameId: string): Promise<{ code: number; stdout: string; std
   return new Promise((resolve) => {
     execFile(
       TSX,
-      [join(SERVER_DIR, 'src', 'verify-pool.ts'), '--game', gameId],
+      [join(SERVER_DIR, 'src', 'cli', 'verify-pool.ts'), '--game', gameId],
       {
         cwd: SERVER_DIR,
         env: {

@@ -1,3 +1,4 @@
+// postgres-only: the PostgreSQL adapter's own units, already run on the cluster in the server project
 /**
  * What the PostgreSQL adapter does beyond the shared contract: a unit PostgreSQL aborts as a
  * serialization failure is run again, and the callbacks of the attempt that rolled back never

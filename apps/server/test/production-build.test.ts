@@ -1,3 +1,4 @@
+// sqlite-only: starts the bundled service on an empty DATA_DIR, as a first install does; the bundle, not the database, is under test
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

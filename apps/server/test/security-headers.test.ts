@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpDemo } from '../src/demo-setup.ts';
+import { setUpDemo } from '../src/demo/setup.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
 let server: TestServer;

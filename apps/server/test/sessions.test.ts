@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_GAME, DEMO_PLAYER, setUpDemo } from '../src/demo-setup.ts';
+import { DEMO_GAME, DEMO_PLAYER, setUpDemo } from '../src/demo/setup.ts';
 import { SESSION_TTL_SECONDS } from '../src/services/session-service.ts';
 import { type DatabaseSnapshots, databaseSnapshots } from './database-snapshot.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';

@@ -1,3 +1,4 @@
+// postgres-only: the storage contract on the PostgreSQL adapter, already run on the cluster in the server project
 import { afterAll } from 'vitest';
 import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { createTestDatabase, emptyDatabase, type TestDatabase } from './postgres-database.ts';

@@ -1,3 +1,4 @@
+// sqlite-only: the storage contract on the SQLite adapter; store-contract.postgres.test.ts runs it on PostgreSQL
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

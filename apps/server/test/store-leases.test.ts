@@ -1,3 +1,4 @@
+// sqlite-only: leases raced by several processes on one SQLite file
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

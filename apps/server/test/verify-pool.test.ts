@@ -1,3 +1,4 @@
+// sqlite-only: tampers with rounds and pools through its own connection to the SQLite file, which `pnpm verify-pool` then reads from DATA_DIR. verify-pool on PostgreSQL: pool-end-instances.postgres.test.ts
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import { drawPoolTo } from './pool-fixtures.ts';
  */
 const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = join(SERVER_DIR, 'node_modules', '.bin', 'tsx');
-const CLI = join(SERVER_DIR, 'src', 'verify-pool.ts');
+const CLI = join(SERVER_DIR, 'src', 'cli', 'verify-pool.ts');
 const SAMPLING = 100_001;
 
 let server: TestServer;

@@ -1,3 +1,4 @@
+// no-store: `pnpm wallet-check` against wallets the test serves
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,7 @@ import {
 } from '../../../examples/operator/operator.mjs';
 
 const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-const CHECKER = fileURLToPath(new URL('../src/wallet-check.ts', import.meta.url));
+const CHECKER = fileURLToPath(new URL('../src/cli/wallet-check.ts', import.meta.url));
 const SECRET = 'conformance-secret-1234';
 
 const running: OperatorServer[] = [];

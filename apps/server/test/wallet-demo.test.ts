@@ -1,19 +1,19 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/logger.ts';
-import { openDatabase } from '../src/store/sqlite/database.ts';
-import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../src/store/store.ts';
 import { createDemoWallet } from '../src/wallet/demo-wallet.ts';
 import type { Wallet, WalletAnswer, WalletMovement, WalletRollback } from '../src/wallet/wallet.ts';
+import { useRunStore } from './run-store.ts';
 
 const NOW = '2026-03-01T12:00:00.000Z';
+const runStore = useRunStore();
 let store: Store;
 let wallet: Wallet;
 let players = 0;
 
 beforeAll(async () => {
-  store = createSqliteStore(openDatabase(':memory:'));
+  store = runStore.store;
   await store.clients.insertClient({
     id: 'client-1',
     name: 'Demo',

@@ -6,22 +6,22 @@ import { silentLogger } from '../src/logger.ts';
 import { ALLOW_HINT } from '../src/outbound/address-policy.ts';
 import type { OutboundPolicy } from '../src/outbound/host-resolution.ts';
 import { createSecretBox } from '../src/security/secrets.ts';
-import { openDatabase } from '../src/store/sqlite/database.ts';
-import { createSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
 import type { Store } from '../src/store/store.ts';
 import type { WalletMovement, WalletProfile } from '../src/wallet/wallet.ts';
 import { createWalletDirectory } from '../src/wallet/wallet-directory.ts';
 import { signForTest, testDns } from './harness.ts';
+import { useRunStore } from './run-store.ts';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const secrets = createSecretBox(randomBytes(32));
+const runStore = useRunStore();
 let store: Store;
 let server: ReturnType<typeof createServer>;
 let walletUrl: string;
 const requests: Array<{ path: string; headers: IncomingHttpHeaders; body: unknown }> = [];
 
 beforeAll(async () => {
-  store = createSqliteStore(openDatabase(':memory:'));
+  store = runStore.store;
   await store.clients.insertClient({
     id: 'client-1',
     name: 'Demo',
@@ -72,7 +72,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  await store.close();
 });
 
 /** The wallet is on 127.0.0.1: private addresses allowed, as with OUTBOUND_ALLOW_PRIVATE=true. */

@@ -1,3 +1,4 @@
+// postgres-only: PostgreSQL's commit order of sequence values, already run on the cluster in the server project
 /**
  * Issue 22 item 1, at the drain and the store: on PostgreSQL an event's `seq` is taken from the
  * identity sequence when it is inserted but is seen only once its transaction commits, so events
@@ -11,7 +12,7 @@ import { expect, it } from 'vitest';
 import { silentLogger } from '../src/logger.ts';
 import { createSecretBox } from '../src/security/secrets.ts';
 import type { OutboxEvent } from '../src/store/records.ts';
-import { createWebhookDrain } from '../src/webhooks/webhook-drain.ts';
+import { createWebhookDrain } from '../src/webhooks/drain.ts';
 import { usePostgresStore } from './postgres-database.ts';
 import {
   at,

@@ -6,15 +6,15 @@ import { type RoundView, roundView } from '../src/schemas/round.ts';
 import { openConfiguredStore } from '../src/store/open-store.ts';
 import type { DeliveryRecord, WebhookEvent } from '../src/store/records.ts';
 import type { Store, Transaction, UnitOptions } from '../src/store/store.ts';
-import { createDeliveryAttempt, openTarget } from '../src/webhooks/delivery-attempt.ts';
-import { createWebhookDelivery } from '../src/webhooks/webhook-delivery.ts';
+import { createDeliveryAttempt, openTarget } from '../src/webhooks/attempt.ts';
 import {
   createWebhookDispatcher,
   DEFAULT_RETRY_SCHEDULE,
   type DispatcherOptions,
-} from '../src/webhooks/webhook-dispatcher.ts';
-import { createWebhookOutbox } from '../src/webhooks/webhook-outbox.ts';
-import { createWebhookSender } from '../src/webhooks/webhook-sender.ts';
+} from '../src/webhooks/dispatch.ts';
+import { createWebhookOutbox } from '../src/webhooks/enqueue.ts';
+import { createWebhookSender } from '../src/webhooks/post.ts';
+import { createWebhookDelivery } from '../src/webhooks/wiring.ts';
 import {
   canonicalForTest,
   LOCAL_INTEGRATION,

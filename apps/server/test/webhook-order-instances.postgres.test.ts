@@ -1,3 +1,4 @@
+// postgres-only: instances on the cluster, already run on PostgreSQL in the server project
 import { beforeAll, expect, it } from 'vitest';
 import { useFleet } from './fleet-fixture.ts';
 import { expectOpenBeforeClose, fleetSettings, listAll, startHangingOperator } from './fleet-scenario.ts';

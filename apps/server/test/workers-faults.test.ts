@@ -1,3 +1,4 @@
+// sqlite-only: WORKERS=2 on one SQLite file, a worker killed; the same on PostgreSQL instances is instances-faults.postgres.test.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-import { DEMO_GAME } from '../../src/demo-setup.ts';
+import { DEMO_GAME } from '../../src/demo/setup.ts';
 import { type Answer, apiCaller, type TokenSet } from '../../test/harness.ts';
 
 /**

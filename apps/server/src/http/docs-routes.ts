@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import { PANEL_RESET_PATH } from '../config.ts';
-import { createOpenApiDocument } from '../openapi/openapi-document.ts';
+import { createOpenApiDocument } from './openapi-document.ts';
 import type { RouteDefinition } from './route.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -1,5 +1,6 @@
 import { layoutCard, type Rng } from '@raspa/core';
-import { type Deps, isoNow } from '../deps.ts';
+import { isoNow } from '../clock.ts';
+import type { Deps } from '../deps.ts';
 import type {
   GameRecord,
   GameSessionRecord,

@@ -1,6 +1,7 @@
 import type { PlayRound, PlayState } from '@raspa/core';
+import { isoNow } from '../clock.ts';
 import { SETTING_DEFAULTS } from '../config.ts';
-import { type Deps, isoNow } from '../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { GameRecord, GameSessionRecord, PlayerRecord, ProfileRecord } from '../store/records.ts';
 import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';
 import { createBetFlow } from './bet-flow.ts';

@@ -1,4 +1,4 @@
-import { isoNow } from '../deps.ts';
+import { isoNow } from '../clock.ts';
 import type { HeldRound, RoundRecord } from '../store/records.ts';
 import { ROW_LOCKS } from '../store/store.ts';
 import { mustRound, type PlayRuntime, RoundMovedError, writeChanges } from './play-runtime.ts';

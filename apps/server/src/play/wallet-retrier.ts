@@ -1,4 +1,4 @@
-import { isoNow } from '../deps.ts';
+import { isoNow } from '../clock.ts';
 import type { HeldRound, LedgerTransaction, RoundRecord } from '../store/records.ts';
 import { ROW_LOCKS, type Transaction } from '../store/store.ts';
 import type { WalletAnswer } from '../wallet/wallet.ts';

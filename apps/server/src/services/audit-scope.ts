@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Deps, isoNow } from '../deps.ts';
+import { isoNow } from '../clock.ts';
+import type { Deps } from '../deps.ts';
 import type { AuditRecord } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
 

@@ -1,4 +1,5 @@
-import { type Deps, isoIn, isoNow } from '../deps.ts';
+import { isoIn, isoNow } from '../clock.ts';
+import type { Deps } from '../deps.ts';
 import { digest, newToken } from '../security/secrets.ts';
 import type { ApiClientRecord, TokenOrigin } from '../store/records.ts';
 import { ApiError } from './api-error.ts';

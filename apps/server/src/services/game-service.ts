@@ -1,5 +1,6 @@
 import { buildLadder, type Ladder, type LadderInput, type LadderProblem } from '@raspa/core';
-import { type Deps, isoNow } from '../deps.ts';
+import { isoNow } from '../clock.ts';
+import type { Deps } from '../deps.ts';
 import type { GameRecord, ProfileRecord } from '../store/records.ts';
 import type { Repositories, Transaction } from '../store/store.ts';
 import { ApiError } from './api-error.ts';

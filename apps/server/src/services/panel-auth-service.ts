@@ -1,4 +1,5 @@
-import { type Deps, isoIn, isoNow } from '../deps.ts';
+import { isoIn, isoNow } from '../clock.ts';
+import type { Deps } from '../deps.ts';
 import { type MailLang, resetPasswordEmail } from '../mail/templates/reset-password.ts';
 import { createAltchaCaptcha } from '../security/altcha-captcha.ts';
 import { DUMMY_PASSWORD } from '../security/passwords.ts';

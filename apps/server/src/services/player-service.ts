@@ -1,4 +1,5 @@
-import { type Deps, isoIn, isoNow } from '../deps.ts';
+import { isoIn, isoNow } from '../clock.ts';
+import type { Deps } from '../deps.ts';
 import { digest, newToken } from '../security/secrets.ts';
 import type { Page, PageRequest } from '../store/paging.ts';
 import type { CredentialType, PlayerRecord, ProfileRecord } from '../store/records.ts';

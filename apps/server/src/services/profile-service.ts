@@ -1,4 +1,5 @@
-import { type Deps, isoNow } from '../deps.ts';
+import { isoNow } from '../clock.ts';
+import type { Deps } from '../deps.ts';
 import type { PageRequest } from '../store/paging.ts';
 import type { ProfileRecord, ProfileType } from '../store/records.ts';
 import { ApiError } from './api-error.ts';

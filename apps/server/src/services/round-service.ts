@@ -1,5 +1,6 @@
+import { isoIn, isoNow } from '../clock.ts';
 import { SETTING_DEFAULTS } from '../config.ts';
-import { type Deps, isoIn, isoNow } from '../deps.ts';
+import type { Deps } from '../deps.ts';
 import type { PageRequest } from '../store/paging.ts';
 import type {
   DeliveryRecord,

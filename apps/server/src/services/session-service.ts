@@ -1,5 +1,6 @@
 import type { GameModel } from '@raspa/core';
-import { type Deps, isoIn, isoNow } from '../deps.ts';
+import { isoIn, isoNow } from '../clock.ts';
+import type { Deps } from '../deps.ts';
 import { digest, newToken } from '../security/secrets.ts';
 import type { GameRecord, GameSessionRecord, PlayerRecord, ProfileRecord } from '../store/records.ts';
 import type { Transaction } from '../store/store.ts';

@@ -1,9 +1,10 @@
-import { type Deps, isoNow } from '../deps.ts';
+import { isoNow } from '../clock.ts';
+import type { Deps } from '../deps.ts';
 import type { PageRequest } from '../store/paging.ts';
 import type { DeliveryRecord, DeliveryStatus, WebhookEvent, WebhookRecord } from '../store/records.ts';
 import type { Repositories } from '../store/store.ts';
-import { openTarget } from '../webhooks/delivery-attempt.ts';
-import type { ResendEvent } from '../webhooks/manual-resend.ts';
+import { openTarget } from '../webhooks/attempt.ts';
+import type { ResendEvent } from '../webhooks/resend.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { dayBounds } from './day-bounds.ts';

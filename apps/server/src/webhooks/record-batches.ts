@@ -4,7 +4,7 @@
  * as one unit of multi-row statements, so a busy webhook costs a few statements per batch rather
  * than per event; a failure goes alone, after the successes answered before it, because its retry
  * rule reads the log (when did the webhook's current run of failures start?). A rule only:
- * delivery-attempt.ts keeps the queue and does the writing.
+ * attempt.ts keeps the queue and does the writing.
  */
 
 /** The most successes one unit writes: keeps a multi-row statement's parameters well in bounds. */

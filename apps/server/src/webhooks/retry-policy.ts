@@ -1,6 +1,6 @@
 /**
  * What a failed delivery attempt leads to (docs/contract.md §7): a retry (and when), or giving the
- * event up, and whether the webhook is disabled. A rule only: delivery-attempt.ts reads the inputs
+ * event up, and whether the webhook is disabled. A rule only: attempt.ts reads the inputs
  * and writes the result, in the transaction that logs the attempt.
  */
 import { SETTING_DEFAULTS, scheduleMs } from '../config.ts';

@@ -222,7 +222,7 @@ describe('a drain run on these rules alone, with events committing in any order 
   /**
    * A webhook's queue as PostgreSQL keeps it: an event takes its seq at insert and is seen once
    * committed, so commits land in any order; a round's close-round is inserted only after its
-   * open-round committed (the reveal follows the buy's answer). A drain, as webhook-drain.ts runs
+   * open-round committed (the reveal follows the buy's answer). A drain, as drain.ts runs
    * it, reads from the head leaving out what it holds or has in flight; a read sees the commits
    * made before it began, while answers and commits go on until it ends; the receiver answers
    * any event in flight (2xx); a drain may end once idle, and the next begins afresh.

@@ -55,7 +55,7 @@ export interface SendChoice<E extends Queued> {
 /**
  * `held`: events read before and not sent; `read`: the queue's head as the store gave it now,
  * oldest first, leaving out every event this drain holds or has in flight (an answered one is
- * recorded before it leaves the in-flight set: see webhook-drain.ts); `room`: from `sendRoom`;
+ * recorded before it leaves the in-flight set: see drain.ts); `room`: from `sendRoom`;
  * `now`: ISO, compared as the store writes `nextAttemptAt`. Read from the head, not after a
  * cursor: on PostgreSQL a seq is taken at insert and seen at commit, so an event can appear below
  * seqs already read (docs/store.md, "A drain reads its webhook's queue from the head"). Held and

@@ -3,16 +3,16 @@
 // It reads the same configuration as the server (environment and .env) and opens the same database.
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { loadDotEnv, readConfig } from './config.ts';
-import { emailAddress } from './http/routes/panel-auth-routes.ts';
-import { issueMessages } from './http/validation.ts';
-import { createLogger } from './logger.ts';
+import { loadDotEnv, readConfig } from '../config.ts';
+import { emailAddress } from '../http/routes/panel-auth-routes.ts';
+import { issueMessages } from '../http/validation.ts';
+import { createLogger } from '../logger.ts';
+import { ApiError } from '../services/api-error.ts';
 import {
   type MigrateToPostgresArgs,
   migrateToPostgres,
   migrateToPostgresArgs,
 } from './migrate-to-postgres.ts';
-import { ApiError } from './services/api-error.ts';
 
 const USAGE = `Usage: pnpm admin <command> [options]
 
@@ -102,8 +102,8 @@ async function createClient(options: z.infer<typeof createClientArgs>): Promise<
   const { config } = configured;
   // Loaded here, not at the top: the whole service is only needed by this command.
   const [{ buildDeps }, { createServices }] = await Promise.all([
-    import('./server.ts'),
-    import('./services/services.ts'),
+    import('../server.ts'),
+    import('../services/services.ts'),
   ]);
   const deps = buildDeps(config, {
     logger: createLogger(config.LOG_LEVEL, (line) => process.stderr.write(`${line}\n`)),

@@ -3,12 +3,12 @@ import { SETTING_DEFAULTS } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import type { HostLookup } from '../outbound/host-resolution.ts';
 import type { OutboxEvent, OutboxHead } from '../store/records.ts';
-import { type AttemptResult, createDeliveryAttempt } from './delivery-attempt.ts';
+import { type AttemptResult, createDeliveryAttempt } from './attempt.ts';
+import { createWebhookDrain } from './drain.ts';
 import { dueWebhooks, nextPassIn } from './due-webhooks.ts';
-import { createManualResend, type ResendEvent } from './manual-resend.ts';
+import { createWebhookSender } from './post.ts';
+import { createManualResend, type ResendEvent } from './resend.ts';
 import { DEFAULT_GIVE_UP_AFTER_MS, DEFAULT_RETRY_SCHEDULE, type RetryPolicy } from './retry-policy.ts';
-import { createWebhookDrain } from './webhook-drain.ts';
-import { createWebhookSender } from './webhook-sender.ts';
 
 export { DEFAULT_RETRY_SCHEDULE };
 
@@ -61,7 +61,7 @@ export interface WebhookDispatcher {
    * resolves with the number of attempts made (tests move the clock and call this).
    */
   runOnce(): Promise<number>;
-  /** Sends one event again now, outside the queue, on the webhook's connections (manual-resend.ts). */
+  /** Sends one event again now, outside the queue, on the webhook's connections (resend.ts). */
   resend: ResendEvent;
 }
 
@@ -89,12 +89,15 @@ const HELD_ELSEWHERE_PAUSE_MS = SECOND;
  * (webhook_events, webhook_deliveries), so a restart resumes where it stopped; an attempt in
  * flight during a crash is sent again (receivers deduplicate on `webhook-id`).
  *
- * This module runs the drains: which webhooks a pass starts and when the next pass runs
- * (due-webhooks.ts decides), one pass at a time, start/stop. Beside it: webhook-drain.ts sends one
- * webhook's queue in the order send-order.ts allows; delivery-attempt.ts makes one attempt and
- * records it, with what is posted in delivery-request.ts, what the answer means in
- * receiver-answer.ts, and whether a failure is retried, given up or disables the webhook in
- * retry-policy.ts.
+ * This module dispatches: which webhooks a pass starts draining and when the next pass runs
+ * (due-webhooks.ts decides), one pass at a time, start/stop. The steps of a delivery, one file
+ * each in this folder: enqueue.ts (queue an event in its round's transaction), dispatch.ts (this),
+ * drain.ts (send one webhook's queue in the order send-order.ts allows), attempt.ts (make one
+ * attempt and record it, in the batches record-batches.ts forms), build-request.ts (what is
+ * posted, signed by signatures.ts), post.ts (the HTTP connections), read-answer.ts (what the
+ * answer means), retry-policy.ts (whether a failure is retried, given up or disables the
+ * webhook); resend.ts (a person's re-send), nudge.ts (word from worker processes), wiring.ts
+ * (the outbox and the dispatcher put together).
  */
 export function createWebhookDispatcher(
   deps: DispatcherDeps,

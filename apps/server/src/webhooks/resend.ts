@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import type { DeliveryRecord, OutboxEvent } from '../store/records.ts';
-import { attemptLog, sendEvent, type Target } from './delivery-attempt.ts';
-import type { WebhookSender } from './webhook-sender.ts';
+import { attemptLog, sendEvent, type Target } from './attempt.ts';
+import type { WebhookSender } from './post.ts';
 
 /**
  * Sends one event again at a person's request (POST /v1/webhook/{webhookId}/redeliver): one more

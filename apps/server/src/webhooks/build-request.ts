@@ -1,6 +1,6 @@
 import { canonicalBody } from '@raspa/core/signer';
 import type { OutboxEvent } from '../store/records.ts';
-import { signedRequestHeader, standardWebhookSignature } from './webhook-signatures.ts';
+import { signedRequestHeader, standardWebhookSignature } from './signatures.ts';
 
 export interface DeliveryRequest {
   headers: Record<string, string>;

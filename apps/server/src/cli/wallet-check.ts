@@ -13,9 +13,9 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { currencyExponent, formatAmount, isCurrencyCode } from '@raspa/core';
 import { canonicalBody, SIGNATURE_HEADER, signCanonical } from '@raspa/core/signer';
-import { silentLogger } from './logger.ts';
-import { createHttpWallet, walletBody, walletEndpoint } from './wallet/http-wallet.ts';
-import type { WalletAnswer, WalletMovement, WalletPlayer } from './wallet/wallet.ts';
+import { silentLogger } from '../logger.ts';
+import { createHttpWallet, walletBody, walletEndpoint } from '../wallet/http-wallet.ts';
+import type { WalletAnswer, WalletMovement, WalletPlayer } from '../wallet/wallet.ts';
 
 interface Options {
   url: string;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isSuccessCode, readAnswer } from './receiver-answer.ts';
+import { isSuccessCode, readAnswer } from './read-answer.ts';
 
 const code = fc.option(fc.integer({ min: 100, max: 599 }), { nil: null });
 const failure = fc.option(fc.string({ minLength: 1 }), { nil: null });

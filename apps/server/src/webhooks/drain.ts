@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../deps.ts';
 import type { OutboxEvent } from '../store/records.ts';
-import { type DeliverAttempt, openTarget, type Target } from './delivery-attempt.ts';
+import { type DeliverAttempt, openTarget, type Target } from './attempt.ts';
+import type { WebhookSender } from './post.ts';
 import { chooseSends, readSize, sendRoom, worthReading } from './send-order.ts';
-import type { WebhookSender } from './webhook-sender.ts';
 
 /**
  * Sends one webhook's queue: reads its due events in seq order and starts each attempt when
@@ -57,7 +57,7 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
     /** Attempts not yet answered (an answer lets the round's next event go). */
     const sending = new Set<Promise<unknown>>();
     /**
-     * Attempts not yet recorded (answered ones wait for their batch's unit: delivery-attempt.ts):
+     * Attempts not yet recorded (answered ones wait for their batch's unit: attempt.ts):
      * the in-flight window. An attempt holds its place until recorded, so a crash re-sends at most
      * `perWebhook` events that were already delivered.
      */

@@ -4,7 +4,7 @@ import { outboundRefusal } from '../outbound/outbound-refusal.ts';
 import { createPinnedConnector } from '../outbound/pinned-connector.ts';
 
 /**
- * The HTTP side of webhook delivery: a few keep-alive connections per webhook, so a busy webhook
+ * Posts each attempt: the HTTP side of webhook delivery, a few keep-alive connections per webhook, so a busy webhook
  * has several events in flight (one per connection). Webhooks never share a connection: a slow
  * receiver holds back only its own webhook. (One connection with HTTP/1.1 pipelining was tried
  * first: a Node receiver answers pipelined requests one at a time and the sender reads one answer

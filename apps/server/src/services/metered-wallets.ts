@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import type { Metrics } from '../ops/metrics.ts';
 import type { Wallet, WalletAnswer, WalletDirectory } from '../wallet/wallet.ts';
-import type { Metrics } from './metrics.ts';
 
 type Operation = keyof Wallet;
 const OPERATIONS: readonly Operation[] = ['balance', 'bet', 'prize', 'rollback'];

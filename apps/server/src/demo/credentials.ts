@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_GAME, DEMO_PLAYER, type DemoInfo } from './demo-setup.ts';
+import { DEMO_GAME, DEMO_PLAYER, type DemoInfo } from './setup.ts';
 
 export const DEMO_CREDENTIALS_FILE = 'demo-credentials.txt';
 

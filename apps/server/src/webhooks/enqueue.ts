@@ -2,6 +2,11 @@ import type { Deps } from '../deps.ts';
 import type { WebhookEvent } from '../store/records.ts';
 import type { Transaction } from '../store/store.ts';
 
+/**
+ * The first step of a delivery: an event is queued in the outbox inside its round's own
+ * transaction; dispatch.ts takes it from there once that transaction commits.
+ */
+
 export interface RoundEvent {
   /** The API client whose webhooks get it. */
   clientId: string;

@@ -6,7 +6,7 @@ import {
   standardWebhookSecret,
   standardWebhookSignature,
   verifyStandardWebhook,
-} from './webhook-signatures.ts';
+} from './signatures.ts';
 
 // The published Standard Webhooks test vector: reproducing it is what says receivers' libraries
 // accept our signatures (a round trip through our own verifier would not).

@@ -3,8 +3,10 @@ import {
   type DispatcherDeps,
   type DispatcherOptions,
   type WebhookDispatcher,
-} from './webhook-dispatcher.ts';
-import { createWebhookOutbox, type WebhookOutbox } from './webhook-outbox.ts';
+} from './dispatch.ts';
+import { createWebhookOutbox, type WebhookOutbox } from './enqueue.ts';
+
+/** Puts the delivery together: enqueue.ts's outbox, nudging dispatch.ts's dispatcher. */
 
 export interface WebhookDelivery {
   /** For the play service: queue events inside the round's transaction. */
@@ -15,7 +17,7 @@ export interface WebhookDelivery {
 
 /**
  * The outbox and its dispatcher, wired so a queued event is sent as soon as its round commits.
- * `nudge` replaces the dispatcher's own where another process delivers (delivery-nudge.ts).
+ * `nudge` replaces the dispatcher's own where another process delivers (nudge.ts).
  */
 export function createWebhookDelivery(
   deps: DispatcherDeps,

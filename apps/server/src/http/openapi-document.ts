@@ -5,9 +5,9 @@ import {
   type ZodOpenApiPathsObject,
   type ZodOpenApiResponseObject,
 } from 'zod-openapi';
-import { idempotencyHeaderSchema, isIdempotent, replayedHeaderSchema } from '../http/idempotency.ts';
-import type { RouteDefinition } from '../http/route.ts';
 import { ERROR_STATUS } from '../services/api-error.ts';
+import { idempotencyHeaderSchema, isIdempotent, replayedHeaderSchema } from './idempotency.ts';
+import type { RouteDefinition } from './route.ts';
 
 const errorSchema = z
   .object({

@@ -12,11 +12,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatAmount } from '@raspa/core';
-import { loadDotEnv, readConfig } from './config.ts';
-import { createFairnessService, type PoolCheck } from './services/fairness-service.ts';
-import { openConfiguredStore } from './store/open-store.ts';
-import type { GameRecord } from './store/records.ts';
-import type { Store } from './store/store.ts';
+import { loadDotEnv, readConfig } from '../config.ts';
+import { createFairnessService, type PoolCheck } from '../services/fairness-service.ts';
+import { openConfiguredStore } from '../store/open-store.ts';
+import type { GameRecord } from '../store/records.ts';
+import type { Store } from '../store/store.ts';
 
 const USAGE = 'usage: pnpm verify-pool --game <gameId> [--pool <poolId>] [--data-dir <dir>]';
 

@@ -3,15 +3,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Config } from './config.ts';
-import { createPool } from './store/postgres/database.ts';
-import { openLockedSource } from './store/transfer/sqlite-source.ts';
+import type { Config } from '../config.ts';
+import { createPool } from '../store/postgres/database.ts';
+import { openLockedSource } from '../store/transfer/sqlite-source.ts';
 import {
   copySqliteToPostgres,
   prepareTarget,
   type TransferReport,
-} from './store/transfer/sqlite-to-postgres.ts';
-import { TransferError } from './store/transfer/transfer-error.ts';
+} from '../store/transfer/sqlite-to-postgres.ts';
+import { TransferError } from '../store/transfer/transfer-error.ts';
 
 export const migrateToPostgresArgs = z.object({
   to: z.url({
@@ -36,7 +36,7 @@ export function redactedUrl(url: string): string {
   return parsed.href;
 }
 
-/** Where this installation's server key is, never the key itself (main-support.ts loadServerKey). */
+/** Where this installation's server key is, never the key itself (security/server-key.ts loadServerKey). */
 function keyLines(config: Config, dataDir: string): string[] {
   const lines = [
     'Every instance on PostgreSQL needs the same server key as this installation: wallet and webhook tokens',

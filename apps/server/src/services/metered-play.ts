@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import type { Metrics, RoundOutcome } from '../ops/metrics.ts';
 import type { PlayResult, PlayService, RoundEventQueue } from '../play/play-service.ts';
-import type { Metrics, RoundOutcome } from './metrics.ts';
 
 /** A buy that ends the round it started: the wallet said no, or gave no definite answer. */
 const ENDED_BY_BUY: Partial<Record<string, RoundOutcome>> = {

@@ -2,11 +2,11 @@ import { performance } from 'node:perf_hooks';
 import type { Deps } from '../deps.ts';
 import type { DeliveryAttempt, OutboxEvent, WebhookRecord } from '../store/records.ts';
 import { ROW_LOCKS } from '../store/store.ts';
-import { deliveryRequest } from './delivery-request.ts';
-import { readAnswer } from './receiver-answer.ts';
+import { deliveryRequest } from './build-request.ts';
+import type { WebhookSender } from './post.ts';
+import { readAnswer } from './read-answer.ts';
 import { nextBatch } from './record-batches.ts';
 import { afterFailure, type RetryPolicy } from './retry-policy.ts';
-import type { WebhookSender } from './webhook-sender.ts';
 
 /**
  * One attempt of one event (docs/contract.md §7): posts it, then logs it and moves the event on:

@@ -1,8 +1,8 @@
 import { canonicalBody, verifySignature } from '@raspa/core/signer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deliveryRequest } from './delivery-request.ts';
-import { verifyStandardWebhook } from './webhook-signatures.ts';
+import { deliveryRequest } from './build-request.ts';
+import { verifyStandardWebhook } from './signatures.ts';
 
 const TOKEN = '9b2f3c4d-1e5a-4b6c-8d7e-0f1a2b3c4d5e';
 const AT = new Date('2030-01-01T00:00:07.900Z');

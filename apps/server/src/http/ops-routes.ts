@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Router } from 'express';
+import type { Metrics } from '../ops/metrics.ts';
+import type { Readiness } from '../ops/readiness.ts';
 import { ApiError, errorBody } from '../services/api-error.ts';
-import type { Metrics } from './metrics.ts';
-import type { Readiness } from './readiness.ts';
 
 /**
  * `/health` (the process runs), `/ready` (it can serve: docs/contract.md §12) and `/metrics` (Prometheus

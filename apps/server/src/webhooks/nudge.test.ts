@@ -7,7 +7,7 @@ import {
   isDeliveryNudge,
   isSettledReport,
   type SettledReport,
-} from './delivery-nudge.ts';
+} from './nudge.ts';
 
 describe('coalescedNudge', () => {
   it('sends one message per turn, whatever the nudges in it, and none for a turn without one', () => {

@@ -1,7 +1,7 @@
-import type { Deps } from './deps.ts';
-import type { AuthContext } from './services/auth-context.ts';
-import type { GameInput } from './services/game-service.ts';
-import type { Services } from './services/services.ts';
+import type { Deps } from '../deps.ts';
+import type { AuthContext } from '../services/auth-context.ts';
+import type { GameInput } from '../services/game-service.ts';
+import type { Services } from '../services/services.ts';
 
 /** The demo profile's playable game, ready to open. */
 export interface DemoGame {
