@@ -1,3 +1,4 @@
+// sqlite-only: it runs the SQLite migrations from the schema before 013 (PostgreSQL 010 does the same update, tested in round-budget)
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';

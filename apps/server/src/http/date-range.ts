@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { dateOnly } from './paging-schema.ts';
+import { dateOnly } from '../schemas/paging.ts';
 
 /** dateStart/dateEnd filters: whole UTC days, both inclusive (the spec's webhook log filters). */
 export const dateRangeFields = {

@@ -7,6 +7,7 @@
 // validated `z.output`, every field optional, since their numbers arrive as text and are coerced.
 import type { z } from 'zod';
 import type { lang } from '../schemas/common.ts';
+import type { pageQuery, paginationSchema } from '../schemas/paging.ts';
 import type {
   roundListItem,
   roundStatus,
@@ -16,7 +17,6 @@ import type {
   transactionType,
 } from '../schemas/round.ts';
 import type { captchaChallengeSchema } from '../security/captcha-verifier.ts';
-import type { pageQuery, paginationSchema } from './paging-schema.ts';
 import type { auditEntrySchema } from './routes/audit-routes.ts';
 import type { newApiKeySchema, tokenSetSchema } from './routes/auth-routes.ts';
 import type {

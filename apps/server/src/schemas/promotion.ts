@@ -3,8 +3,8 @@
 // (docs/promotions.md, "Not built yet"); until then /docs does not list them.
 import { PROMOTION_LIMITS, PROMOTION_STATUSES } from '@raspa/core';
 import { z } from 'zod';
-import { pageQuery } from '../http/paging-schema.ts';
 import { id, isoTime } from './common.ts';
+import { pageQuery } from './paging.ts';
 
 const { cardsPerPlayer, playersPerCall, nameLength } = PROMOTION_LIMITS;
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { isoTime } from '../../schemas/common.ts';
+import { pageOf, pageQuery } from '../../schemas/paging.ts';
 import type { AuditRecord } from '../../store/records.ts';
 import { okPage } from '../envelope.ts';
-import { pageOf, pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 

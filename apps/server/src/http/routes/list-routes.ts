@@ -3,6 +3,7 @@ import { toMajor } from '@raspa/core';
 import type { Response } from 'express';
 import { z } from 'zod';
 import { id, successStatus } from '../../schemas/common.ts';
+import { checkPageReach, LIST_REACH, pageOf, pageQuery } from '../../schemas/paging.ts';
 import {
   roundListItem,
   roundListView,
@@ -17,7 +18,6 @@ import { type CsvColumns, csvHeader, csvLines, toCsv } from '../csv.ts';
 import { csvColumnsOf } from '../csv-columns.ts';
 import { checkDateOrder, dateRangeFields } from '../date-range.ts';
 import { ok, okPage } from '../envelope.ts';
-import { checkPageReach, LIST_REACH, pageOf, pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { currencyCode, httpUrl, id, isoTime, origin, successStatus } from '../../schemas/common.ts';
+import { pageOf, pageQuery } from '../../schemas/paging.ts';
 import type { ProfileRecord } from '../../store/records.ts';
 import { ok, okPage } from '../envelope.ts';
-import { pageOf, pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 

@@ -1,11 +1,11 @@
 import { cardSchema, replayRoundSchema, toMajor } from '@raspa/core';
 import { z } from 'zod';
 import { id, isoTime, successStatus } from '../../schemas/common.ts';
+import { pageOf, pageQuery } from '../../schemas/paging.ts';
 import { roundListItem, roundListView } from '../../schemas/round.ts';
 import { ApiError } from '../../services/api-error.ts';
 import type { RoundDossier } from '../../services/round-service.ts';
 import { ok, okPage } from '../envelope.ts';
-import { pageOf, pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 import { deliveryLogSchema, deliveryView } from './webhook-routes.ts';

@@ -1,9 +1,9 @@
 import { toMajor } from '@raspa/core';
 import { z } from 'zod';
 import { id, isoTime, successStatus } from '../../schemas/common.ts';
+import { pageQuery, paginationSchema } from '../../schemas/paging.ts';
 import { CREDENTIAL_TYPES, type PlayerRecord } from '../../store/records.ts';
 import { ok, okPage } from '../envelope.ts';
-import { pageQuery, paginationSchema } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { httpUrl, id, isoTime, statusBody, successStatus } from '../../schemas/common.ts';
+import { pageQuery } from '../../schemas/paging.ts';
 import { roundSchema } from '../../schemas/round.ts';
 import type { WebhookWithToken } from '../../services/webhook-service.ts';
 import { type DeliveryRecord, WEBHOOK_EVENTS } from '../../store/records.ts';
 import { checkDateOrder, dateRangeFields } from '../date-range.ts';
 import { ok, okPage, okStatus } from '../envelope.ts';
-import { pageQuery } from '../paging-schema.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { successStatus } from '../schemas/common.ts';
+import { successStatus } from './common.ts';
 
 /** pageIndex from 1 (default 1), pageSize 1–100 (default 20: the spec leaves it "not shown"). */
 export const pageQuery = z.object({
