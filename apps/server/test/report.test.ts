@@ -73,12 +73,14 @@ describe('GET /v1/report', () => {
           }
           const day = (n: number) => new Date(START + n * DAY).toISOString().slice(0, 10);
           const range = `&dateStart=${day(Math.min(a, b))}&dateEnd=${day(Math.max(a, b))}`;
+          // Every round's game, unfiltered: a prize paid just after midnight is in a day range its
+          // round (bought the day before) is not.
+          const rounds = await listAll(client.tokens, '/v1/round?');
+          const gameOf = new Map(rounds.map((round) => [round._id, round.gameId]));
           for (const filter of ['', range, `&profileId=${brl.profileId}`]) {
             const transactions = (await listAll(client.tokens, `/v1/transaction?${filter}`)).filter(
               (t) => t.status === 'completed',
             );
-            const rounds = await listAll(client.tokens, `/v1/round?${filter}`);
-            const gameOf = new Map(rounds.map((round) => [round._id, round.gameId]));
             for (const groupBy of ['day', 'game', 'currency', 'player'] as const) {
               const keyOf = (t: any) =>
                 groupBy === 'day'

@@ -486,7 +486,13 @@ export async function seedTransaction(
   round: RoundRecord,
   over: Partial<LedgerTransaction> = {},
 ) {
-  const transaction = transactionRecord(round, over);
+  // A live round's prize goes under its fixed id, as the service writes it (PostgreSQL refuses any
+  // other: migration 010); the same rule on both databases keeps the fixtures alike.
+  const fixedPrize =
+    over.type === 'prize' && over.id === undefined && (round.status === 'open' || round.status === 'closing')
+      ? { id: round.prizeTransactionId ?? `${round.id}.prize` }
+      : {};
+  const transaction = transactionRecord(round, { ...fixedPrize, ...over });
   await repos.rounds.insertTransaction(transaction);
   return transaction;
 }
