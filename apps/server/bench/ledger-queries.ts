@@ -3,7 +3,9 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import type { PageRequest } from '../src/store/paging.ts';
 import type { LedgerFilter } from '../src/store/records.ts';
-import { createLedgerRepo } from '../src/store/sqlite/ledger-repo.ts';
+import { createLedgerRepo } from '../src/store/repos/ledger-repo.ts';
+import { createSqliteExec } from '../src/store/sqlite/exec.ts';
+import { createLedgerCounts } from '../src/store/sqlite/ledger-counts.ts';
 import { queryPlan, type RecordedStatement, recordingDb } from '../test/sql-recorder.ts';
 import { report } from './kit/report.ts';
 import { latency } from './kit/stats.ts';
@@ -61,7 +63,8 @@ function casesFor(seeded: SeededLedger): QueryCase[] {
 const seeded = await seedLedger({ rounds: Number(values.rounds), log: (line) => console.log(line) });
 const db = new Database(join(seeded.dir, 'raspa.sqlite'), { readonly: true });
 const captured: RecordedStatement[] = [];
-const ledger = createLedgerRepo(recordingDb(db, captured));
+const recorded = recordingDb(db, captured);
+const ledger = createLedgerRepo(createSqliteExec(recorded), createLedgerCounts(recorded));
 const selected = values.only?.toLowerCase();
 
 const results = [];
@@ -83,9 +86,9 @@ for (const item of casesFor(seeded)) {
   const page = item.page ?? { pageIndex: 1, pageSize: 20 };
   const call = () =>
     item.list === 'rounds' ? ledger.listRounds(filter, page) : ledger.listTransactions(filter, page);
-  let answer: ReturnType<typeof call> | undefined;
+  let answer: Awaited<ReturnType<typeof call>> | undefined;
   try {
-    answer = call();
+    answer = await call();
   } catch (error) {
     // A refused page (the paging bound) is a result too.
     table[label] = { error: error instanceof Error ? error.message.slice(0, 60) : String(error) };
@@ -95,11 +98,11 @@ for (const item of casesFor(seeded)) {
   const deadline = performance.now() + 20_000; // a slow case gets fewer runs, never more than 20 s
   for (let run = 0; run < runs && performance.now() < deadline; run++) {
     const started = performance.now();
-    call();
+    await call();
     samples.push(performance.now() - started);
   }
   captured.length = 0;
-  call();
+  await call();
   const statements = captured.map((recorded) => {
     const { sql, params } = recorded;
     const statement = db.prepare(sql);

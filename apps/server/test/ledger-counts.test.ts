@@ -7,9 +7,10 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type LedgerFilter, TRANSACTION_TYPES, type TransactionType } from '../src/store/records.ts';
+import { createLedgerRepo } from '../src/store/repos/ledger-repo.ts';
 import { type Db, migrate, openDatabase } from '../src/store/sqlite/database.ts';
+import { createSqliteExec } from '../src/store/sqlite/exec.ts';
 import { createLedgerCounts } from '../src/store/sqlite/ledger-counts.ts';
-import { createLedgerRepo } from '../src/store/sqlite/ledger-repo.ts';
 import { queryPlan, type RecordedStatement, recordingDb } from './sql-recorder.ts';
 
 /**
@@ -27,6 +28,8 @@ const PROFILES = [
   { id: 'profile-3', clientId: 'client-b' },
 ];
 const DAY_MS = 86_400_000;
+/** The ledger repository on SQLite, with its counts (no background folds: the tests fold). */
+const ledgerOn = (db: Db) => createLedgerRepo(createSqliteExec(db), createLedgerCounts(db));
 const MIGRATIONS = fileURLToPath(new URL('../src/store/sqlite/migrations/', import.meta.url));
 const START = Date.parse('2026-02-26T00:00:00.000Z');
 
@@ -189,14 +192,16 @@ describe('ledger lists on the folded per-day counts (SQLite-specific: its tables
     players = seed(db, 400);
   });
 
-  function expectAgreement(): void {
-    const ledger = createLedgerRepo(db);
+  async function expectAgreement(): Promise<void> {
+    const ledger = ledgerOn(db);
     for (const filter of filters(players)) {
       for (const list of ['rounds', 'transactions'] as const) {
         const expected = reference(db, list, filter);
         const page = { pageIndex: 2, pageSize: 7 };
         const answer =
-          list === 'rounds' ? ledger.listRounds(filter, page) : ledger.listTransactions(filter, page);
+          list === 'rounds'
+            ? await ledger.listRounds(filter, page)
+            : await ledger.listTransactions(filter, page);
         const context = `${list} ${JSON.stringify(filter)}`;
         expect(answer.totalCount, context).toBe(expected.length);
         expect(
@@ -207,28 +212,28 @@ describe('ledger lists on the folded per-day counts (SQLite-specific: its tables
     }
   }
 
-  it('counts and pages exactly like a plain query, for every filter', () => {
-    expectAgreement();
+  it('counts and pages exactly like a plain query, for every filter', async () => {
+    await expectAgreement();
   });
 
-  it('stays exact once folded, partly folded, and with older rows written after a fold', () => {
+  it('stays exact once folded, partly folded, and with older rows written after a fold', async () => {
     const counts = createLedgerCounts(db);
     counts.fold('round', 150);
     counts.fold('transaction', 333);
-    expectAgreement();
+    await expectAgreement();
     // Rows written after the fold, at times the fold has passed (a fixture's past days, a late
     // unit): the watermark is the rowid, so they are counted from the rows until folded too.
     const player = players[1];
     if (!player) throw new Error('no players');
     for (let n = 0; n < 30; n++)
       writeRound(db, `late-${n}`, player, START + (n % 5) * 7 * 3_600_000 + n * 60_000, ['prize'], [90_000]);
-    expectAgreement();
+    await expectAgreement();
     while (counts.fold('round', 97) || counts.fold('transaction', 97));
     expect(counts.fold('round')).toBe(false);
-    expectAgreement();
+    await expectAgreement();
   });
 
-  it('stays exact on a ledger that had rows before migration 003 counted them', () => {
+  it('stays exact on a ledger that had rows before migration 003 counted them', async () => {
     db = new Database(':memory:');
     db.pragma('foreign_keys = ON');
     db.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT');
@@ -240,10 +245,10 @@ describe('ledger lists on the folded per-day counts (SQLite-specific: its tables
     const applied = migrate(db);
     expect(applied).toContain('003_ledger_lists.sql');
     expect(applied).toContain('012_ledger_day_counts.sql');
-    expectAgreement();
+    await expectAgreement();
   });
 
-  it('uncounts deleted transactions and rounds', () => {
+  it('uncounts deleted transactions and rounds', async () => {
     createLedgerCounts(db).fold('transaction', 700);
     // The second prize of a two-prize round: the round still has a prize.
     const twice = db
@@ -262,7 +267,7 @@ describe('ledger lists on the folded per-day counts (SQLite-specific: its tables
     // A whole round (its transactions first, as the foreign keys want).
     db.prepare(`DELETE FROM transactions WHERE round_id = 'round-0042'`).run();
     db.prepare(`DELETE FROM rounds WHERE id = 'round-0042'`).run();
-    expectAgreement();
+    await expectAgreement();
     // The newest rows, folded, then deleted: SQLite hands their rowids out again, to rows the
     // fold has not seen.
     const counts = createLedgerCounts(db);
@@ -272,10 +277,10 @@ describe('ledger lists on the folded per-day counts (SQLite-specific: its tables
     const player = players[2];
     if (!player) throw new Error('no players');
     writeRound(db, 'round-again', player, START + 5 * 3_600_000, ['rollback'], [1000]);
-    expectAgreement();
+    await expectAgreement();
   });
 
-  it('refuses to move a round or transaction to another client, profile, type or time', () => {
+  it('refuses to move a round or transaction to another client, profile, type or time', async () => {
     expect(() => db.prepare(`UPDATE rounds SET created_at = ? WHERE id = 'round-0001'`).run(day(9))).toThrow(
       /a round keeps its client, profile and created_at/,
     );
@@ -285,18 +290,18 @@ describe('ledger lists on the folded per-day counts (SQLite-specific: its tables
     // Other columns change as the play loop needs, and so does setting a key to its own value.
     db.prepare(`UPDATE rounds SET status = 'voided', created_at = created_at WHERE id = 'round-0001'`).run();
     db.prepare(`UPDATE transactions SET status = 'failed' WHERE id = 'round-0001-t0'`).run();
-    expectAgreement();
+    await expectAgreement();
   });
 
-  it('walks no ledger table, and pages a player or a round through its own index', () => {
+  it('walks no ledger table, and pages a player or a round through its own index', async () => {
     const recorded: RecordedStatement[] = [];
-    const ledger = createLedgerRepo(recordingDb(db, recorded));
+    const ledger = ledgerOn(recordingDb(db, recorded));
     const page = { pageIndex: 1, pageSize: 20 };
     for (const filter of filters(players)) {
       for (const list of ['rounds', 'transactions'] as const) {
         recorded.length = 0;
-        if (list === 'rounds') ledger.listRounds(filter, page);
-        else ledger.listTransactions(filter, page);
+        if (list === 'rounds') await ledger.listRounds(filter, page);
+        else await ledger.listTransactions(filter, page);
         const narrow = filter.playerId !== null || filter.roundId !== null;
         for (const statement of recorded) {
           const plan = queryPlan(db, statement);
@@ -309,9 +314,13 @@ describe('ledger lists on the folded per-day counts (SQLite-specific: its tables
           ).toEqual([]);
           // The page comes out of an index in list order, not sorted afterwards (the rounds of a
           // page are sorted again once joined: at most 100 rows).
-          const pageSql = /FROM \((SELECT .* OFFSET @offset)\) page/s.exec(statement.sql)?.[1];
-          const pagePlan = pageSql ? queryPlan(db, { ...statement, sql: pageSql }) : plan;
-          if (statement.sql.includes('LIMIT @limit'))
+          // (Bound by position: the page's ids take the statement's first parameters.)
+          const pageSql = /FROM \((SELECT .* OFFSET \?)\) page/s.exec(statement.sql)?.[1];
+          const bound = statement.params[0] as unknown[];
+          const pagePlan = pageSql
+            ? queryPlan(db, { sql: pageSql, params: [bound.slice(0, pageSql.split('?').length - 1)] })
+            : plan;
+          if (/LIMIT \?/.test(statement.sql))
             expect(
               pagePlan.filter((line) => line.includes('TEMP B-TREE')),
               context,
@@ -357,17 +366,17 @@ describe('the folded totals, for random ledgers, folds and filters (SQLite-speci
     before: fc.option(time),
   });
 
-  it('totalCount equals the rows a plain query finds, whatever was folded when', () => {
-    fc.assert(
-      fc.property(
+  it('totalCount equals the rows a plain query finds, whatever was folded when', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(fc.oneof(write, write, fold), { maxLength: 50 }),
         fc.array(filter, { minLength: 1, maxLength: 12 }),
-        (steps, filters) => {
+        async (steps, filters) => {
           const db = openDatabase(':memory:');
           try {
             const players = seedPlayers(db);
             const counts = createLedgerCounts(db);
-            const ledger = createLedgerRepo(db);
+            const ledger = ledgerOn(db);
             for (const [n, step] of steps.entries()) {
               if (step.kind === 'fold') {
                 counts.fold(step.list, step.batch);
@@ -388,10 +397,10 @@ describe('the folded totals, for random ledgers, folds and filters (SQLite-speci
             for (const each of filters) {
               const page = { pageIndex: 1, pageSize: 5 };
               const context = JSON.stringify(each);
-              expect(ledger.listRounds(each, page).totalCount, context).toBe(
+              expect((await ledger.listRounds(each, page)).totalCount, context).toBe(
                 reference(db, 'rounds', each).length,
               );
-              expect(ledger.listTransactions(each, page).totalCount, context).toBe(
+              expect((await ledger.listTransactions(each, page)).totalCount, context).toBe(
                 reference(db, 'transactions', each).length,
               );
             }

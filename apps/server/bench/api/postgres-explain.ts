@@ -2,12 +2,13 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { dayBounds } from '../../src/services/day-bounds.ts';
 import { createPool } from '../../src/store/postgres/database.ts';
+import { createPostgresExec } from '../../src/store/postgres/exec.ts';
 import { createLedgerCounts } from '../../src/store/postgres/ledger-counts.ts';
-import { createLedgerRepo } from '../../src/store/postgres/ledger-repo.ts';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.ts';
 import { PLANNED_EACH_RUN, type Sql } from '../../src/store/postgres/sql.ts';
 import { createUnits } from '../../src/store/postgres/units.ts';
 import type { LedgerFilter } from '../../src/store/records.ts';
+import { createLedgerRepo } from '../../src/store/repos/ledger-repo.ts';
 import { type BenchDatabase, startBenchDatabase } from '../play/bench-database.ts';
 import { seedLedger } from '../seed-ledger.ts';
 import { type ListCase, listCases } from './list-cases.ts';
@@ -138,7 +139,7 @@ try {
   const rows: Record<string, string | number>[] = [];
   // One repository for every case, as in the service (it keeps what it learnt of the watermarks).
   const { sql, statements } = recording(pool);
-  const repo = createLedgerRepo(sql, { foldCounts: true });
+  const repo = createLedgerRepo(createPostgresExec(sql), createLedgerCounts(sql, { foldCounts: true }));
   try {
     for (const item of listCases(seeded)) {
       if (selected && !selected.some((name) => item.name.toLowerCase().includes(name))) continue;

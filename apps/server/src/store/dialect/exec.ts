@@ -17,4 +17,10 @@ export interface Exec {
   first<P extends object, R>(statement: Statement<P, R>, params: P): Answer<R | undefined>;
   /** Runs a write: how many rows it changed. */
   run<P extends object>(statement: Statement<P, unknown>, params: P): Answer<number>;
+  /**
+   * Runs `work`'s statements as one, all or nothing: outside a unit in a unit of their own, inside
+   * one as part of it (SQLite: a savepoint of the batch's transaction; PostgreSQL: the unit's
+   * connection, the unit already all or nothing).
+   */
+  atomic<T>(work: () => Promise<T>): Promise<T>;
 }

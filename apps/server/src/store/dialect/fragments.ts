@@ -19,6 +19,10 @@ export const folded = (d: Dialect, column: string): string =>
  */
 export const isSet = (d: Dialect, column: string): string => (d === 'sqlite' ? `${column} = 1` : column);
 
+/** A flag column tested as clear (the negation of `isSet`). */
+export const isClear = (d: Dialect, column: string): string =>
+  d === 'sqlite' ? `${column} = 0` : `NOT ${column}`;
+
 /** The literal of a flag value (for a SET or a comparison). */
 export const flag = (d: Dialect, value: boolean): string =>
   d === 'sqlite' ? (value ? '1' : '0') : value ? 'true' : 'false';

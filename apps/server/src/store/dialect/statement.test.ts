@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSqliteExec } from '../sqlite/exec.ts';
-import { render, statement, valuesOf } from './statement.ts';
+import { assembledStatement, render, statement, valuesOf } from './statement.ts';
 
 describe('render', () => {
   it('numbers each name once on PostgreSQL, in the order of first use', () => {
@@ -69,6 +69,15 @@ describe('statement', () => {
   });
 });
 
+describe('assembledStatement', () => {
+  it('keeps one statement per text, so each text is rendered and prepared once', () => {
+    const where = (filters: string[]) => `SELECT 1 FROM t WHERE ${filters.join(' AND ')}`;
+    const first = assembledStatement(where(['a = :a', 'b = :b']));
+    expect(assembledStatement(where(['a = :a', 'b = :b']))).toBe(first);
+    expect(assembledStatement(where(['a = :a']))).not.toBe(first);
+  });
+});
+
 describe('the SQLite executor', () => {
   it('answers at once, binds a flag as 1/0 and a repeated name at each use', () => {
     const db = new Database(':memory:');
@@ -83,6 +92,23 @@ describe('the SQLite executor', () => {
     expect(x.run(insert, { id: 'one', on: true, v: 'same' })).toBe(1);
     expect(x.first(byId, { id: 'one' })).toEqual({ on: 1, a: 'same', b: 'same' });
     expect(x.all(statement('SELECT count(*) AS n FROM t'), {})).toEqual([{ n: 1 }]);
+    db.close();
+  });
+
+  it('runs atomic work as a unit of the group commit it is given, and refuses without one', async () => {
+    const db = new Database(':memory:');
+    const units: string[] = [];
+    const x = createSqliteExec(db, {
+      unit: async (work) => {
+        units.push('unit');
+        return work();
+      },
+    });
+    await expect(x.atomic(async () => 'done')).resolves.toBe('done');
+    expect(units).toEqual(['unit']);
+    await expect(createSqliteExec(db).atomic(async () => 'done')).rejects.toThrow(
+      'atomic needs the group commit',
+    );
     db.close();
   });
 });

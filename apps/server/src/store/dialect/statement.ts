@@ -72,6 +72,22 @@ export function statement<P extends object = Record<string, never>, R = Record<s
   };
 }
 
+const assembled = new Map<string, Statement<object, unknown>>();
+
+/**
+ * The statement of a text assembled at run time from fixed SQL pieces (a list's WHERE for the
+ * filters given): one Statement per text, kept, so each is rendered and prepared once. The texts
+ * are a bounded set of combinations; every value goes in as a parameter, never into the text.
+ */
+export function assembledStatement<P extends object, R>(source: string): Statement<P, R> {
+  let found = assembled.get(source);
+  if (!found) {
+    found = statement(source);
+    assembled.set(source, found);
+  }
+  return found as Statement<P, R>;
+}
+
 /** `column AS "key"` for each entry, the quoted camelCase alias both dialects keep as written. */
 export const selectList = (fields: Record<string, string>, alias = ''): string =>
   Object.entries(fields)

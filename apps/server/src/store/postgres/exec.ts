@@ -17,5 +17,7 @@ export function createPostgresExec(sql: Sql): Exec {
     all: async (statement, params) => (await query(statement, params)).rows as never,
     first: async (statement, params) => (await query(statement, params)).rows[0] as never,
     run: async (statement, params) => (await query(statement, params)).rowCount,
+    // The work's statements go through `sql` too, which finds the unit atomic opened by its context.
+    atomic: (work) => sql.atomic(() => work()),
   };
 }

@@ -1,5 +1,14 @@
-import { type LedgerList, NO_END, wholeDays } from '../ledger-hours.ts';
-import type { LedgerFilter } from '../records.ts';
+import { assembledStatement } from '../dialect/statement.ts';
+import {
+  byRoundTypes,
+  type LedgerCounts,
+  type LedgerList,
+  NO_END,
+  narrowed,
+  type Where,
+  wholeDays,
+} from '../ledger-hours.ts';
+import { createPostgresExec } from './exec.ts';
 import { first, PLANNED_EACH_RUN, type Sql } from './sql.ts';
 
 /**
@@ -50,29 +59,7 @@ const SOURCES_OF: Record<List, Source[]> = {
   transaction: ['transactions'],
 };
 
-/**
- * Whether the folded counts can answer this filter: they are kept by client, profile, a
- * transaction's type (for rounds: the rounds having one) and day.
- */
-export const foldable = (filter: LedgerFilter): boolean =>
-  filter.playerId === null && filter.roundId === null && filter.status === null;
-
-/** Rounds filtered by a transaction's type are counted and paged from round_types. */
-export const byRoundTypes = (list: List, filter: LedgerFilter): boolean =>
-  list === 'round' && filter.type !== null && foldable(filter);
-
-export interface LedgerCounts {
-  /**
-   * The exact number of rows of `list` that a `foldable` filter keeps. `where` is the filter's
-   * WHERE over the rows it counts (alias `x`: rounds, round_types when `byRoundTypes`, or
-   * transactions), built with `params`, which goes on numbering after where's own.
-   */
-  total(
-    list: List,
-    filter: LedgerFilter,
-    where: string,
-    params: { add(value: unknown): string; values: unknown[] },
-  ): Promise<number>;
+export interface PostgresLedgerCounts extends LedgerCounts {
   /**
    * Folds what is due of `list`'s tables. One fold runs at a time across instances: another
    * skips, or with `wait` waits for the one under way and then folds what is still due.
@@ -80,7 +67,13 @@ export interface LedgerCounts {
   fold(list: List, options?: { wait?: boolean }): Promise<void>;
 }
 
-export function createLedgerCounts(sql: Sql): LedgerCounts {
+/**
+ * The counts answer a filter by client, profile, a transaction's type (for rounds: the rounds
+ * having one, from round_types) and dates. `foldCounts: false` (LEDGER_COUNT_FOLD=false): they
+ * answer none, and the lists count the rows.
+ */
+export function createLedgerCounts(sql: Sql, options: { foldCounts?: boolean } = {}): PostgresLedgerCounts {
+  const x = createPostgresExec(sql);
   const lastFold: Record<List, number> = { round: -Infinity, transaction: -Infinity };
   /**
    * The newest watermark of each table seen here. Watermarks only rise, so it is a lower bound of
@@ -143,51 +136,65 @@ export function createLedgerCounts(sql: Sql): LedgerCounts {
 
   return {
     fold,
-    async total(list, filter, where, params) {
+    answers: (_list, filter) => options.foldCounts !== false && !narrowed(filter),
+    async total(list, filter, where: Where) {
       const source: Source = byRoundTypes(list, filter) ? 'round_types' : (SOURCES_OF[list][0] ?? 'rounds');
       if (!marksRead) await readMarks();
       const { start, end } = wholeDays(filter);
-      const from = params.add(filter.from ?? '');
-      const before = params.add(filter.before ?? NO_END);
+      const params: Where['params'] = {
+        ...where.params,
+        from: filter.from ?? '',
+        before: filter.before ?? NO_END,
+      };
       // Each count has one lower and one upper bound on created_at: one range of the filter's index.
       const inRange = (low: string, high: string) =>
-        `${where} AND x.created_at >= ${low} AND x.created_at < ${high}`;
+        `${where.sql} AND x.created_at >= ${low} AND x.created_at < ${high}`;
       if (start >= end) {
         // No whole day in the range: less than two days of rows, counted (the API's date filters
         // are whole days; other bounds come from tests and internal callers).
-        const row = await first<{ n: string }>(
-          sql,
-          `SELECT count(*) AS n FROM ${source} x WHERE ${inRange(from, before)}`,
-          params.values,
+        const row = await x.first(
+          assembledStatement<Where['params'], { n: number }>(
+            `SELECT count(*) AS n FROM ${source} x WHERE ${inRange(':from', ':before')}`,
+          ),
+          params,
         );
         return Number(row?.n ?? 0);
       }
-      const spanStart = params.add(start);
-      const spanEnd = params.add(end);
-      const buckets = [`d.list = ${params.add(list)}`, `d.client_id = ${params.add(filter.clientId)}`];
-      if (filter.profileId !== null) buckets.push(`d.profile_id = ${params.add(filter.profileId)}`);
-      if (filter.type !== null) buckets.push(`d.type = ${params.add(filter.type)}`);
+      const buckets = ['d.list = :countsList', 'd.client_id = :clientId'];
+      if (filter.profileId !== null) buckets.push('d.profile_id = :profileId');
+      if (filter.type !== null) buckets.push('d.type = :type');
       else if (list === 'round') buckets.push("d.type = ''");
-      const dayStart = params.add(start.slice(0, 10));
-      const dayEnd = params.add(end === NO_END ? NO_END : end.slice(0, 10));
-      const mark = `(SELECT coalesce((SELECT folded_xid FROM ledger_count_folds WHERE source = ${params.add(source)}), '0'::xid8))`;
-      const seen = params.add(String(seenMark[source]));
+      const mark =
+        "(SELECT coalesce((SELECT folded_xid FROM ledger_count_folds WHERE source = :source), '0'::xid8))";
       // Head and foot: less than a day of rows each (none for whole days). Tail: the rows past the
       // watermark. Planned at each run: with the lower bound's value the planner sees that few
-      // rows are past the watermark and reads them through the written_xid index; a generic plan
-      // takes a third of the table for them and walks the filter's index instead (1.3–1.9 s for
-      // the bench's client's rounds, docs/benchmarks.md).
-      const row = await first<{ folded: string; head: string; foot: string; tail: string; mark: string }>(
-        sql,
-        `${PLANNED_EACH_RUN}SELECT
+      // rows are past it and reads them through the written_xid index; a generic plan takes a
+      // third of the table for them and walks the filter's index instead (1.3–1.9 s for the
+      // bench's client's rounds, docs/benchmarks.md).
+      const row = await x.first(
+        assembledStatement<
+          Where['params'],
+          { folded: number; head: number; foot: number; tail: number; mark: string }
+        >(
+          `${PLANNED_EACH_RUN}SELECT
            (SELECT coalesce(sum(d.n), 0) FROM ledger_day_counts d
-             WHERE ${buckets.join(' AND ')} AND d.day >= ${dayStart} AND d.day < ${dayEnd}) AS folded,
-           (SELECT count(*) FROM ${source} x WHERE ${inRange(from, spanStart)}) AS head,
-           (SELECT count(*) FROM ${source} x WHERE ${inRange(spanEnd, before)}) AS foot,
+             WHERE ${buckets.join(' AND ')} AND d.day >= :dayStart AND d.day < :dayEnd) AS folded,
+           (SELECT count(*) FROM ${source} x WHERE ${inRange(':from', ':spanStart')}) AS head,
+           (SELECT count(*) FROM ${source} x WHERE ${inRange(':spanEnd', ':before')}) AS foot,
            (SELECT count(*) FROM ${source} x
-             WHERE x.written_xid >= ${mark} AND x.written_xid >= ${seen}::xid8 AND ${inRange(spanStart, spanEnd)}) AS tail,
+             WHERE x.written_xid >= ${mark} AND x.written_xid >= :seen::xid8 AND ${inRange(':spanStart', ':spanEnd')}) AS tail,
            ${mark}::text AS mark`,
-        params.values,
+        ),
+        {
+          ...params,
+          spanStart: start,
+          spanEnd: end,
+          countsList: list,
+          dayStart: start.slice(0, 10),
+          dayEnd: end === NO_END ? NO_END : end.slice(0, 10),
+          source,
+          seen: String(seenMark[source]),
+        },
       );
       if (row && BigInt(row.mark) > seenMark[source]) seenMark[source] = BigInt(row.mark);
       foldSoon(list);

@@ -5,23 +5,24 @@ import { createClientsRepo } from '../repos/clients-repo.ts';
 import { createDemoWalletRepo } from '../repos/demo-wallet-repo.ts';
 import { createGamesRepo } from '../repos/games-repo.ts';
 import { createIdempotencyRepo } from '../repos/idempotency-repo.ts';
+import { createLedgerRepo } from '../repos/ledger-repo.ts';
 import { createOpsRepo } from '../repos/ops-repo.ts';
 import { createPlayersRepo } from '../repos/players-repo.ts';
 import { createProfilesRepo } from '../repos/profiles-repo.ts';
 import { createRateLimitsRepo } from '../repos/rate-limits-repo.ts';
 import { createResetsRepo } from '../repos/resets-repo.ts';
 import { createSessionsRepo } from '../repos/sessions-repo.ts';
+import { createWebhooksRepo } from '../repos/webhooks-repo.ts';
 import type { Repositories, Store } from '../store.ts';
 import { createPool, migrate, shippedMigrations } from './database.ts';
 import { createPostgresExec } from './exec.ts';
-import { createLedgerRepo } from './ledger-repo.ts';
+import { createLedgerCounts } from './ledger-counts.ts';
 import { createOutboxRepo } from './outbox-repo.ts';
 import { createPoolsRepo } from './pools-repo.ts';
 import { countRoundTrips, type RoundTrips } from './round-trips.ts';
 import { createRoundsRepo } from './rounds-repo.ts';
 import type { Sql } from './sql.ts';
 import { createUnits } from './units.ts';
-import { createWebhooksRepo } from './webhooks-repo.ts';
 
 /** Every repository over one Sql, which runs each statement in the current unit or on the pool. */
 function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCounts: boolean): Repositories {
@@ -32,8 +33,8 @@ function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCount
     games: createGamesRepo(x),
     players: createPlayersRepo(x),
     sessions: createSessionsRepo(x),
-    ledger: createLedgerRepo(sql, { foldCounts }),
-    webhooks: createWebhooksRepo(sql),
+    ledger: createLedgerRepo(x, createLedgerCounts(sql, { foldCounts })),
+    webhooks: createWebhooksRepo(x),
     resets: createResetsRepo(x),
     outbox: createOutboxRepo(sql),
     pools: createPoolsRepo(sql),

@@ -105,7 +105,7 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
         `SELECT ${ROUND_COLUMNS} FROM rounds WHERE id = $1${sql.inUnit ? ' FOR UPDATE' : ''}`,
         [id],
       ),
-    // The round, its player as the round's detail shows it (ledger-repo.ts) and its calls, oldest
+    // The round, its player as the round's detail shows it (repos/ledger-repo.ts) and its calls, oldest
     // first: one statement for what the round's event is built from. Only the round is locked.
     findHeldRound: async (id) => {
       const row = await first<RoundRecord & HeldRoundRow>(

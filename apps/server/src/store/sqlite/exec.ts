@@ -13,12 +13,18 @@ function bindable(values: unknown[]): unknown[] {
   return values;
 }
 
+/** How `atomic` runs its work: the store's group commit (a unit, or a savepoint of the current one). */
+export interface AtomicUnits {
+  unit<T>(work: () => Promise<T>): Promise<T>;
+}
+
 /**
  * The executor of the repositories written once (dialect/exec.ts) on one better-sqlite3
  * connection: synchronous, each statement prepared once, on first use, through `db.prepare` (so
- * the statement diagnostics see it).
+ * the statement diagnostics see it). `units`: the group commit `atomic` runs in; without it (a
+ * bare executor in a test) `atomic` refuses, as nothing could make the work all or nothing.
  */
-export function createSqliteExec(db: Db): Exec {
+export function createSqliteExec(db: Db, units?: AtomicUnits): Exec {
   db.function(SQLITE_FOLD, { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? value.toLowerCase() : value,
   );
@@ -45,5 +51,9 @@ export function createSqliteExec(db: Db): Exec {
     all: (statement, params) => call(statement, params, 'all'),
     first: (statement, params) => call(statement, params, 'get'),
     run: (statement, params) => call<{ changes: number }>(statement, params, 'run').changes,
+    // better-sqlite3's db.transaction takes no async work; a unit of the group commit does, and
+    // its statements answer at once, so the unit holds the connection only while the work runs.
+    atomic: (work) =>
+      units ? units.unit(() => work()) : Promise.reject(new Error('atomic needs the group commit')),
   };
 }

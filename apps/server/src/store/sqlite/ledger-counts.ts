@@ -1,6 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { type LedgerList, NO_END, wholeDays } from '../ledger-hours.ts';
-import type { LedgerFilter } from '../records.ts';
+import {
+  byRoundTypes,
+  foldable,
+  type LedgerCounts,
+  type LedgerList,
+  NO_END,
+  narrowed,
+  wholeDays,
+} from '../ledger-hours.ts';
 import type { Db } from './database.ts';
 import { statementCache } from './statement-cache.ts';
 
@@ -29,15 +36,7 @@ const FOLD_BATCH = 5_000;
  */
 const FOLD_EVERY_MS = 5_000;
 
-type Params = Record<string, string | number>;
-
-export interface LedgerCounts {
-  /**
-   * The exact number of rows of `list` that a `foldable` filter (ledger-hours.ts) keeps. `where`
-   * (over `r` for rounds, `t` for transactions, with `params`) is the filter without its dates:
-   * this adds them.
-   */
-  total(list: LedgerList, filter: LedgerFilter, where: { sql: string; params: Params }): number;
+export interface SqliteLedgerCounts extends LedgerCounts {
   /**
    * Folds up to `batch` rowids of `list` past the watermark, in a transaction of its own (a
    * savepoint inside a unit). Returns whether rows are left to fold.
@@ -52,7 +51,7 @@ export type Background = (work: () => boolean) => void;
  * `background`: how readers start a fold (the store's group commit); without it (a bare
  * repository, a read-only store) readers never fold.
  */
-export function createLedgerCounts(db: Db, background?: Background): LedgerCounts {
+export function createLedgerCounts(db: Db, background?: Background): SqliteLedgerCounts {
   const statement = statementCache(db);
   const lastFold: Record<LedgerList, number> = { round: -Infinity, transaction: -Infinity };
   const table = (list: LedgerList) => (list === 'round' ? 'rounds' : 'transactions');
@@ -88,40 +87,55 @@ export function createLedgerCounts(db: Db, background?: Background): LedgerCount
 
   return {
     fold: (list, batch = FOLD_BATCH) => foldBatch(list, batch),
+    // Rounds by a transaction's type are not folded (a round gains a type after it was counted):
+    // round_types' index counts them. Every other filter that is not narrow is folded.
+    answers: (_list, filter) => !narrowed(filter),
     total(list, filter, where) {
-      const alias = list === 'round' ? 'r' : 't';
+      if (byRoundTypes(list, filter)) {
+        const dates = [where.sql];
+        if (filter.from !== null) dates.push('x.created_at >= :from');
+        if (filter.before !== null) dates.push('x.created_at < :before');
+        const row = statement<{ n: number }>(
+          `SELECT count(*) AS n FROM round_types x WHERE ${dates.join(' AND ')}`,
+        ).get({
+          ...where.params,
+          ...(filter.from !== null && { from: filter.from }),
+          ...(filter.before !== null && { before: filter.before }),
+        });
+        return row?.n ?? 0;
+      }
+      if (!foldable(list, filter)) throw new Error('the folded counts do not answer this filter');
       const { start, end } = wholeDays(filter);
-      const rows = `${table(list)} ${alias}`;
-      const created = `${alias}.created_at`;
+      const rows = `${table(list)} x`;
       const from = filter.from ?? '';
       const before = filter.before ?? NO_END;
       // Each count has one lower and one upper bound on created_at, so it is one range of the
       // filter's index (two bounds of a side and the planner may walk the whole range).
       const inRange = (low: string, high: string) =>
-        `${where.sql} AND ${created} >= ${low} AND ${created} < ${high}`;
+        `${where.sql} AND x.created_at >= ${low} AND x.created_at < ${high}`;
       if (start >= end) {
         // No whole day in the range: less than two days of rows, counted (the API's date filters
         // are whole days; other bounds come from tests and internal callers).
         const row = statement<{ n: number }>(
-          `SELECT count(*) AS n FROM ${rows} WHERE ${inRange('@from', '@before')}`,
+          `SELECT count(*) AS n FROM ${rows} WHERE ${inRange(':from', ':before')}`,
         ).get({ ...where.params, from, before });
         return row?.n ?? 0;
       }
-      const buckets = ['h.list = @countsList', 'h.client_id = @clientId'];
-      if (filter.profileId !== null) buckets.push('h.profile_id = @profileId');
+      const buckets = ['h.list = :countsList', 'h.client_id = :clientId'];
+      if (filter.profileId !== null) buckets.push('h.profile_id = :profileId');
       if (list === 'round') buckets.push("h.type = ''");
-      else if (filter.type !== null) buckets.push('h.type = @type');
+      else if (filter.type !== null) buckets.push('h.type = :type');
       // Head and foot: less than a day of rows each (none for whole days). Tail: the rows past the
       // watermark, read by rowid (NOT INDEXED keeps the planner on that range).
       const row = statement<{ folded: number; head: number; foot: number; tail: number }>(
         `SELECT
            (SELECT coalesce(sum(h.n), 0) FROM ledger_day_counts h
-             WHERE ${buckets.join(' AND ')} AND h.day >= @dayStart AND h.day < @dayEnd) AS folded,
-           (SELECT count(*) FROM ${rows} WHERE ${inRange('@from', '@spanStart')}) AS head,
-           (SELECT count(*) FROM ${rows} WHERE ${inRange('@spanEnd', '@before')}) AS foot,
+             WHERE ${buckets.join(' AND ')} AND h.day >= :dayStart AND h.day < :dayEnd) AS folded,
+           (SELECT count(*) FROM ${rows} WHERE ${inRange(':from', ':spanStart')}) AS head,
+           (SELECT count(*) FROM ${rows} WHERE ${inRange(':spanEnd', ':before')}) AS foot,
            (SELECT count(*) FROM ${rows} NOT INDEXED
-             WHERE ${alias}.rowid > coalesce((SELECT folded_rowid FROM ledger_count_folds WHERE list = @countsList), 0)
-               AND ${inRange('@spanStart', '@spanEnd')}) AS tail`,
+             WHERE x.rowid > coalesce((SELECT folded_rowid FROM ledger_count_folds WHERE list = :countsList), 0)
+               AND ${inRange(':spanStart', ':spanEnd')}) AS tail`,
       ).get({
         ...where.params,
         from,

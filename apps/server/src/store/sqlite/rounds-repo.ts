@@ -97,7 +97,7 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
      WHERE id = @playerId
      RETURNING id, credential, credential_type AS credentialType, bet_wins AS betWins, total_bets AS totalBets`,
   );
-  // The round, its player as the round's detail shows it (ledger-repo.ts) and its calls as JSON,
+  // The round, its player as the round's detail shows it (repos/ledger-repo.ts) and its calls as JSON,
   // oldest first: one statement for what the round's event is built from.
   const held = db.prepare<[string], HeldRow>(
     `SELECT ${roundColumnsOf('r')}, p.credential, p.credential_type AS credentialType,

@@ -5,25 +5,26 @@ import { createClientsRepo } from '../repos/clients-repo.ts';
 import { createDemoWalletRepo } from '../repos/demo-wallet-repo.ts';
 import { createGamesRepo } from '../repos/games-repo.ts';
 import { createIdempotencyRepo } from '../repos/idempotency-repo.ts';
+import { createLedgerRepo } from '../repos/ledger-repo.ts';
 import { createOpsRepo } from '../repos/ops-repo.ts';
 import { createPlayersRepo } from '../repos/players-repo.ts';
 import { createProfilesRepo } from '../repos/profiles-repo.ts';
 import { createRateLimitsRepo } from '../repos/rate-limits-repo.ts';
 import { createResetsRepo } from '../repos/resets-repo.ts';
 import { createSessionsRepo } from '../repos/sessions-repo.ts';
+import { createWebhooksRepo } from '../repos/webhooks-repo.ts';
 import type { Repositories, Store } from '../store.ts';
 import { type Db, openDatabase, shippedMigrations } from './database.ts';
 import { createSqliteExec } from './exec.ts';
 import { createGroupCommit } from './group-commit.ts';
-import { createLedgerRepo } from './ledger-repo.ts';
+import { type Background, createLedgerCounts } from './ledger-counts.ts';
 import { createOutboxRepo } from './outbox-repo.ts';
 import { createPoolsRepo } from './pools-repo.ts';
 import { createRoundsRepo } from './rounds-repo.ts';
 import { type CallRunner, lift, liftAsync, type Sync } from './sync.ts';
-import { createWebhooksRepo } from './webhooks-repo.ts';
 
 /** The repositories still written for SQLite alone (synchronous); the others are in store/repos/. */
-type OwnKeys = 'ledger' | 'webhooks' | 'outbox' | 'pools' | 'rounds';
+type OwnKeys = 'outbox' | 'pools' | 'rounds';
 type SyncRepositories = { [K in OwnKeys]: Sync<Repositories[K]> };
 type WrittenOnce = Omit<Repositories, OwnKeys>;
 type SyncLifted = Pick<Repositories, OwnKeys>;
@@ -38,9 +39,14 @@ function liftAll(repos: object, lifter: (repo: object) => object): object {
 export const closedHealth = (db: Db) => (): StoreHealth | undefined =>
   db.open ? undefined : { ok: false, reason: 'the database is closed' };
 
-/** The repositories written once (store/repos/), over this connection's executor. */
-function writtenOnce(x: Exec, db: Db): WrittenOnce {
+/**
+ * The repositories written once (store/repos/), over this connection's executor. `background`:
+ * how the lists' readers start a fold of their counts.
+ */
+function writtenOnce(x: Exec, db: Db, background: Background): WrittenOnce {
   return {
+    ledger: createLedgerRepo(x, createLedgerCounts(db, background)),
+    webhooks: createWebhooksRepo(x),
     clients: createClientsRepo(x),
     profiles: createProfilesRepo(x),
     games: createGamesRepo(x),
@@ -73,13 +79,11 @@ export function createSqliteStore(db: Db): Store {
     run();
   };
   const repos: SyncRepositories = {
-    ledger: createLedgerRepo(db, background),
-    webhooks: createWebhooksRepo(db),
     outbox: createOutboxRepo(db),
     pools: createPoolsRepo(db),
     rounds: createRoundsRepo(db),
   };
-  const once = writtenOnce(createSqliteExec(db), db);
+  const once = writtenOnce(createSqliteExec(db, commits), db, background);
   const lifted = (run: CallRunner) => liftAll(repos, (repo) => lift(repo as Sync<object>, run));
   // Inside a unit a method written once runs as it is: its statements answer at once, on the
   // unit's open transaction. Outside, each call waits for the running batch, as a lifted one does.
