@@ -345,6 +345,29 @@ describe('POST /v1/promotion/{id}/players', () => {
   });
 });
 
+describe('the body limit of the promotion writes', () => {
+  it('is 1 MiB, not 100 KiB: room for 10,000 ids of 100 characters; a larger body is a 413 in the envelope', async () => {
+    const offer = await newOffer(tokens, 0);
+    const id = (i: number) => `${'x'.repeat(100)}${i}`.slice(-100);
+    // The largest valid list is read (and refused for its unknown players, not for its size).
+    const largest = await server.call('POST', '/v1/promotion', {
+      token: tokens,
+      body: createBody(offer, { players: Array.from({ length: 10_000 }, (_, i) => id(i)) }),
+    });
+    expect([largest.status, largest.body.code]).toEqual([404, 'NOT_FOUND']);
+    const players = Array.from({ length: 11_000 }, (_, i) => id(i));
+    const answer = await server.call('POST', '/v1/promotion', {
+      token: tokens,
+      body: createBody(offer, { players }),
+    });
+    expect([answer.status, answer.body.status, answer.body.code]).toEqual([
+      413,
+      'error',
+      'PAYLOAD_TOO_LARGE',
+    ]);
+  });
+});
+
 describe('GET /v1/promotion', () => {
   it('pages the client’s promotions newest first, by profile, game and status', async () => {
     const client = await server.newClient('Listing operator');
