@@ -21,6 +21,7 @@ import { listRoutes } from './http/routes/list-routes.ts';
 import { panelAuthRoutes } from './http/routes/panel-auth-routes.ts';
 import { poolRoutes } from './http/routes/pool-routes.ts';
 import { profileRoutes } from './http/routes/profile-routes.ts';
+import { promotionRoutes } from './http/routes/promotion-routes.ts';
 import { roundRoutes } from './http/routes/round-routes.ts';
 import { sessionRoutes } from './http/routes/session-routes.ts';
 import { userRoutes } from './http/routes/user-routes.ts';
@@ -45,6 +46,7 @@ export function allRoutes(kit: RouteKit): RouteDefinition[] {
     ...roundRoutes(kit),
     ...webhookRoutes(kit),
     ...auditRoutes(kit),
+    ...promotionRoutes(kit),
   ];
 }
 
@@ -80,6 +82,10 @@ export function createApp(
   app.use(docsRouter(routes, () => deps.settings.publicUrl));
 
   const v1 = Router();
+  // A route with a larger limit reads its body first; the 100 KiB parser then finds it read and passes.
+  for (const route of routes) {
+    if (route.bodyLimit) v1[route.method](route.path, express.json({ limit: route.bodyLimit, strict: true }));
+  }
   v1.use(express.json({ limit: '100kb', strict: true }));
   v1.use(rejectNonJsonBody);
   v1.use(rejectNonFiniteNumbers);

@@ -46,6 +46,11 @@ export interface RouteDefinition<
   success: { status: 200 | 201; schema: R; description?: string };
   /** Statuses documented beside the success (400, 401 … as in the spec's Errors table). */
   errors: number[];
+  /**
+   * A JSON body limit above the API's 100 KiB (docs/contract.md §1), for the few writes that need
+   * one: a promotion's 10,000 players of up to 100 characters each are about 1 MB.
+   */
+  bodyLimit?: '1mb';
   /** Extra middleware run first (rate limits). */
   before?: RequestHandler[];
   handle: (input: RouteInput<Out<B>, Out<Q>, Out<P>, A>) => z.input<R> | Promise<z.input<R>>;

@@ -1,6 +1,6 @@
-// NOT WIRED YET (issue 26, first slice): no route, socket handler or store uses these schemas so
-// far. They are the wire shapes of docs/contract.md §14, ready for the promotion routes
-// (docs/promotions.md, "Not built yet"); until then /docs does not list them.
+// The wire shapes of docs/contract.md §14. The promotion routes (http/routes/promotion-routes.ts)
+// use them; roundPromotionField and walletPrizePromotionField wait for the play (docs/promotions.md,
+// "Not built yet").
 import { PROMOTION_LIMITS, PROMOTION_STATUSES } from '@raspa/core';
 import { z } from 'zod';
 import { id, isoTime } from './common.ts';

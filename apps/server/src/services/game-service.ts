@@ -45,6 +45,15 @@ export async function referencedProfile(
   return referenced(profile, clientId, 'profileId', `profile ${profileId}`);
 }
 
+/** A game named by `gameId` in a body: unknown is a 400 on that field, another client's a 403. */
+export async function referencedGame(
+  repos: Pick<Repositories, 'games'>,
+  clientId: string,
+  gameId: string,
+): Promise<GameRecord> {
+  return referenced(await repos.games.findById(gameId), clientId, 'gameId', `game ${gameId}`);
+}
+
 /** A ladder problem as a field message, in the `field: message` form of every other 400. */
 export function ladderProblemMessage({ field, message }: LadderProblem): string {
   const rest = message.startsWith(`${field} `) ? message.slice(field.length + 1) : message;

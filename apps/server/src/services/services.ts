@@ -17,6 +17,7 @@ import { outboundPolicy } from './outbound-check.ts';
 import { createPanelAuthService } from './panel-auth-service.ts';
 import { createPlayerService } from './player-service.ts';
 import { createProfileService } from './profile-service.ts';
+import { createPromotionService } from './promotion-service.ts';
 import { createRoundService } from './round-service.ts';
 import { createSessionService } from './session-service.ts';
 import { createWebhookService } from './webhook-service.ts';
@@ -95,6 +96,7 @@ export function createServices(raw: Deps, options: ServiceOptions = {}) {
     idempotency: createIdempotencyService(raw),
     audit: createAuditService(deps),
     rounds: createRoundService(deps),
+    promotions: createPromotionService(deps),
   };
 }
 

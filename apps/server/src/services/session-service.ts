@@ -6,7 +6,7 @@ import type { GameRecord, GameSessionRecord, PlayerRecord, ProfileRecord } from 
 import type { Transaction } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
-import { referenced, referencedProfile } from './game-service.ts';
+import { referencedGame, referencedProfile } from './game-service.ts';
 
 /** A session lives 2 hours, like the userToken it starts from. */
 export const SESSION_TTL_SECONDS = 2 * 60 * 60;
@@ -64,12 +64,7 @@ export function createSessionService(deps: Deps) {
     player: PlayerRecord,
     input: SessionInput & { gameId: string },
   ) {
-    const game = referenced(
-      await tx.games.findById(input.gameId),
-      auth.clientId,
-      'gameId',
-      `game ${input.gameId}`,
-    );
+    const game = await referencedGame(tx, auth.clientId, input.gameId);
     if (game.profileId !== player.profileId) {
       throw new ApiError('VALIDATION_ERROR', `gameId: game ${game.id} is not a game of the player's profile`);
     }

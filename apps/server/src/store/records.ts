@@ -2,7 +2,7 @@
  * The records the store keeps and hands back, independent of any database: the repositories
  * (repositories.ts) take and return these shapes. Money is integer minor units throughout.
  */
-import { type GameModel, type Ladder, roundStatusSchema } from '@raspa/core';
+import { type GameModel, type Ladder, type PromotionStatus, roundStatusSchema } from '@raspa/core';
 import type { Page } from './paging.ts';
 
 // ---- clients
@@ -568,6 +568,60 @@ export interface ReportRow {
   betsMinor: number;
   prizesMinor: number;
   rollbacksMinor: number;
+}
+
+// ---- free cards (docs/contract.md §14, docs/promotions.md)
+
+/** A promotion as stored. Its status is not stored: core's promotionStatus derives it from the times. */
+export interface PromotionRecord {
+  id: string;
+  clientId: string;
+  profileId: string;
+  gameId: string;
+  name: string;
+  cardsPerPlayer: number;
+  startAt: string;
+  expireAt: string;
+  /** When it was cancelled; null while it is not. */
+  cancelledAt: string | null;
+  createdAt: string;
+}
+
+/** A promotion as read back: with what one card is worth (its game's bet price, minor units) and in which currency. */
+export interface PromotionEntry extends PromotionRecord {
+  cardMinor: number;
+  currency: string;
+}
+
+/** A promotion's figures, summed over its grants. */
+export interface PromotionFigures {
+  /** Players granted cards. */
+  players: number;
+  /** Cards granted. */
+  granted: number;
+  /** Cards a round opened with. */
+  used: number;
+}
+
+/** Which promotions a list shows; `status` is computed at `now`, as promotionStatus computes it. */
+export interface PromotionFilter {
+  clientId: string;
+  profileId: string | null;
+  gameId: string | null;
+  status: PromotionStatus | null;
+  now: string;
+}
+
+/** A player's cards of one promotion, with that promotion's game, name and times. */
+export interface PlayerGrant {
+  promotionId: string;
+  gameId: string;
+  name: string;
+  cards: number;
+  used: number;
+  startAt: string;
+  expireAt: string;
+  cancelledAt: string | null;
 }
 
 // ---- ops

@@ -24,11 +24,16 @@ import type {
   OutboxEvent,
   OutboxHead,
   OwnerRef,
+  PlayerGrant,
   PlayerRecord,
   PoolBlockRecord,
   PoolDrawRecord,
   PoolRecord,
   ProfileRecord,
+  PromotionEntry,
+  PromotionFigures,
+  PromotionFilter,
+  PromotionRecord,
   ReportGroup,
   ReportRow,
   ResetTokenRecord,
@@ -412,6 +417,28 @@ export interface AuditRepo {
   insert(entry: AuditRecord): Promise<void>;
   /** The client's entries, newest first. */
   listByClient(clientId: string, page: PageRequest): Promise<Page<AuditRecord>>;
+}
+
+/** Free cards: promotions and their grants per player (docs/promotions.md). */
+export interface PromotionsRepo {
+  insert(promotion: PromotionRecord): Promise<void>;
+  findById(id: string): Promise<PromotionEntry | undefined>;
+  /** Newest first (created_at, then id). */
+  list(filter: PromotionFilter, page: PageRequest): Promise<Page<PromotionEntry>>;
+  /** The figures of each promotion of `ids` (zeros for one with no grants), in one statement. */
+  figuresOf(ids: readonly string[]): Promise<Map<string, PromotionFigures>>;
+  /** Those of `playerIds` that are not players of the profile (unknown, or another profile's), in one statement. */
+  notPlayersOf(profileId: string, playerIds: readonly string[]): Promise<string[]>;
+  /**
+   * Grants `cards` cards to each of `playerIds` that is a player of `profileId` and not yet in the
+   * promotion, in one statement whatever their number (a player already in it keeps what they
+   * have). Returns how many were added.
+   */
+  grant(promotionId: string, profileId: string, playerIds: readonly string[], cards: number): Promise<number>;
+  /** Sets cancelled_at once; false (nothing changed) when it was already cancelled. */
+  cancel(id: string, at: string): Promise<boolean>;
+  /** Every grant of a player, in any state, with its promotion's game, name and times. */
+  grantsOfPlayer(playerId: string): Promise<PlayerGrant[]>;
 }
 
 /** What operations ask of the store: readiness and the scrape-time metrics. Read-only. */

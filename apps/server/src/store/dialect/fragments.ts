@@ -26,3 +26,14 @@ export const isClear = (d: Dialect, column: string): string =>
 /** The literal of a flag value (for a SET or a comparison). */
 export const flag = (d: Dialect, value: boolean): string =>
   d === 'sqlite' ? (value ? '1' : '0') : value ? 'true' : 'false';
+
+/**
+ * A list of ids bound as one parameter, so one statement text serves any number of them (10,000
+ * players in one call are one statement, not 10,000): a JSON array on SQLite, a text[] on PostgreSQL.
+ */
+export const idListParam = (d: Dialect, ids: readonly string[]): string | string[] =>
+  d === 'sqlite' ? JSON.stringify(ids) : [...ids];
+
+/** The ids of an `idListParam` parameter as rows of one column, `value`: a subquery for `IN (…)` or a source of rows. */
+export const idRows = (d: Dialect, param: string): string =>
+  d === 'sqlite' ? `SELECT value FROM json_each(:${param})` : `SELECT unnest(:${param}::text[]) AS value`;

@@ -1,5 +1,5 @@
 import type { Exec } from '../dialect/exec.ts';
-import { folded } from '../dialect/fragments.ts';
+import { folded, idListParam, idRows } from '../dialect/fragments.ts';
 import { type Dialect, statement } from '../dialect/statement.ts';
 import { likeContains } from '../like-pattern.ts';
 import type { PlayerRecord } from '../records.ts';
@@ -54,7 +54,7 @@ const balancesOf = statement<
   { playerId: string; currency: string; balanceMinor: number }
 >(
   (d) => `SELECT player_id AS "playerId", currency, balance_minor AS "balanceMinor" FROM player_balances
-   WHERE ${d === 'sqlite' ? 'player_id IN (SELECT value FROM json_each(:ids))' : 'player_id = ANY(:ids::text[])'}
+   WHERE player_id IN (${idRows(d, 'ids')})
    ORDER BY player_id, currency`,
 );
 
@@ -78,8 +78,7 @@ export function createPlayersRepo(x: Exec): PlayersRepo {
     balancesOf: async (playerIds) => {
       const byPlayer = new Map<string, Record<string, number>>(playerIds.map((id) => [id, {}]));
       if (playerIds.length === 0) return byPlayer;
-      const ids = x.dialect === 'sqlite' ? JSON.stringify(playerIds) : [...playerIds];
-      for (const row of await x.all(balancesOf, { ids })) {
+      for (const row of await x.all(balancesOf, { ids: idListParam(x.dialect, playerIds) })) {
         const balances = byPlayer.get(row.playerId);
         if (balances) balances[row.currency] = row.balanceMinor;
       }

@@ -9,6 +9,7 @@ import { createLedgerRepo } from '../repos/ledger-repo.ts';
 import { createOpsRepo } from '../repos/ops-repo.ts';
 import { createPlayersRepo } from '../repos/players-repo.ts';
 import { createProfilesRepo } from '../repos/profiles-repo.ts';
+import { createPromotionsRepo } from '../repos/promotions-repo.ts';
 import { createRateLimitsRepo } from '../repos/rate-limits-repo.ts';
 import { createResetsRepo } from '../repos/resets-repo.ts';
 import { createSessionsRepo } from '../repos/sessions-repo.ts';
@@ -58,6 +59,7 @@ function writtenOnce(x: Exec, db: Db, background: Background): WrittenOnce {
     rateLimits: createRateLimitsRepo(x),
     ops: createOpsRepo(x, shippedMigrations(), closedHealth(db)),
     audit: createAuditRepo(x),
+    promotions: createPromotionsRepo(x),
   };
 }
 
