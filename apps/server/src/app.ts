@@ -21,6 +21,7 @@ import { listRoutes } from './http/routes/list-routes.ts';
 import { panelAuthRoutes } from './http/routes/panel-auth-routes.ts';
 import { poolRoutes } from './http/routes/pool-routes.ts';
 import { profileRoutes } from './http/routes/profile-routes.ts';
+import { protectionRoutes } from './http/routes/protection-routes.ts';
 import { roundRoutes } from './http/routes/round-routes.ts';
 import { sessionRoutes } from './http/routes/session-routes.ts';
 import { userRoutes } from './http/routes/user-routes.ts';
@@ -40,6 +41,7 @@ export function allRoutes(kit: RouteKit): RouteDefinition[] {
     ...gameRoutes(kit),
     ...poolRoutes(kit),
     ...userRoutes(kit),
+    ...protectionRoutes(kit),
     ...sessionRoutes(kit),
     ...listRoutes(kit),
     ...roundRoutes(kit),

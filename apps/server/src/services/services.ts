@@ -17,6 +17,7 @@ import { outboundPolicy } from './outbound-check.ts';
 import { createPanelAuthService } from './panel-auth-service.ts';
 import { createPlayerService } from './player-service.ts';
 import { createProfileService } from './profile-service.ts';
+import { createProtectionService } from './protection-service.ts';
 import { createRoundService } from './round-service.ts';
 import { createSessionService } from './session-service.ts';
 import { createWebhookService } from './webhook-service.ts';
@@ -88,6 +89,7 @@ export function createServices(raw: Deps, options: ServiceOptions = {}) {
     profiles: createProfileService(deps, { changed: playRecords.forgetProfile }),
     games: createGameService(deps),
     players: createPlayerService(deps),
+    protection: createProtectionService(deps),
     sessions: createSessionService(deps),
     lists: createListService(deps),
     webhooks: createWebhookService(deps, { resend: webhooks.dispatcher.resend }),

@@ -11,6 +11,7 @@ import type {
   PlayersRepo,
   PoolsRepo,
   ProfilesRepo,
+  ProtectionRepo,
   RateLimitsRepo,
   ResetsRepo,
   RoundsRepo,
@@ -36,6 +37,7 @@ export interface Repositories {
   rateLimits: RateLimitsRepo;
   ops: OpsRepo;
   audit: AuditRepo;
+  protection: ProtectionRepo;
 }
 
 /** The repositories of one open unit, and what runs once it commits. */

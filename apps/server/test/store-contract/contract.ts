@@ -10,6 +10,7 @@ import { describeClientsContract } from './clients.ts';
 import type { OpenStore } from './fixtures.ts';
 import { describeLedgerContract } from './ledger.ts';
 import { describeProfilesGamesPlayersContract } from './profiles-games-players.ts';
+import { describeProtectionContract } from './protection.ts';
 import { describeResetsWalletOpsContract } from './resets-wallet-ops.ts';
 import { describeRoundEventsContract } from './round-events.ts';
 import { describeRoundsPoolsContract } from './rounds-pools.ts';
@@ -29,5 +30,6 @@ export function describeStoreContract(adapterName: string, open: OpenStore): voi
     describeRoundEventsContract(open);
     describeResetsWalletOpsContract(open);
     describeBackOfficeContract(open);
+    describeProtectionContract(open);
   });
 }

@@ -8,6 +8,7 @@ import { createIdempotencyRepo } from '../repos/idempotency-repo.ts';
 import { createOpsRepo } from '../repos/ops-repo.ts';
 import { createPlayersRepo } from '../repos/players-repo.ts';
 import { createProfilesRepo } from '../repos/profiles-repo.ts';
+import { createProtectionRepo } from '../repos/protection-repo.ts';
 import { createRateLimitsRepo } from '../repos/rate-limits-repo.ts';
 import { createResetsRepo } from '../repos/resets-repo.ts';
 import { createSessionsRepo } from '../repos/sessions-repo.ts';
@@ -43,6 +44,7 @@ function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCount
     rateLimits: createRateLimitsRepo(x),
     ops: createOpsRepo(x, shippedMigrations(), unready),
     audit: createAuditRepo(x),
+    protection: createProtectionRepo(x),
   };
 }
 
