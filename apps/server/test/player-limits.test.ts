@@ -378,6 +378,55 @@ describe('POST, GET and DELETE /v1/user/{userId}/exclusion', () => {
   });
 });
 
+describe('POST /v1/game/session for an excluded player', () => {
+  it('is refused with 403 PLAYER_EXCLUDED while the exclusion holds, and starts again once it is lifted', async () => {
+    const profile = await server.call('POST', '/v1/profile', {
+      token: tokens,
+      body: { name: 'Sessions', type: 'demo' },
+    });
+    const profileId: string = profile.body.data.profileId;
+    const game = await server.call('POST', '/v1/game', {
+      token: tokens,
+      body: {
+        profileId,
+        gameModel: 'oxe-ganhei',
+        lang: 'pt',
+        currency: 'BRL',
+        rtp: 0.9,
+        sampling: 200_000,
+        prizedPercent: 0.3,
+        betPrice: 2,
+        simulation: false,
+        replacePreviousVersion: false,
+      },
+    });
+    const login = await server.call('POST', '/v1/user/auth', {
+      token: tokens,
+      body: { profileId, credential: 'excluded-player', credentialType: 'username' },
+    });
+    const { userId, userToken } = login.body.data;
+    const start = () =>
+      server.call('POST', '/v1/game/session', {
+        token: tokens,
+        body: { userToken, gameId: game.body.data.id },
+      });
+    const until = iso(now() + HOUR);
+    await server.call('POST', `/v1/user/${userId}/exclusion`, {
+      token: tokens,
+      body: { until, reason: 'operator' },
+    });
+    const refused = await start();
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      status: 'error',
+      code: 'PLAYER_EXCLUDED',
+      messages: [`the player is excluded from play until ${until}`],
+    });
+    await server.call('DELETE', `/v1/user/${userId}/exclusion`, { token: tokens });
+    expect((await start()).status).toBe(201);
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('carries the operations and their shapes', async () => {
     const document = (await server.call('GET', '/v1/openapi.json')).body;

@@ -30,8 +30,8 @@ import {
 import type { Repositories } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
-import { keyOf, moneyStatesOf, rowOf, stateAt } from './limit-records.ts';
 import { owned } from './ownership.ts';
+import { exclusionOf, keyOf, moneyStatesOf, rowOf, stateAt } from './protection-records.ts';
 
 /** What a PUT of the limits asks (the schema's output; amounts in major units). */
 export interface LimitsRequest {
@@ -145,11 +145,6 @@ export function createProtectionService(deps: Deps) {
     if (realityCheck.value !== null) next.push(rowOf(REALITY_CHECK_MINUTES_KEY, realityCheck));
     return next;
   }
-
-  const exclusionOf = (record: ExclusionRecord | undefined): Exclusion | null =>
-    record
-      ? { reason: record.reason, until: record.endsAt === null ? null : Date.parse(record.endsAt) }
-      : null;
 
   return {
     async limits(auth: AuthContext, userId: string): Promise<PlayerLimits> {

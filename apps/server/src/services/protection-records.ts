@@ -1,10 +1,14 @@
-import { type LimitKey, type LimitState, parseLimitKey } from '@raspa/core';
-import type { StoredLimitRecord } from '../store/records.ts';
+import { type Exclusion, type LimitKey, type LimitState, parseLimitKey } from '@raspa/core';
+import type { ExclusionRecord, StoredLimitRecord } from '../store/records.ts';
 
 /**
- * The stored limit rows (015_player_protection.sql) as the core's limit states and back: times are
- * ISO text in the store and epoch ms in the rules (core limit-changes.ts).
+ * The stored limit rows and exclusion (015_player_protection.sql) as the core's rules take them,
+ * and back: times are ISO text in the store and epoch ms in the rules (core limit-changes.ts,
+ * exclusion.ts).
  */
+
+export const exclusionOf = (record: ExclusionRecord | undefined): Exclusion | null =>
+  record ? { reason: record.reason, until: record.endsAt === null ? null : Date.parse(record.endsAt) } : null;
 
 export function stateOf(row: StoredLimitRecord): LimitState {
   return {
