@@ -22,6 +22,7 @@ import { panelAuthRoutes } from './http/routes/panel-auth-routes.ts';
 import { poolRoutes } from './http/routes/pool-routes.ts';
 import { profileRoutes } from './http/routes/profile-routes.ts';
 import { promotionRoutes } from './http/routes/promotion-routes.ts';
+import { protectionRoutes } from './http/routes/protection-routes.ts';
 import { roundRoutes } from './http/routes/round-routes.ts';
 import { sessionRoutes } from './http/routes/session-routes.ts';
 import { userRoutes } from './http/routes/user-routes.ts';
@@ -41,6 +42,7 @@ export function allRoutes(kit: RouteKit): RouteDefinition[] {
     ...gameRoutes(kit),
     ...poolRoutes(kit),
     ...userRoutes(kit),
+    ...protectionRoutes(kit),
     ...sessionRoutes(kit),
     ...listRoutes(kit),
     ...roundRoutes(kit),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditScope, type PendingAudit } from '../src/services/audit-scope.ts';
 import type { ProfileRecord } from '../src/store/records.ts';
+import { PROFILE_PROTECTION_DEFAULTS } from '../src/store/records.ts';
 import type { Store } from '../src/store/store.ts';
 import { startTestServer, type TestServer } from './harness.ts';
 
@@ -46,6 +47,7 @@ function profile(): ProfileRecord {
     walletUrl: null,
     walletTokenSealed: null,
     allowedOrigins: [],
+    ...PROFILE_PROTECTION_DEFAULTS,
     createdAt: now,
     updatedAt: now,
   };

@@ -1,4 +1,5 @@
 import { buildLadder, toMajor } from '@raspa/core';
+import { PROFILE_PROTECTION_DEFAULTS } from '../src/store/records.ts';
 import type { TestServer, TokenSet } from './harness.ts';
 
 /**
@@ -78,6 +79,7 @@ export function ledgerFixtures(server: TestServer) {
       walletUrl: 'https://wallet.example/raspa',
       walletTokenSealed: null,
       allowedOrigins: [],
+      ...PROFILE_PROTECTION_DEFAULTS,
       createdAt: now(),
       updatedAt: now(),
     });

@@ -37,6 +37,11 @@ describe('POST /v1/profile', () => {
         walletUrl: 'https://wallet.example/raspa',
         hasWalletSignatureToken: true,
         allowedOrigins: ['https://casino.example'],
+        // Player protection (docs/player-protection.md): none unless given.
+        jurisdiction: null,
+        timezone: 'UTC',
+        realityCheckMinutes: null,
+        responsibleGamingUrl: null,
         createdAt: '2026-03-01T12:00:00.000Z',
         updatedAt: '2026-03-01T12:00:00.000Z',
       },

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../src/logger.ts';
+import { PROFILE_PROTECTION_DEFAULTS } from '../src/store/records.ts';
 import type { Store } from '../src/store/store.ts';
 import { createDemoWallet } from '../src/wallet/demo-wallet.ts';
 import type { Wallet, WalletAnswer, WalletMovement, WalletRollback } from '../src/wallet/wallet.ts';
@@ -34,6 +35,7 @@ beforeAll(async () => {
       walletUrl: null,
       walletTokenSealed: null,
       allowedOrigins: [],
+      ...PROFILE_PROTECTION_DEFAULTS,
       createdAt: NOW,
       updatedAt: NOW,
     });

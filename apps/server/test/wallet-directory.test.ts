@@ -6,6 +6,7 @@ import { silentLogger } from '../src/logger.ts';
 import { ALLOW_HINT } from '../src/outbound/address-policy.ts';
 import type { OutboundPolicy } from '../src/outbound/host-resolution.ts';
 import { createSecretBox } from '../src/security/secrets.ts';
+import { PROFILE_PROTECTION_DEFAULTS } from '../src/store/records.ts';
 import type { Store } from '../src/store/store.ts';
 import type { WalletMovement, WalletProfile } from '../src/wallet/wallet.ts';
 import { createWalletDirectory } from '../src/wallet/wallet-directory.ts';
@@ -41,6 +42,7 @@ beforeAll(async () => {
     walletUrl: null,
     walletTokenSealed: null,
     allowedOrigins: [],
+    ...PROFILE_PROTECTION_DEFAULTS,
     createdAt: NOW,
     updatedAt: NOW,
   });

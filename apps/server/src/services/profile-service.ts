@@ -1,7 +1,8 @@
+import type { Jurisdiction } from '@raspa/core';
 import { isoNow } from '../clock.ts';
 import type { Deps } from '../deps.ts';
 import type { PageRequest } from '../store/paging.ts';
-import type { ProfileRecord, ProfileType } from '../store/records.ts';
+import { PROFILE_PROTECTION_DEFAULTS, type ProfileRecord, type ProfileType } from '../store/records.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { outboundPolicy, requireOutboundUrl } from './outbound-check.ts';
@@ -17,9 +18,24 @@ export interface ProfileInput {
   walletUrl?: string | undefined;
   walletSignatureToken?: string | undefined;
   allowedOrigins: string[];
+  /** Player protection (docs/player-protection.md); absent on create: none, UTC, none, none. */
+  jurisdiction?: Jurisdiction | null | undefined;
+  timezone?: string | undefined;
+  realityCheckMinutes?: number | null | undefined;
+  responsibleGamingUrl?: string | null | undefined;
 }
 
 export type ProfileChange = { [K in keyof ProfileInput]?: ProfileInput[K] | undefined };
+
+/** The protection fields a create or change gives, leaving out those it does not. */
+function protectionFieldsOf(input: ProfileChange): Partial<ProfileRecord> {
+  return {
+    ...(input.jurisdiction !== undefined && { jurisdiction: input.jurisdiction }),
+    ...(input.timezone !== undefined && { timezone: input.timezone }),
+    ...(input.realityCheckMinutes !== undefined && { realityCheckMinutes: input.realityCheckMinutes }),
+    ...(input.responsibleGamingUrl !== undefined && { responsibleGamingUrl: input.responsibleGamingUrl }),
+  };
+}
 
 /**
  * Operator profiles: each has a wallet (unless demo), the currencies that wallet takes (any, unless
@@ -63,6 +79,8 @@ export function createProfileService(deps: Deps, hooks: { changed?: (profileId: 
         walletUrl: input.walletUrl ?? null,
         walletTokenSealed: input.walletSignatureToken ? deps.secrets.seal(input.walletSignatureToken) : null,
         allowedOrigins: input.allowedOrigins,
+        ...PROFILE_PROTECTION_DEFAULTS,
+        ...protectionFieldsOf(input),
         createdAt: now,
         updatedAt: now,
       };
@@ -96,6 +114,7 @@ export function createProfileService(deps: Deps, hooks: { changed?: (profileId: 
           ...(change.currencies !== undefined && { currencies: change.currencies }),
           ...(change.walletUrl !== undefined && { walletUrl: change.walletUrl }),
           ...(change.allowedOrigins !== undefined && { allowedOrigins: change.allowedOrigins }),
+          ...protectionFieldsOf(change),
           ...(change.walletSignatureToken !== undefined && {
             walletTokenSealed: deps.secrets.seal(change.walletSignatureToken),
           }),

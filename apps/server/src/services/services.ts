@@ -18,6 +18,7 @@ import { createPanelAuthService } from './panel-auth-service.ts';
 import { createPlayerService } from './player-service.ts';
 import { createProfileService } from './profile-service.ts';
 import { createPromotionService } from './promotion-service.ts';
+import { createProtectionService } from './protection-service.ts';
 import { createRoundService } from './round-service.ts';
 import { createSessionService } from './session-service.ts';
 import { createWebhookService } from './webhook-service.ts';
@@ -89,6 +90,7 @@ export function createServices(raw: Deps, options: ServiceOptions = {}) {
     profiles: createProfileService(deps, { changed: playRecords.forgetProfile }),
     games: createGameService(deps),
     players: createPlayerService(deps),
+    protection: createProtectionService(deps),
     sessions: createSessionService(deps),
     lists: createListService(deps),
     webhooks: createWebhookService(deps, { resend: webhooks.dispatcher.resend }),

@@ -1,4 +1,4 @@
-import type { GameModel } from '@raspa/core';
+import { type GameModel, isExcluded } from '@raspa/core';
 import { isoIn, isoNow } from '../clock.ts';
 import type { Deps } from '../deps.ts';
 import { digest, newToken } from '../security/secrets.ts';
@@ -7,6 +7,7 @@ import type { Transaction } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { referencedGame, referencedProfile } from './game-service.ts';
+import { exclusionOf } from './protection-records.ts';
 
 /** A session lives 2 hours, like the userToken it starts from. */
 export const SESSION_TTL_SECONDS = 2 * 60 * 60;
@@ -124,11 +125,21 @@ export function createSessionService(deps: Deps) {
     return activeGame(tx, auth, player, input.profileId, input.gameModel);
   }
 
+  /** An excluded player starts no session until the exclusion ends (CONTRACT §13). */
+  async function refuseExcluded(tx: Transaction, player: PlayerRecord): Promise<void> {
+    const exclusion = exclusionOf(await tx.protection.findExclusion(player.id));
+    if (!isExcluded(exclusion, deps.clock().getTime())) return;
+    const until =
+      exclusion?.until == null ? 'indefinitely' : `until ${new Date(exclusion.until).toISOString()}`;
+    throw new ApiError('PLAYER_EXCLUDED', `the player is excluded from play ${until}`);
+  }
+
   return {
     /** Starts a session of a live player on an active game of the player's profile. */
     start(auth: AuthContext, input: SessionInput): Promise<SessionStarted> {
       return store.transaction(async (tx) => {
         const player = await playerOf(tx, auth, input.userToken);
+        await refuseExcluded(tx, player);
         const game = await gameFor(tx, auth, player, input);
         const sessionToken = newToken(deps.random, 32, SESSION_TOKEN_PREFIX);
         const session: GameSessionRecord = {

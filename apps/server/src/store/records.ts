@@ -2,7 +2,13 @@
  * The records the store keeps and hands back, independent of any database: the repositories
  * (repositories.ts) take and return these shapes. Money is integer minor units throughout.
  */
-import { type GameModel, type Ladder, type PromotionStatus, roundStatusSchema } from '@raspa/core';
+import {
+  type GameModel,
+  type Jurisdiction,
+  type Ladder,
+  type PromotionStatus,
+  roundStatusSchema,
+} from '@raspa/core';
 import type { Page } from './paging.ts';
 
 // ---- clients
@@ -47,9 +53,27 @@ export interface ProfileRecord {
   /** The operator's wallet signature token, sealed with the server key. */
   walletTokenSealed: string | null;
   allowedOrigins: string[];
+  /** Player protection (docs/player-protection.md): a preset of page and play rules; null: none. */
+  jurisdiction: Jurisdiction | null;
+  /** IANA time zone the players' limit periods are counted in (default UTC). */
+  timezone: string;
+  /** Minutes between reality checks for players without their own; null: the jurisdiction's, if any. */
+  realityCheckMinutes: number | null;
+  responsibleGamingUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
+
+/** A profile's protection fields when none are given: no jurisdiction, limits counted in UTC. */
+export const PROFILE_PROTECTION_DEFAULTS = {
+  jurisdiction: null,
+  timezone: 'UTC',
+  realityCheckMinutes: null,
+  responsibleGamingUrl: null,
+} as const satisfies Pick<
+  ProfileRecord,
+  'jurisdiction' | 'timezone' | 'realityCheckMinutes' | 'responsibleGamingUrl'
+>;
 
 // ---- games
 
@@ -622,6 +646,31 @@ export interface PlayerGrant {
   startAt: string;
   expireAt: string;
   cancelledAt: string | null;
+}
+
+// ---- player protection (docs/player-protection.md, 015_player_protection.sql)
+
+/**
+ * One stored limit of a player. `key`: a money limit's `loss:day:BRL` (core limitKeyOf; minor
+ * units), or SESSION_MINUTES_KEY / REALITY_CHECK_MINUTES_KEY (minutes). `pendingAppliesAt` set:
+ * a looser value waits (`pendingValue` null: the limit is to be removed).
+ */
+export interface StoredLimitRecord {
+  key: string;
+  value: number | null;
+  pendingValue: number | null;
+  pendingAppliesAt: string | null;
+}
+
+export const SESSION_MINUTES_KEY = 'session-minutes';
+export const REALITY_CHECK_MINUTES_KEY = 'reality-check-minutes';
+
+export interface ExclusionRecord {
+  playerId: string;
+  reason: 'self' | 'operator';
+  /** null: indefinite. */
+  endsAt: string | null;
+  createdAt: string;
 }
 
 // ---- ops

@@ -1,4 +1,4 @@
-import type { GameModel } from '@raspa/core';
+import type { GameModel, PeriodTotals } from '@raspa/core';
 import type { Page, PageRequest } from './paging.ts';
 import type {
   ApiClientRecord,
@@ -12,6 +12,7 @@ import type {
   DeliveryRecord,
   DemoWalletCallKind,
   DemoWalletCallRecord,
+  ExclusionRecord,
   GameRecord,
   GameSessionRecord,
   HeldRound,
@@ -41,6 +42,7 @@ import type {
   RoundPlayer,
   RoundRecord,
   RoundResolutionRecord,
+  StoredLimitRecord,
   StoreHealth,
   SubscribersEvent,
   TokenOrigin,
@@ -439,6 +441,24 @@ export interface PromotionsRepo {
   cancel(id: string, at: string): Promise<boolean>;
   /** Every grant of a player, in any state, with its promotion's game, name and times. */
   grantsOfPlayer(playerId: string): Promise<PlayerGrant[]>;
+}
+
+/** A player's limits and exclusion (docs/player-protection.md, 015_player_protection.sql). */
+export interface ProtectionRepo {
+  /** The player's stored limits, by key. */
+  limitsOf(playerId: string): Promise<StoredLimitRecord[]>;
+  /** Replaces every stored limit of the player with `limits` (call it in a unit). */
+  replaceLimits(playerId: string, limits: readonly StoredLimitRecord[]): Promise<void>;
+  /**
+   * The player's `completed` bets, prizes and rollbacks in `currency` whose transaction was created
+   * at or after `since` (an ISO time), each summed as a positive number of minor units. One statement.
+   */
+  periodTotals(playerId: string, currency: string, since: string): Promise<PeriodTotals>;
+  findExclusion(playerId: string): Promise<ExclusionRecord | undefined>;
+  /** Stores the player's exclusion, replacing any earlier one. */
+  setExclusion(exclusion: ExclusionRecord): Promise<void>;
+  /** False when the player had none. */
+  deleteExclusion(playerId: string): Promise<boolean>;
 }
 
 /** What operations ask of the store: readiness and the scrape-time metrics. Read-only. */

@@ -12,6 +12,7 @@ import type {
   PoolsRepo,
   ProfilesRepo,
   PromotionsRepo,
+  ProtectionRepo,
   RateLimitsRepo,
   ResetsRepo,
   RoundsRepo,
@@ -38,6 +39,7 @@ export interface Repositories {
   ops: OpsRepo;
   audit: AuditRepo;
   promotions: PromotionsRepo;
+  protection: ProtectionRepo;
 }
 
 /** The repositories of one open unit, and what runs once it commits. */

@@ -11,6 +11,7 @@ import type { OpenStore } from './fixtures.ts';
 import { describeLedgerContract } from './ledger.ts';
 import { describeProfilesGamesPlayersContract } from './profiles-games-players.ts';
 import { describePromotionsContract } from './promotions.ts';
+import { describeProtectionContract } from './protection.ts';
 import { describeResetsWalletOpsContract } from './resets-wallet-ops.ts';
 import { describeRoundEventsContract } from './round-events.ts';
 import { describeRoundsPoolsContract } from './rounds-pools.ts';
@@ -31,5 +32,6 @@ export function describeStoreContract(adapterName: string, open: OpenStore): voi
     describeResetsWalletOpsContract(open);
     describeBackOfficeContract(open);
     describePromotionsContract(open);
+    describeProtectionContract(open);
   });
 }

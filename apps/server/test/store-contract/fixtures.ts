@@ -24,6 +24,7 @@ import type {
   UserTokenRecord,
   WebhookRecord,
 } from '../../src/store/records.ts';
+import { PROFILE_PROTECTION_DEFAULTS } from '../../src/store/records.ts';
 import type { Repositories, Store } from '../../src/store/store.ts';
 
 /** An open store and how to dispose of it (close it, drop its file or schema). */
@@ -128,6 +129,7 @@ export function profileRecord(clientId: string, over: Partial<ProfileRecord> = {
     walletUrl: 'https://wallet.example.test/raspa',
     walletTokenSealed: `sealed-wallet-token-${id}`,
     allowedOrigins: [],
+    ...PROFILE_PROTECTION_DEFAULTS,
     createdAt: at(0),
     updatedAt: at(0),
     ...over,

@@ -29,3 +29,21 @@ export function mayLiftExclusion(exclusion: Exclusion | null, now: number): Lift
   if (exclusion?.reason === 'self') return { ok: false, reason: 'SELF_EXCLUSION' };
   return { ok: true };
 }
+
+/**
+ * Why `next` cannot replace the exclusion in place at `now`, or undefined. A self exclusion that holds
+ * may only be extended by another self exclusion ending no earlier (or indefinite): replacing it with
+ * an operator one, or a shorter one, would let it be lifted early, which mayLiftExclusion forbids.
+ */
+export function replaceExclusionProblem(
+  current: Exclusion | null,
+  next: Exclusion,
+  now: number,
+): string | undefined {
+  if (current === null || !isExcluded(current, now) || current.reason !== 'self') return undefined;
+  if (next.reason !== 'self') return 'a self exclusion holds; only a longer self exclusion may replace it';
+  if (current.until === null && next.until !== null) return 'an indefinite self exclusion holds';
+  if (current.until !== null && next.until !== null && next.until < current.until)
+    return 'a self exclusion holds until later; it cannot be shortened';
+  return undefined;
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { currencyCode, httpUrl, id, isoTime, origin, successStatus } from '../../schemas/common.ts';
 import { pageOf, pageQuery } from '../../schemas/paging.ts';
+import { jurisdiction, profileProtectionFields } from '../../schemas/protection.ts';
 import type { ProfileRecord } from '../../store/records.ts';
 import { ok, okPage } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
@@ -42,6 +43,7 @@ const profileFields = {
     .array(origin, 'must be a list of origins')
     .max(20, 'may list at most 20 origins')
     .meta({ description: 'Integrator pages allowed to frame the gameUrl (CSP frame-ancestors)' }),
+  ...profileProtectionFields,
 };
 
 export const profileCreateBody = z
@@ -52,6 +54,10 @@ export const profileCreateBody = z
     walletUrl: profileFields.walletUrl.optional(),
     walletSignatureToken: profileFields.walletSignatureToken.optional(),
     allowedOrigins: profileFields.allowedOrigins.default([]),
+    jurisdiction: profileFields.jurisdiction.optional(),
+    timezone: profileFields.timezone.optional(),
+    realityCheckMinutes: profileFields.realityCheckMinutes.optional(),
+    responsibleGamingUrl: profileFields.responsibleGamingUrl.optional(),
   })
   .meta({ id: 'ProfileCreate' });
 
@@ -77,6 +83,10 @@ export const profileSchema = z
     walletUrl: z.string().nullable(),
     hasWalletSignatureToken: z.boolean(),
     allowedOrigins: z.array(z.string()),
+    jurisdiction: jurisdiction.nullable(),
+    timezone: z.string().meta({ description: 'IANA time zone of the players’ limit periods' }),
+    realityCheckMinutes: z.number().int().nullable(),
+    responsibleGamingUrl: z.string().nullable(),
     createdAt: isoTime,
     updatedAt: isoTime,
   })
@@ -95,6 +105,10 @@ export function profileView(profile: ProfileRecord): z.infer<typeof profileSchem
     walletUrl: profile.walletUrl,
     hasWalletSignatureToken: profile.walletTokenSealed !== null,
     allowedOrigins: profile.allowedOrigins,
+    jurisdiction: profile.jurisdiction,
+    timezone: profile.timezone,
+    realityCheckMinutes: profile.realityCheckMinutes,
+    responsibleGamingUrl: profile.responsibleGamingUrl,
     createdAt: profile.createdAt,
     updatedAt: profile.updatedAt,
   };

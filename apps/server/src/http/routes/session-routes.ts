@@ -59,7 +59,8 @@ export function sessionRoutes({ services }: RouteKit): RouteDefinition[] {
       description:
         'The userToken must be live (else 401) and its player a player of one of your profiles (else 403); ' +
         'the game must be of the player’s profile (400) and active (409). An unknown gameId or profileId ' +
-        'is a 400, another API client’s a 403.',
+        'is a 400, another API client’s a 403. An excluded player (POST /v1/user/{userId}/exclusion) is a ' +
+        '403 PLAYER_EXCLUDED until the exclusion ends.',
       auth: 'signed',
       body: sessionBody,
       success: { status: 201, schema: z.object({ status: successStatus, data: sessionSchema }) },

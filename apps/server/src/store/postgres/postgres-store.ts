@@ -10,6 +10,7 @@ import { createOpsRepo } from '../repos/ops-repo.ts';
 import { createPlayersRepo } from '../repos/players-repo.ts';
 import { createProfilesRepo } from '../repos/profiles-repo.ts';
 import { createPromotionsRepo } from '../repos/promotions-repo.ts';
+import { createProtectionRepo } from '../repos/protection-repo.ts';
 import { createRateLimitsRepo } from '../repos/rate-limits-repo.ts';
 import { createResetsRepo } from '../repos/resets-repo.ts';
 import { createSessionsRepo } from '../repos/sessions-repo.ts';
@@ -46,6 +47,7 @@ function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCount
     ops: createOpsRepo(x, shippedMigrations(), unready),
     audit: createAuditRepo(x),
     promotions: createPromotionsRepo(x),
+    protection: createProtectionRepo(x),
   };
 }
 

@@ -10,8 +10,9 @@ interface ProfileRow extends Omit<ProfileRecord, 'allowedOrigins' | 'currencies'
 }
 
 const COLUMNS = `id, client_id AS "clientId", name, type, currency, currencies, wallet_url AS "walletUrl",
-  wallet_token_enc AS "walletTokenSealed", allowed_origins AS "allowedOrigins", created_at AS "createdAt",
-  updated_at AS "updatedAt"`;
+  wallet_token_enc AS "walletTokenSealed", allowed_origins AS "allowedOrigins", jurisdiction, timezone,
+  reality_check_minutes AS "realityCheckMinutes", responsible_gaming_url AS "responsibleGamingUrl",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 const fromRow = (row: ProfileRow): ProfileRecord => ({
   ...row,
@@ -25,11 +26,15 @@ const toRow = (profile: ProfileRecord): ProfileRow => ({
 });
 
 const insert = statement<ProfileRow>(`INSERT INTO profiles (id, client_id, name, type, currency, currencies,
-  wallet_url, wallet_token_enc, allowed_origins, created_at, updated_at) VALUES (:id, :clientId, :name, :type,
-  :currency, :currencies, :walletUrl, :walletTokenSealed, :allowedOrigins, :createdAt, :updatedAt)`);
+  wallet_url, wallet_token_enc, allowed_origins, jurisdiction, timezone, reality_check_minutes,
+  responsible_gaming_url, created_at, updated_at) VALUES (:id, :clientId, :name, :type, :currency, :currencies,
+  :walletUrl, :walletTokenSealed, :allowedOrigins, :jurisdiction, :timezone, :realityCheckMinutes,
+  :responsibleGamingUrl, :createdAt, :updatedAt)`);
 const update = statement<ProfileRow>(`UPDATE profiles SET name = :name, type = :type, currency = :currency,
   currencies = :currencies, wallet_url = :walletUrl, wallet_token_enc = :walletTokenSealed,
-  allowed_origins = :allowedOrigins, updated_at = :updatedAt WHERE id = :id`);
+  allowed_origins = :allowedOrigins, jurisdiction = :jurisdiction, timezone = :timezone,
+  reality_check_minutes = :realityCheckMinutes, responsible_gaming_url = :responsibleGamingUrl,
+  updated_at = :updatedAt WHERE id = :id`);
 const byId = statement<{ id: string }, ProfileRow>(`SELECT ${COLUMNS} FROM profiles WHERE id = :id`);
 const list = statement<{ clientId: string; limit: number; offset: number }, ProfileRow>(
   `SELECT ${COLUMNS} FROM profiles WHERE client_id = :clientId ORDER BY created_at, id LIMIT :limit OFFSET :offset`,
