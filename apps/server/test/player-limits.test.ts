@@ -204,12 +204,12 @@ describe('PUT and GET /v1/user/{userId}/limits', () => {
       week: '2026-03-02T03:00:00.000Z',
       month: '2026-04-01T03:00:00.000Z',
     };
-    // loss = bets − prizes − rollbacks; wager = bets − rollbacks (the voided card's bet came back).
+    // loss = bets − prizes − rollbacks; wager = bets, the voided card's refunded bet included (CONTRACT §13).
     const expected = [
       { type: 'loss', period: 'day', currency: 'BRL', used: 5 - 2 + 5 - 5, resetAt: reset.day },
-      { type: 'wager', period: 'day', currency: 'BRL', used: 5, resetAt: reset.day },
+      { type: 'wager', period: 'day', currency: 'BRL', used: 5 + 5, resetAt: reset.day },
       { type: 'loss', period: 'week', currency: 'BRL', used: 5 + 3, resetAt: reset.week },
-      { type: 'wager', period: 'month', currency: 'BRL', used: 5, resetAt: reset.month },
+      { type: 'wager', period: 'month', currency: 'BRL', used: 5 + 5, resetAt: reset.month },
       { type: 'loss', period: 'day', currency: 'USD', used: 0, resetAt: reset.day },
     ];
     const byKey = (u: { type: string; period: string; currency: string }) =>
@@ -226,7 +226,7 @@ describe('PUT and GET /v1/user/{userId}/limits', () => {
       ['loss:day:USD', 0],
       ['loss:week:BRL', 0],
       ['wager:day:BRL', 0],
-      ['wager:month:BRL', 5],
+      ['wager:month:BRL', 5 + 5],
     ]);
   });
 

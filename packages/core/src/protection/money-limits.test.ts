@@ -86,10 +86,10 @@ describe('limit keys', () => {
 });
 
 describe('limitUsed', () => {
-  it('counts a loss as bets − prizes − rollbacks and a wager as bets − rollbacks (a refunded bet)', () => {
+  it('counts a loss as bets − prizes − rollbacks and a wager as bets (CONTRACT §13)', () => {
     const totals = { bets: 1000, prizes: 300, rollbacks: 200 };
     expect(limitUsed('loss', totals)).toBe(500);
-    expect(limitUsed('wager', totals)).toBe(800);
+    expect(limitUsed('wager', totals)).toBe(1000);
     expect(limitUsed('loss', { bets: 200, prizes: 5000, rollbacks: 0 })).toBe(-4800);
   });
 });

@@ -2,8 +2,7 @@ import { LIMIT_PERIODS, type LimitPeriod } from './limit-periods.ts';
 
 /**
  * Loss and wager limits (CONTRACT §13). Amounts are integer minor units of the limit's currency.
- * Loss = completed bets − completed prizes − completed rollbacks; wager = completed bets − completed
- * rollbacks (a refunded bet was not wagered; see limitUsed).
+ * Loss = completed bets − completed prizes − completed rollbacks; wager = completed bets.
  */
 
 export const LIMIT_TYPES = ['loss', 'wager'] as const;
@@ -34,15 +33,13 @@ export interface PeriodTotals {
 }
 
 /**
- * What a limit has used of its amount: loss = completed bets − completed prizes − completed rollbacks
- * (CONTRACT §13), wager = completed bets − completed rollbacks. CONTRACT §13's letter says wager =
- * completed bets; we net out the rollbacks because a rollback only ever refunds a bet whose round was
- * voided (docs/reconciliation.md's pair rule): no card was played, the pair moved nothing, the lists,
- * the GGR and the reality check's `wagered` all leave it out, and counting it would let a wallet's
- * time-outs use up a player's wager limit with cards never played (docs/player-protection.md).
+ * What a limit has used of its amount, as CONTRACT §13 defines it: loss = completed bets − completed
+ * prizes − completed rollbacks, wager = completed bets. A voided round's bet is `completed` beside its
+ * refund (docs/reconciliation.md's pair rule), so it counts toward a wager limit though it came back;
+ * docs/player-protection.md proposes netting rollbacks out of the wager, not adopted.
  */
 export function limitUsed(type: LimitType, totals: PeriodTotals): number {
-  return type === 'wager' ? totals.bets - totals.rollbacks : totals.bets - totals.prizes - totals.rollbacks;
+  return type === 'wager' ? totals.bets : totals.bets - totals.prizes - totals.rollbacks;
 }
 
 /** A stable text key of a limit, e.g. `loss:day:BRL`, for maps and storage. */

@@ -69,7 +69,7 @@ export function protectionRoutes({ services }: RouteKit): RouteDefinition[] {
       tag: 'Player protection',
       summary: 'Read a player’s limits, their usage in the current period, and looser values waiting',
       description:
-        'Usage: loss = completed bets − prizes − rollbacks, wager = completed bets − rollbacks, in the ' +
+        'Usage: loss = completed bets − prizes − rollbacks, wager = completed bets, in the ' +
         'current day, week (from Monday) or month of the profile’s time zone. ' +
         OWNERSHIP,
       auth: 'bearer',

@@ -21,6 +21,7 @@ function counting(x: Exec): Exec & { statements: number } {
       counted.statements++;
       return x.run(s, p);
     },
+    atomic: (work) => x.atomic(work),
   };
   return counted;
 }
