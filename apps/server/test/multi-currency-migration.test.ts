@@ -1,29 +1,13 @@
 // sqlite-only: migration 005 on a SQLite file's schema, before and after
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/store/sqlite/database.ts';
+import { sqliteBefore } from './sqlite-before-migration.ts';
 
-const MIGRATIONS = fileURLToPath(new URL('../src/store/sqlite/migrations/', import.meta.url));
 const NOW = '2026-03-01T12:00:00.000Z';
-
-/** A database as the migrations before 005 left it. */
-function databaseBefore005() {
-  const db = new Database(':memory:');
-  db.pragma('foreign_keys = ON');
-  db.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT');
-  for (const name of readdirSync(MIGRATIONS).sort()) {
-    if (!/^00[1-4]_/.test(name)) continue;
-    db.exec(readFileSync(`${MIGRATIONS}${name}`, 'utf8'));
-    db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(name, NOW);
-  }
-  return db;
-}
 
 describe('migration 005_multi_currency (SQLite-specific: its schema before and after)', () => {
   it('keeps every profile open to any currency, moves balances to per-currency rows, and pairs voided bets', () => {
-    const db = databaseBefore005();
+    const db = sqliteBefore('005', NOW);
     db.exec(`
       INSERT INTO api_clients (id, name, email, api_key_hash, created_at) VALUES ('c', 'C', 'c@x', 'h', '${NOW}');
       INSERT INTO profiles (id, client_id, name, type, currency, created_at, updated_at)

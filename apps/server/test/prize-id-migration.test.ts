@@ -1,29 +1,13 @@
 // sqlite-only: it runs the SQLite migrations from the schema before 013 (PostgreSQL 010 does the same update, tested in round-budget)
-import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/store/sqlite/database.ts';
+import { sqliteBefore } from './sqlite-before-migration.ts';
 
-const MIGRATIONS = fileURLToPath(new URL('../src/store/sqlite/migrations/', import.meta.url));
 const NOW = '2026-03-01T12:00:00.000Z';
-
-/** A database as the migrations before 013 left it. */
-function databaseBefore013() {
-  const db = new Database(':memory:');
-  db.pragma('foreign_keys = ON');
-  db.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT');
-  for (const name of readdirSync(MIGRATIONS).sort()) {
-    if (name >= '013') continue;
-    db.exec(readFileSync(`${MIGRATIONS}${name}`, 'utf8'));
-    db.prepare('INSERT INTO schema_migrations VALUES (?, ?)').run(name, NOW);
-  }
-  return db;
-}
 
 describe('migrations 013 and 014 (SQLite-specific: the rounds a version before cut 6 left live)', () => {
   it('fix the prize id of every live won round: an open one gets <round id>.prize, a closing one its pending prize’s', () => {
-    const db = databaseBefore013();
+    const db = sqliteBefore('013', NOW);
     db.exec(`
       INSERT INTO api_clients (id, name, email, api_key_hash, created_at) VALUES ('c', 'C', 'c@x', 'h', '${NOW}');
       INSERT INTO profiles (id, client_id, name, type, currency, created_at, updated_at)
