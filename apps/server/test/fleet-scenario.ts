@@ -257,10 +257,11 @@ export async function playThroughAKill(
   );
   step('killing one process');
   fleet.killOne();
-  // The dead process's tabs learn it when their connections drop: on a busy machine the bursts may
-  // be over by then, and the tabs must be seen as gone before they are counted below.
-  await eventually(() => players.some((player) => player.tabs.some((tab) => tab.gone)), 30_000);
   await Promise.all(bursts);
+  // The dead process's tabs learn it when their connections drop, which may come after the bursts
+  // end: each tab either answers a `state` (its process lives) or sees its connection drop, so every
+  // tab of the dead process is marked gone before they are counted below.
+  await Promise.all(players.flatMap((player) => player.tabs.map((tab) => answerOf(tab, tab.ask('state')))));
   step('bursts over');
   expect(unanswered, 'requests a live process never answered').toEqual([]);
 
