@@ -1,20 +1,15 @@
 // sqlite-only: migration 005 on a SQLite file's schema, before and after
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/store/sqlite/database.ts';
-import { sqliteBefore } from './sqlite-before-migration.ts';
+import { seedGame, sqliteBefore } from './sqlite-before-migration.ts';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 
 describe('migration 005_multi_currency (SQLite-specific: its schema before and after)', () => {
   it('keeps every profile open to any currency, moves balances to per-currency rows, and pairs voided bets', () => {
     const db = sqliteBefore('005', NOW);
+    seedGame(db, NOW); // client 'c', profile 'pr', game 'g' (USD)
     db.exec(`
-      INSERT INTO api_clients (id, name, email, api_key_hash, created_at) VALUES ('c', 'C', 'c@x', 'h', '${NOW}');
-      INSERT INTO profiles (id, client_id, name, type, currency, created_at, updated_at)
-        VALUES ('pr', 'c', 'P', 'demo', 'USD', '${NOW}', '${NOW}');
-      INSERT INTO games (id, client_id, profile_id, game_model, version, active, lang, currency, rtp_ppm, sampling,
-        prized_ppm, bet_minor, ladder_json, created_at)
-        VALUES ('g', 'c', 'pr', 'oxe-ganhei', 1, 1, 'en', 'USD', 900000, 100001, 500000, 200, '{}', '${NOW}');
       INSERT INTO players (id, client_id, profile_id, credential, credential_type, balance_minor, created_at)
         VALUES ('p', 'c', 'pr', 'ana', 'username', 4200, '${NOW}');
       INSERT INTO game_sessions (id, client_id, profile_id, player_id, game_id, token_hash, lang, expire_at, created_at)

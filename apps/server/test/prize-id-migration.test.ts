@@ -1,20 +1,15 @@
 // sqlite-only: it runs the SQLite migrations from the schema before 013 (PostgreSQL 010 does the same update, tested in round-budget)
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/store/sqlite/database.ts';
-import { sqliteBefore } from './sqlite-before-migration.ts';
+import { seedGame, sqliteBefore } from './sqlite-before-migration.ts';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 
 describe('migrations 013 and 014 (SQLite-specific: the rounds a version before cut 6 left live)', () => {
   it('fix the prize id of every live won round: an open one gets <round id>.prize, a closing one its pending prize’s', () => {
     const db = sqliteBefore('013', NOW);
+    seedGame(db, NOW); // client 'c', profile 'pr', game 'g' (USD)
     db.exec(`
-      INSERT INTO api_clients (id, name, email, api_key_hash, created_at) VALUES ('c', 'C', 'c@x', 'h', '${NOW}');
-      INSERT INTO profiles (id, client_id, name, type, currency, created_at, updated_at)
-        VALUES ('pr', 'c', 'P', 'demo', 'USD', '${NOW}', '${NOW}');
-      INSERT INTO games (id, client_id, profile_id, game_model, version, active, lang, currency, rtp_ppm, sampling,
-        prized_ppm, bet_minor, ladder_json, created_at)
-        VALUES ('g', 'c', 'pr', 'oxe-ganhei', 1, 1, 'en', 'USD', 900000, 100001, 500000, 200, '{}', '${NOW}');
       INSERT INTO players (id, client_id, profile_id, credential, credential_type, created_at)
         VALUES ('p1', 'c', 'pr', 'ana', 'username', '${NOW}'), ('p2', 'c', 'pr', 'bia', 'username', '${NOW}'),
         ('p3', 'c', 'pr', 'cai', 'username', '${NOW}');
