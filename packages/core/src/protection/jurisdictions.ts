@@ -56,7 +56,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: UKGC_RTS,
           reference:
-            'RTS 14 (responsible product design), minimum time between game cycles: the requirement, and whether a scratch card is a "slot" under 14C–14F, to be checked',
+            'RTS 14G (at least 5 s from the start of a game until the next game cycle can start; casino games other than slots): the 5 s rule confirmed in the Commission\'s 2024 consultation response, the letter 14G and its text only in law-firm summaries, to be checked in the RTS itself. Slots ("reel-based" games) have 2.5 s instead; a scratch card is not reel-based, and 5 s meets both',
           checked: false,
         },
       },
@@ -66,7 +66,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: UKGC_RTS,
           reference:
-            'RTS 14 (no feature that speeds play or shortens the time to the result): article to be checked',
+            'RTS 14E (the customer must not be able to shorten the time until the result is shown: no turbo, quick spin, slam stop): letter and text only in law-firm summaries, which also report that its guidance exempts a "scratch-all" feature of instant-win games; to be checked in the RTS itself. No "Reveal all" is our stricter choice (issue 25)',
           checked: false,
         },
       },
@@ -75,8 +75,9 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         value: true,
         source: {
           regulation: UKGC_RTS,
-          reference: 'RTS 13 (time requirements and reality checks)',
-          checked: false,
+          reference:
+            "RTS 13C (elapsed time displayed for the whole gaming session, in hours, minutes and seconds), read in the Commission's own text; that it applies beyond slots since 17 January 2025 is still to be checked",
+          checked: true,
         },
       },
       {
@@ -84,8 +85,9 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         value: true,
         source: {
           regulation: UKGC_RTS,
-          reference: 'RTS 2 (displaying transactions): article to be checked',
-          checked: false,
+          reference:
+            "RTS 2E (net position since the session started, in the account's currency, shown throughout the gaming session), read in the Commission's own text; that it applies beyond slots since 17 January 2025 is still to be checked",
+          checked: true,
         },
       },
     ],
@@ -98,7 +100,8 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         value: true,
         source: {
           regulation: PORTARIA_1231,
-          reference: 'art. 2, XX (RTP defined); duty to inform: article to be checked',
+          reference:
+            'art. 4, II (inform the RTP of each online game in the betting system); art. 2, XX (RTP defined, as amended by 2.579/2025): both read only in unofficial copies, to be checked in the DOU (in.gov.br)',
           checked: false,
         },
       },
@@ -107,7 +110,8 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         value: 18,
         source: {
           regulation: LEI_14790,
-          reference: 'minors barred from betting: article to be checked',
+          reference:
+            'art. 26, I (no one under 18 may bet); art. 16, sole paragraph, II (the advertising rules cover the ban on under-18s): read only in unofficial copies, to be checked on planalto.gov.br; the law bars minors, the "18+" notice on the game is our reading of it',
           checked: false,
         },
       },
@@ -116,7 +120,8 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         value: true,
         source: {
           regulation: PORTARIA_1231,
-          reference: 'responsible-gaming information to the bettor: article to be checked',
+          reference:
+            "art. 4, I and III (inform the bettor of the risks at registration and at each access; warning signs); read only in an unofficial copy, to be checked in the DOU. The link to the Secretariat's centralised self-exclusion platform (2.579/2025) is a different duty, not covered by this link",
           checked: false,
         },
       },
@@ -126,7 +131,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: PORTARIA_1231,
           reference:
-            'alerts and pauses of time: article and interval to be checked (60 minutes is our choice)',
+            "art. 31 as amended by 2.579/2025 (registration fields V, XI and XII, among them mandatory prudential limits of time elapsed and of loss), per the Secretariat's FAQ on gov.br, the article text to be checked in the DOU; no alert interval found in any text: 60 minutes is our choice",
           checked: false,
         },
       },
