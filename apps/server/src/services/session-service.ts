@@ -153,6 +153,7 @@ export function createSessionService(deps: Deps) {
           returnUrl: input.returnUrl ?? null,
           expireAt: isoIn(deps, SESSION_TTL_SECONDS),
           createdAt: isoNow(deps),
+          realityCheckAckedAt: null,
         };
         await tx.sessions.insert(session);
         const gameUrl = `${deps.settings.publicUrl}/play/${encodeURIComponent(session.id)}?token=${encodeURIComponent(sessionToken)}`;
