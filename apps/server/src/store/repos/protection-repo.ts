@@ -81,6 +81,7 @@ const PERIOD_SUMS = (['day', 'week', 'month'] as const)
  * period. The sums scan transactions_by_player from the earliest period start among the player's
  * limits in that currency (none: from now, an empty range), counted per period by CASE, so a daily
  * limit reads a day of rows and a monthly one a month (or from the week's Monday, when earlier).
+ * (The LIKE patterns spell the key's colons `_`: a colon before a word is a parameter here.)
  */
 const buyProtection = statement<BuyProtectionParams, BuyProtectionRow>(
   `WITH sums AS (
@@ -88,8 +89,8 @@ const buyProtection = statement<BuyProtectionParams, BuyProtectionRow>(
   FROM transactions
   WHERE player_id = :playerId AND currency = :currency AND status = 'completed'
     AND type IN ('bet', 'prize', 'rollback')
-    AND created_at >= (SELECT coalesce(min(CASE WHEN limit_key LIKE '%:month:%' THEN CAST(:monthStart AS TEXT)
-        WHEN limit_key LIKE '%:week:%' THEN CAST(:weekStart AS TEXT) ELSE CAST(:dayStart AS TEXT) END), :now)
+    AND created_at >= (SELECT coalesce(min(CASE WHEN limit_key LIKE '%_month_%' THEN CAST(:monthStart AS TEXT)
+        WHEN limit_key LIKE '%_week_%' THEN CAST(:weekStart AS TEXT) ELSE CAST(:dayStart AS TEXT) END), :now)
       FROM player_limits WHERE player_id = :playerId AND limit_key LIKE :currencyKeys)
 )
 SELECT ${LIMIT_COLUMNS.replace(/(limit_key|value|pending_value|pending_applies_at) AS/g, 'l.$1 AS')},
