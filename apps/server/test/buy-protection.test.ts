@@ -1,7 +1,13 @@
 import { PLAY_ERRORS } from '@raspa/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
-import { connectPlayer, type GameSetup, type Player, seatPlayer, setUpOperatorGame } from './play-fixtures.ts';
+import {
+  connectPlayer,
+  type GameSetup,
+  type Player,
+  seatPlayer,
+  setUpOperatorGame,
+} from './play-fixtures.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
 /**
@@ -185,7 +191,10 @@ describe('the session’s time and reality checks', () => {
     const round = await buyAndReveal(player);
     const start = server.clock().getTime();
     const dueAt = new Date(start + 20 * MINUTE).toISOString();
-    expect(await player.socket.ask('reality-check-ack')).toEqual({ ok: true, data: { realityCheckDueAt: dueAt } });
+    expect(await player.socket.ask('reality-check-ack')).toEqual({
+      ok: true,
+      data: { realityCheckDueAt: dueAt },
+    });
     await advance(20 * MINUTE);
     const error = await refused(player, 'REALITY_CHECK');
     expect(error.realityCheck).toEqual({
@@ -195,7 +204,10 @@ describe('the session’s time and reality checks', () => {
       net: round.prize - PRICE,
     });
     const next = new Date(start + 40 * MINUTE).toISOString();
-    expect(await player.socket.ask('reality-check-ack')).toEqual({ ok: true, data: { realityCheckDueAt: next } });
+    expect(await player.socket.ask('reality-check-ack')).toEqual({
+      ok: true,
+      data: { realityCheckDueAt: next },
+    });
     await buyAndReveal(player);
     expect(await player.socket.ask('reality-check-ack', { extra: true })).toMatchObject({
       ok: false,
