@@ -17,8 +17,8 @@ import {
   realityCheckMinutesOf,
   settleLimit,
 } from '@raspa/core';
-import { keyOf, moneyStatesOf, stateAt } from '../services/protection-records.ts';
 import type { LiveRoundGuards } from '../store/live-round-guards.ts';
+import { keyOf, moneyStatesOf, stateAt } from '../store/protection-records.ts';
 import type {
   BuyProtectionRecord,
   GameRecord,

@@ -107,7 +107,7 @@ ORDER BY l.limit_key`,
 /** A session's rounds for its reality check's figures, by rounds_by_player from the session's start. */
 const sessionRounds = statement<{ playerId: string; sessionId: string; since: string }, SummaryRound>(
   `SELECT status, paid_minor AS "paidMinor", prize_minor AS "prizeMinor" FROM rounds
-   WHERE player_id = :playerId AND created_at >= :since AND session_id = :sessionId`,
+   WHERE player_id = :playerId AND created_at >= :since AND session_id = :sessionId ORDER BY created_at, id`,
 );
 
 const ackRealityCheck = statement<{ sessionId: string; at: string }>(
