@@ -63,8 +63,8 @@ interface Seated {
 
 /** A player's new session on `setup`'s game, connected over the socket of `on` (default: the server). */
 async function seat(setup: GameSetup, credential: string, on: TestServer = server): Promise<Seated> {
-  // The GB game's client logged in once: its test keeps within its tokens' 2 hours.
-  const seated = await seatPlayer(server, setup === gbGame ? setup : { ...setup, tokens }, credential);
+  // The other games' clients logged in once: their tests keep within their tokens' 2 hours.
+  const seated = await seatPlayer(server, setup === game ? { ...setup, tokens } : setup, credential);
   const socket = await connectPlayer(on.url, seated.token);
   sockets.push(socket);
   return { ...seated, credential, socket };
@@ -213,6 +213,28 @@ describe('the session’s time and reality checks', () => {
       ok: false,
       error: { code: 'INVALID_REQUEST' },
     });
+  });
+});
+
+describe('a reality check of the profile, for a player without limits', () => {
+  it('is due an interval after the session’s start with no read before, and answered the same way', async () => {
+    const checked = await setUpOperatorGame(server, operator);
+    const set = await server.call('PUT', `/v1/profile/${checked.profileId}`, {
+      token: checked.tokens,
+      body: { realityCheckMinutes: 15 },
+    });
+    expect(set.status).toBe(200);
+    const player = await seat(checked, 'profile-check');
+    const round = await buyAndReveal(player);
+    await advance(15 * MINUTE);
+    expect((await refused(player, 'REALITY_CHECK')).realityCheck).toEqual({
+      elapsedMinutes: 15,
+      wagered: PRICE,
+      won: round.prize,
+      net: round.prize - PRICE,
+    });
+    expect(await player.socket.ask('reality-check-ack')).toMatchObject({ ok: true });
+    await buyAndReveal(player);
   });
 });
 
