@@ -132,6 +132,7 @@ export function ledgerFixtures(server: TestServer) {
       returnUrl: null,
       expireAt: later(now(), 7_200_000),
       createdAt: now(),
+      realityCheckAckedAt: null,
     });
     return { ...at, playerId, sessionId };
   }

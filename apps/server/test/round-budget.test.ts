@@ -177,6 +177,70 @@ describe('a round through the play service', () => {
   });
 });
 
+describe('a round of a player with limits (issue 25)', () => {
+  it('costs one statement more than a player’s without, the buy’s protection read, and no write unit', async () => {
+    const play = server.running.app.services.play;
+    /** Each round's cost, after 2 rounds of warm-up (a first buy learns the player is protected). */
+    const measure = async (sessionId: string) => {
+      const round = async () => {
+        const bought = await play.buy(sessionId);
+        if (!bought.ok) throw new Error(`buy: ${bought.code}`);
+        const revealed = await play.reveal(sessionId, bought.data.round.roundId);
+        if (!revealed.ok) throw new Error(`reveal: ${revealed.code}`);
+        return bought.data.round.prize > 0;
+      };
+      for (let i = 0; i < 2; i++) await round();
+      const costs: RoundCost[] = [];
+      for (let i = 0; i < 12; i++) {
+        const from = log.ran.length;
+        const tripsFrom = log.roundTrips;
+        const won = await round();
+        costs.push({ won, ...costOf(log.ran.slice(from)), roundTrips: log.roundTrips - tripsFrom });
+      }
+      return costs;
+    };
+    const worstOf = (costs: RoundCost[], won: boolean) => {
+      const of = costs.filter((cost) => cost.won === won);
+      return of.length === 0
+        ? undefined
+        : {
+            units: Math.max(...of.map((c) => c.units)),
+            statements: Math.max(...of.map((c) => c.statements)),
+            roundTrips: Math.max(...of.map((c) => c.roundTrips)),
+          };
+    };
+    const plain = await measure((await seatPlayer(server, game, 'unprotected-reference')).sessionId);
+    const { sessionId, playerId } = await seatPlayer(server, game, 'protected-budget-player');
+    const limits = await server.call('PUT', `/v1/user/${playerId}/limits`, {
+      token: game.tokens,
+      body: {
+        limits: [
+          { type: 'loss', period: 'day', currency: 'BRL', amount: 1000 },
+          { type: 'wager', period: 'month', currency: 'BRL', amount: 1000 },
+        ],
+        sessionMinutes: 600,
+        realityCheckMinutes: 600,
+      },
+    });
+    expect(limits.status).toBe(200);
+    const guarded = await measure(sessionId);
+    let compared = 0;
+    for (const won of [false, true]) {
+      const without = worstOf(plain, won);
+      const withLimits = worstOf(guarded, won);
+      if (!without || !withLimits) continue;
+      compared++;
+      expect(withLimits).toEqual({
+        units: without.units,
+        statements: without.statements + 1,
+        // Round trips are counted on PostgreSQL only (units.ts).
+        roundTrips: without.roundTrips + (onPostgres ? 1 : 0),
+      });
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+});
+
 describe('a bet answered after another unit moved its round on', () => {
   it('keeps the round as that unit left it and records the answer only', async () => {
     // The retrier of another instance takes a bet over once its in-flight time has passed: here the

@@ -22,6 +22,9 @@ export type Fault =
   | 'drop'
   | 'decline'
   | 'insufficient'
+  /** Declines with the codes a wallet enforcing its own player protection answers (CONTRACT §13). */
+  | 'limit-reached'
+  | 'excluded'
   | 'ok-then-hang'
   | 'ok-then-500'
   | 'ok-then-drop';
@@ -92,6 +95,14 @@ export interface TestOperator {
 }
 
 const toCents = (amount: number) => Math.round(amount * 100);
+
+/** The wallet's definite noes, by fault. */
+const DECLINES: Partial<Record<Fault, { status: number; body: Record<string, string> }>> = {
+  decline: { status: 403, body: { code: 'PLAYER_BLOCKED', message: 'blocked' } },
+  insufficient: { status: 402, body: { code: 'INSUFFICIENT_FUNDS' } },
+  'limit-reached': { status: 403, body: { code: 'LIMIT_REACHED', message: 'daily loss limit' } },
+  excluded: { status: 403, body: { code: 'PLAYER_EXCLUDED', message: 'self-excluded' } },
+};
 
 export async function startTestOperator(
   options: {
@@ -210,8 +221,8 @@ export async function startTestOperator(
     }
     let fault = faults.get(kind)?.shift() ?? options.chooseFault?.(kind, body);
     // A definite no is the wallet's own answer: a repeat gets the first answer instead.
-    if ((fault === 'decline' || fault === 'insufficient') && answered.has(body.transactionId))
-      fault = undefined;
+    const refusal = fault && DECLINES[fault];
+    if (refusal && answered.has(body.transactionId)) fault = undefined;
     calls.push({ kind, body, fault });
     if (fault === 'http500') return send(response, 500, { error: 'boom' });
     if (fault === 'hang') {
@@ -222,13 +233,7 @@ export async function startTestOperator(
       request.socket.destroy();
       return;
     }
-    if (fault === 'decline' || fault === 'insufficient') {
-      const answer =
-        fault === 'decline'
-          ? { status: 403, body: { code: 'PLAYER_BLOCKED', message: 'blocked' } }
-          : { status: 402, body: { code: 'INSUFFICIENT_FUNDS' } };
-      return send(response, answer.status, answer.body);
-    }
+    if (fault && refusal) return send(response, refusal.status, refusal.body);
     const result = wallet(kind, body);
     // The money moves, but the answer never arrives.
     if (fault === 'ok-then-hang') {

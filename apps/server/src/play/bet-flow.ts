@@ -6,10 +6,12 @@ import type {
   GameSessionRecord,
   LedgerTransaction,
   PlayerRecord,
+  ProfileRecord,
   RoundRecord,
 } from '../store/records.ts';
 import { ROW_LOCKS, type Transaction } from '../store/store.ts';
 import type { Wallet, WalletAnswer } from '../wallet/wallet.ts';
+import { createBuyProtection } from './buy-protection.ts';
 import { type BuyResult, fail, type PlayRuntime, RoundMovedError, writeChanges } from './play-runtime.ts';
 import { BlockLostError, createPoolDrawer, type TicketReservation } from './pool-drawer.ts';
 import { inFlightUntil } from './retry-schedule.ts';
@@ -22,6 +24,7 @@ export interface BuyContext {
   session: GameSessionRecord;
   player: PlayerRecord;
   game: GameRecord;
+  profile: ProfileRecord;
   wallet: Wallet;
 }
 
@@ -53,6 +56,7 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
   const { store } = deps;
   const drawer = createPoolDrawer(deps, runtime.leaseOwner);
   const rng = rngFrom(deps.random);
+  const protection = createBuyProtection(runtime);
 
   /**
    * Draws the round's reserved ticket, on the round's transaction; `held` is the block's check,
@@ -81,22 +85,32 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     }
   }
 
-  async function buyWith(
-    { player, game, session, wallet }: BuyContext,
-    ticket: TicketReservation,
-  ): Promise<BuyResult> {
-    const now = isoNow(deps);
+  async function buyWith(context: BuyContext, ticket: TicketReservation): Promise<BuyResult> {
+    const { player, game, session, wallet } = context;
+    const nowMs = deps.clock().getTime();
+    // Player protection before the wallet (buy-protection.ts): nothing charged, no round written.
+    const checked = await protection.check(context, nowMs);
+    if (!checked.ok) return checked;
+    const now = new Date(nowMs).toISOString();
     const roundId = deps.newId();
     const betId = deps.newId();
     const round = newRound(game, { roundId, playerId: player.id, sessionId: session.id }, now);
     const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
     // Only for an active game, and at most one round waiting on the wallet or in play per player:
     // the insert checks both (a unique index, no read before it), and writes the bet with the
-    // round or neither. One statement, its COMMIT with it.
-    const inserted = await store.transaction(async (tx) => {
-      tx.lastStatement();
-      return tx.rounds.insertLiveRound(round, bet);
-    }, ROW_LOCKS);
+    // round or neither; and protection's guards. One statement, its COMMIT with it.
+    const insert = (guards: typeof checked.guards) =>
+      store.transaction(async (tx) => {
+        tx.lastStatement();
+        return tx.rounds.insertLiveRound(round, bet, guards);
+      }, ROW_LOCKS);
+    let inserted = await insert(checked.guards);
+    if (!inserted) {
+      // A guard may have refused it: the player is protected (learnt now) or bought too soon.
+      const explained = await protection.explain(context, checked.guards, nowMs);
+      if (explained && !explained.ok) return explained;
+      if (explained) inserted = await insert(explained.guards);
+    }
     if (!inserted) {
       // Why not, only if not: read after the unit (it wrote nothing), as READ COMMITTED would have.
       const current = await store.games.findById(game.id);
@@ -221,5 +235,5 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     return result;
   }
 
-  return { buy, giveBackBlocks: drawer.giveBack };
+  return { buy, giveBackBlocks: drawer.giveBack, protection };
 }

@@ -16,6 +16,13 @@ export interface PlayRecords {
   game(id: string): Promise<GameRecord | undefined>;
   profile(id: string): Promise<ProfileRecord | undefined>;
   forgetProfile(id: string): void;
+  /**
+   * The session read again from the store, and kept: for a field that can change (the last
+   * "Keep playing" of a reality check, which another instance may have taken).
+   */
+  freshSession(id: string): Promise<GameSessionRecord | undefined>;
+  /** Keeps `session` as this process changed it (a reality check's "Keep playing"). */
+  keepSession(session: GameSessionRecord): void;
 }
 
 export interface PlayRecordsOptions {
@@ -45,6 +52,11 @@ export function createPlayRecords(
         return value;
       },
       forget: (id: string) => void entries.delete(id),
+      keep(id: string, value: T) {
+        entries.delete(id);
+        if (entries.size >= max) entries.delete(entries.keys().next().value as string);
+        entries.set(id, { value, until: clock().getTime() + ttlMs });
+      },
     };
   }
   const sessions = kept((id) => repos.sessions.findById(id));
@@ -57,5 +69,10 @@ export function createPlayRecords(
     game: games.get,
     profile: profiles.get,
     forgetProfile: profiles.forget,
+    async freshSession(id) {
+      sessions.forget(id);
+      return sessions.get(id);
+    },
+    keepSession: (session) => sessions.keep(session.id, session),
   };
 }

@@ -1,4 +1,4 @@
-import type { PlayErrorCode, PlayRound } from '@raspa/core';
+import type { PlayErrorCode, PlayRound, RealityCheck } from '@raspa/core';
 import type { Deps } from '../deps.ts';
 import type { GameRecord, HeldRound, PlayerRecord, RoundPlayer, RoundRecord } from '../store/records.ts';
 import type { Repositories, Transaction } from '../store/store.ts';
@@ -11,7 +11,20 @@ import type { LedgerChanges } from './wallet-outcomes.ts';
 
 /** What the flows share: the types others import (through play-service.ts) and the store writes. */
 
-export type PlayResult<T> = { ok: true; data: T } | { ok: false; code: PlayErrorCode };
+/**
+ * A refused request: its code, and for player protection's refusals (buy-protection.ts) the
+ * sentence to show instead of the code's own (LIMIT_REACHED names the limit and its reset) and
+ * what the page needs (REALITY_CHECK's figures, BUY_TOO_SOON's retryAt): core playErrorSchema.
+ */
+export interface PlayFailure {
+  ok: false;
+  code: PlayErrorCode;
+  message?: string;
+  realityCheck?: RealityCheck;
+  retryAt?: string;
+}
+
+export type PlayResult<T> = { ok: true; data: T } | PlayFailure;
 
 export const fail = <T>(code: PlayErrorCode): PlayResult<T> => ({ ok: false, code });
 

@@ -20,12 +20,13 @@ import { DEFAULT_WALLET_RETRY, isoAfter, type WalletRetryPolicy } from './retry-
 import { playRoundOf } from './round-records.ts';
 import { createWalletRetrier } from './wallet-retrier.ts';
 
-export type { PlayNotifier, PlayResult, RoundEventQueue } from './play-runtime.ts';
+export type { PlayFailure, PlayNotifier, PlayResult, RoundEventQueue } from './play-runtime.ts';
 
 /*
  * The play loop, by file:
  *   play-service.ts     this: the service's API, composing the flows below
  *   bet-flow.ts         a buy: commit the round and its bet, send the bet, write what the answer means
+ *   buy-protection.ts   the buy's player-protection checks (limits, exclusion, reality check, gap)
  *   prize-flow.ts       a reveal or idle time-out: close the round, commit its prize and send it
  *   wallet-retrier.ts   pending calls: claim, send (prizes, rollbacks), write the answer; settleDue
  *   wallet-outcomes.ts  the rules, pure: what each wallet answer means for the round and its ledger;
@@ -117,6 +118,15 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     return bets.buy(found.data);
   }
 
+  /** `reality-check-ack`, the player's "Keep playing" (buy-protection.ts). */
+  async function acknowledgeRealityCheck(
+    sessionId: string,
+  ): Promise<PlayResult<{ realityCheckDueAt: string | null }>> {
+    const found = await context(sessionId);
+    if (!found.ok) return found;
+    return bets.protection.acknowledge(found.data, deps.clock().getTime());
+  }
+
   async function reveal(
     sessionId: string,
     roundId: string,
@@ -139,6 +149,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   return {
     buy,
     reveal,
+    acknowledgeRealityCheck,
     settleDue: retrier.settleDue,
     closeIdleRounds,
 

@@ -137,8 +137,35 @@ describe('a bet’s answer', () => {
         ],
       },
     });
-    const other = betOutcome(declined('LIMIT_REACHED'), pendingRound, pendingBet, noId, NOW);
+    const other = betOutcome(declined('REFUSED'), pendingRound, pendingBet, noId, NOW);
     expect(other).toMatchObject({ kind: 'declined', code: 'WALLET_DECLINED' });
+  });
+
+  it('declined LIMIT_REACHED or PLAYER_EXCLUDED: the player is told that, not WALLET_DECLINED (CONTRACT §13)', () => {
+    for (const code of ['LIMIT_REACHED', 'PLAYER_EXCLUDED'] as const) {
+      expect(betOutcome(declined(code), pendingRound, pendingBet, noId, NOW)).toMatchObject({
+        kind: 'declined',
+        code,
+        changes: { transactions: [{ id: 'bet-1', change: { status: 'declined', lastError: code } }] },
+      });
+    }
+  });
+
+  it('declined with any other code: WALLET_DECLINED, the wallet’s code kept on the bet', () => {
+    const passedOn = ['INSUFFICIENT_FUNDS', 'LIMIT_REACHED', 'PLAYER_EXCLUDED'];
+    fc.assert(
+      fc.property(
+        fc.string().filter((code) => !passedOn.includes(code)),
+        (code) => {
+          const outcome = betOutcome(declined(code), pendingRound, pendingBet, noId, NOW);
+          expect(outcome).toMatchObject({
+            kind: 'declined',
+            code: 'WALLET_DECLINED',
+            changes: { transactions: [{ change: { lastError: code } }] },
+          });
+        },
+      ),
+    );
   });
 
   it('no definite answer: the round is voided, the bet `failed` and a rollback committed, due now', () => {

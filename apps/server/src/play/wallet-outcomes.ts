@@ -75,11 +75,22 @@ export function rollBackUnansweredBet(
   };
 }
 
+/**
+ * The wallet's decline codes the player is told as they are (CONTRACT §6, §13): a wallet that
+ * enforces its own limits or exclusion says so; any other code is WALLET_DECLINED.
+ */
+const PASSED_ON_DECLINES = ['INSUFFICIENT_FUNDS', 'LIMIT_REACHED', 'PLAYER_EXCLUDED'] as const;
+type DeclineCode = (typeof PASSED_ON_DECLINES)[number] | 'WALLET_DECLINED';
+
+/** The play error a wallet's decline code reaches the player as. */
+export const declineCodeOf = (code: string): DeclineCode =>
+  (PASSED_ON_DECLINES as readonly string[]).includes(code) ? (code as DeclineCode) : 'WALLET_DECLINED';
+
 export type BetOutcome =
   /** Taken: draw the ticket, then `open(ticket)` gives the changes. */
   | { kind: 'opened'; balanceMinor: number; open(ticket: Ticket): LedgerChanges }
   /** A definite no: no round opens and the player is told why. */
-  | { kind: 'declined'; code: 'INSUFFICIENT_FUNDS' | 'WALLET_DECLINED'; changes: LedgerChanges }
+  | { kind: 'declined'; code: DeclineCode; changes: LedgerChanges }
   /** No definite answer: voided and rolled back. */
   | { kind: 'voided'; code: 'WALLET_UNAVAILABLE'; changes: LedgerChanges; rollback: LedgerTransaction }
   /**
@@ -135,7 +146,7 @@ export function betOutcome(
     case 'declined':
       return {
         kind: 'declined',
-        code: answer.code === 'INSUFFICIENT_FUNDS' ? 'INSUFFICIENT_FUNDS' : 'WALLET_DECLINED',
+        code: declineCodeOf(answer.code),
         changes: {
           round: { status: 'declined', endAt: now, lastActionAt: now },
           transactions: [

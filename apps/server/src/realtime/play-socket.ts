@@ -10,7 +10,7 @@ import {
 } from '@raspa/core';
 import { Server, type ServerOptions, type Socket } from 'socket.io';
 import { type Logger, withLogContext } from '../logger.ts';
-import type { PlayNotifier, PlayResult, PlayService } from '../play/play-service.ts';
+import type { PlayFailure, PlayNotifier, PlayResult, PlayService } from '../play/play-service.ts';
 import type { SessionService } from '../services/session-service.ts';
 import { createPlayerPushes } from './player-pushes.ts';
 
@@ -86,6 +86,8 @@ export function attachPlaySockets(
           return deps.play.buy(data.sessionId);
         case 'reveal':
           return deps.play.reveal(data.sessionId, request.roundId);
+        case 'realityCheckAck':
+          return deps.play.acknowledgeRealityCheck(data.sessionId);
       }
     };
     // One listener for every event, so no shape of arguments (none, no callback, a callback in the
@@ -101,6 +103,12 @@ export function attachPlaySockets(
       };
       const failWith = (code: PlayErrorCode) =>
         reply({ ok: false, error: { code, message: playErrorMessage(code, data.lang) } });
+      // A refusal may carry its own sentence and details (player protection: play-runtime.ts PlayFailure).
+      const refuse = ({ ok: _, code, message, ...details }: PlayFailure) =>
+        reply({
+          ok: false,
+          error: { code, message: message ?? playErrorMessage(code, data.lang), ...details },
+        });
       const request = parsePlayRequest(event, args);
       if (!request) {
         failWith('INVALID_REQUEST');
@@ -115,7 +123,7 @@ export function attachPlaySockets(
         work = Promise.reject(error);
       }
       void work.then(
-        (result) => (result.ok ? reply({ ok: true, data: result.data }) : failWith(result.code)),
+        (result) => (result.ok ? reply({ ok: true, data: result.data }) : refuse(result)),
         (error: unknown) => {
           deps.logger.error('play request failed', {
             sessionId: data.sessionId,

@@ -19,6 +19,7 @@ import {
 } from '@raspa/core';
 import { isoNow } from '../clock.ts';
 import type { Deps } from '../deps.ts';
+import { exclusionOf, keyOf, moneyStatesOf, rowOf, stateAt } from '../store/protection-records.ts';
 import {
   type ExclusionRecord,
   type PlayerRecord,
@@ -31,7 +32,6 @@ import type { Repositories } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { owned } from './ownership.ts';
-import { exclusionOf, keyOf, moneyStatesOf, rowOf, stateAt } from './protection-records.ts';
 
 /** What a PUT of the limits asks (the schema's output; amounts in major units). */
 export interface LimitsRequest {

@@ -2,12 +2,12 @@ import { type GameModel, isExcluded } from '@raspa/core';
 import { isoIn, isoNow } from '../clock.ts';
 import type { Deps } from '../deps.ts';
 import { digest, newToken } from '../security/secrets.ts';
+import { exclusionOf } from '../store/protection-records.ts';
 import type { GameRecord, GameSessionRecord, PlayerRecord, ProfileRecord } from '../store/records.ts';
 import type { Transaction } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { referencedGame, referencedProfile } from './game-service.ts';
-import { exclusionOf } from './protection-records.ts';
 
 /** A session lives 2 hours, like the userToken it starts from. */
 export const SESSION_TTL_SECONDS = 2 * 60 * 60;
@@ -153,6 +153,7 @@ export function createSessionService(deps: Deps) {
           returnUrl: input.returnUrl ?? null,
           expireAt: isoIn(deps, SESSION_TTL_SECONDS),
           createdAt: isoNow(deps),
+          realityCheckAckedAt: null,
         };
         await tx.sessions.insert(session);
         const gameUrl = `${deps.settings.publicUrl}/play/${encodeURIComponent(session.id)}?token=${encodeURIComponent(sessionToken)}`;

@@ -6,6 +6,8 @@ import {
   type GameModel,
   type Jurisdiction,
   type Ladder,
+  type LimitPeriod,
+  type PeriodTotals,
   type PromotionStatus,
   roundStatusSchema,
 } from '@raspa/core';
@@ -136,6 +138,8 @@ export interface GameSessionRecord {
   returnUrl: string | null;
   expireAt: string;
   createdAt: string;
+  /** When the player last chose "Keep playing" at a reality check (issue 25); null: never. */
+  realityCheckAckedAt: string | null;
 }
 
 // ---- ledger
@@ -660,6 +664,19 @@ export interface StoredLimitRecord {
   value: number | null;
   pendingValue: number | null;
   pendingAppliesAt: string | null;
+}
+
+/**
+ * What a protected player's buy reads in one statement (protection-repo.ts `buyProtection`): the
+ * stored limits, the exclusion (held or not: the rule decides), when the player last bought a
+ * round (not declined or voided), and the completed sums in the card's currency since each
+ * period's start.
+ */
+export interface BuyProtectionRecord {
+  limits: StoredLimitRecord[];
+  exclusion: Pick<ExclusionRecord, 'reason' | 'endsAt'> | null;
+  lastBuyAt: string | null;
+  totals: Record<LimitPeriod, PeriodTotals>;
 }
 
 export const SESSION_MINUTES_KEY = 'session-minutes';

@@ -1,8 +1,10 @@
-import type { GameModel, PeriodTotals } from '@raspa/core';
+import type { GameModel, LimitPeriod, PeriodTotals, SummaryRound } from '@raspa/core';
+import type { LiveRoundGuards } from './live-round-guards.ts';
 import type { Page, PageRequest } from './paging.ts';
 import type {
   ApiClientRecord,
   AuditRecord,
+  BuyProtectionRecord,
   CaptchaRecord,
   CredentialType,
   DeliveredAttempt,
@@ -164,8 +166,9 @@ export interface RoundsRepo {
    * its game is active and its player has no live round (the unique index decides, so two buys at
    * once cannot both pass). False, with nothing written, otherwise. With `bet`, the round's bet is
    * inserted with it, or not at all (one statement on PostgreSQL: a buy's unit is one round trip).
+   * `guards`: player protection's conditions, refused the same way (live-round-guards.ts).
    */
-  insertLiveRound(round: RoundRecord, bet?: LedgerTransaction): Promise<boolean>;
+  insertLiveRound(round: RoundRecord, bet?: LedgerTransaction, guards?: LiveRoundGuards): Promise<boolean>;
   findRound(id: string): Promise<RoundRecord | undefined>;
   /**
    * The round with its calls and its player as its webhook event shows them (HeldRound), in one
@@ -459,6 +462,20 @@ export interface ProtectionRepo {
   setExclusion(exclusion: ExclusionRecord): Promise<void>;
   /** False when the player had none. */
   deleteExclusion(playerId: string): Promise<boolean>;
+  /**
+   * What a protected player's buy decides on (records.ts BuyProtectionRecord), one statement. The
+   * period starts are ISO times in the profile's zone (core limitPeriodBounds), `now` ISO.
+   */
+  buyProtection(input: {
+    playerId: string;
+    currency: string;
+    periodStarts: Record<LimitPeriod, string>;
+    now: string;
+  }): Promise<BuyProtectionRecord>;
+  /** The session's rounds (status, price paid, prize) created at or after `since`: a reality check's figures. */
+  sessionRounds(playerId: string, sessionId: string, since: string): Promise<SummaryRound[]>;
+  /** Records the session's last "Keep playing" at `at` (ISO); false when no such session. */
+  acknowledgeRealityCheck(sessionId: string, at: string): Promise<boolean>;
 }
 
 /** What operations ask of the store: readiness and the scrape-time metrics. Read-only. */

@@ -202,6 +202,7 @@ export function sessionRecord(
     returnUrl: null,
     expireAt: at(7200),
     createdAt: at(0),
+    realityCheckAckedAt: null,
     ...over,
   };
 }

@@ -29,23 +29,27 @@ describe('parsePlayRequest', () => {
     );
   });
 
-  it('reads state and buy with no payload, {} or null', () => {
+  /** The requests that carry nothing, by event name, and the type each is read as. */
+  const EMPTY = { state: 'state', buy: 'buy', 'reality-check-ack': 'realityCheckAck' } as const;
+  const emptyEvents = Object.keys(EMPTY) as (keyof typeof EMPTY)[];
+
+  it('reads state, buy and reality-check-ack with no payload, {} or null', () => {
     fc.assert(
-      fc.property(fc.constantFrom('state', 'buy'), fc.boolean(), nothing, (event, bare, payload) => {
-        expect(parsePlayRequest(event, bare ? [] : [payload])).toEqual({ type: event });
+      fc.property(fc.constantFrom(...emptyEvents), fc.boolean(), nothing, (event, bare, payload) => {
+        expect(parsePlayRequest(event, bare ? [] : [payload])).toEqual({ type: EMPTY[event] });
       }),
     );
   });
 
-  it('refuses state and buy with any other payload, or with more than one argument', () => {
+  it('refuses state, buy and reality-check-ack with any other payload, or with more than one argument', () => {
     fc.assert(
-      fc.property(fc.constantFrom('state', 'buy'), something, (event, payload) => {
+      fc.property(fc.constantFrom(...emptyEvents), something, (event, payload) => {
         expect(parsePlayRequest(event, [payload])).toBeUndefined();
       }),
     );
     fc.assert(
       fc.property(
-        fc.constantFrom('state', 'buy'),
+        fc.constantFrom(...emptyEvents),
         fc.array(anything, { minLength: 2, maxLength: 4 }),
         (e, a) => {
           expect(parsePlayRequest(e, a)).toBeUndefined();

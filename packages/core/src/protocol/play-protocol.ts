@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GAME_MODELS } from '../models.ts';
+import { realityCheckSchema } from '../protection/protection-schemas.ts';
 import { PLAY_ERROR_CODES } from './play-errors.ts';
 
 /**
@@ -10,7 +11,12 @@ import { PLAY_ERROR_CODES } from './play-errors.ts';
 export const PLAY_NAMESPACE = '/play';
 
 /** Requests the page emits, each with an acknowledgement callback. */
-export const PLAY_REQUESTS = { state: 'state', buy: 'buy', reveal: 'reveal' } as const;
+export const PLAY_REQUESTS = {
+  state: 'state',
+  buy: 'buy',
+  reveal: 'reveal',
+  realityCheckAck: 'reality-check-ack',
+} as const;
 /** Events the server pushes. */
 export const PLAY_EVENTS = { balance: 'balance', round: 'round', sessionExpired: 'session-expired' } as const;
 
@@ -87,9 +93,14 @@ export const playRequestArgsSchemas = {
   state: emptyRequestArgs,
   buy: emptyRequestArgs,
   reveal: z.tuple([revealRequestSchema]),
+  realityCheckAck: emptyRequestArgs,
 } as const satisfies Record<keyof typeof PLAY_REQUESTS, z.ZodType>;
 
-export type PlayRequest = { type: 'state' } | { type: 'buy' } | { type: 'reveal'; roundId: string };
+export type PlayRequest =
+  | { type: 'state' }
+  | { type: 'buy' }
+  | { type: 'reveal'; roundId: string }
+  | { type: 'realityCheckAck' };
 
 /**
  * Reads one request from its event name and the arguments before the acknowledgement; undefined
@@ -104,6 +115,10 @@ export function parsePlayRequest(event: unknown, args: readonly unknown[]): Play
       const parsed = playRequestArgsSchemas.reveal.safeParse(args);
       return parsed.success ? { type: 'reveal', roundId: parsed.data[0].roundId } : undefined;
     }
+    case PLAY_REQUESTS.realityCheckAck:
+      return playRequestArgsSchemas.realityCheckAck.safeParse(args).success
+        ? { type: 'realityCheckAck' }
+        : undefined;
     default:
       return undefined;
   }
@@ -112,6 +127,10 @@ export function parsePlayRequest(event: unknown, args: readonly unknown[]): Play
 export const playErrorSchema = z.object({
   code: z.enum(PLAY_ERROR_CODES as [string, ...string[]]),
   message: z.string(),
+  /** REALITY_CHECK: the session's figures to show beside "Keep playing" and "Leave" (CONTRACT §13). */
+  realityCheck: realityCheckSchema.optional(),
+  /** BUY_TOO_SOON: when the next buy may start (ISO time), the jurisdiction's gap after the last one. */
+  retryAt: z.string().optional(),
 });
 
 export const ackSchema = <T extends z.ZodType>(data: T) =>
@@ -122,6 +141,8 @@ export const ackSchema = <T extends z.ZodType>(data: T) =>
 
 export const buyAnswerSchema = z.object({ round: playRoundSchema, balance: z.number().int() });
 export const revealAnswerSchema = z.object({ round: playRoundSchema, balance: z.number().int().nullable() });
+/** `reality-check-ack` ("Keep playing"): when the next reality check falls due (ISO time; null: none). */
+export const realityCheckAckAnswerSchema = z.object({ realityCheckDueAt: z.string().nullable() });
 export const balanceEventSchema = z.object({ balance: z.number().int() });
 
 export type PlayRound = z.infer<typeof playRoundSchema>;
@@ -129,4 +150,5 @@ export type PlayState = z.infer<typeof playStateSchema>;
 export type PlayError = z.infer<typeof playErrorSchema>;
 export type BuyAnswer = z.infer<typeof buyAnswerSchema>;
 export type RevealAnswer = z.infer<typeof revealAnswerSchema>;
+export type RealityCheckAckAnswer = z.infer<typeof realityCheckAckAnswerSchema>;
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: PlayError };

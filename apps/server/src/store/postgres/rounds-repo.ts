@@ -1,4 +1,10 @@
 import { eventCallObjectArgs, ROUND_FIELDS, TRANSACTION_FIELDS } from '../ledger-columns.ts';
+import {
+  type LiveRoundGuards,
+  liveRoundGuardsKey,
+  liveRoundGuardsSql,
+  liveRoundGuardValues,
+} from '../live-round-guards.ts';
 import type {
   LedgerTransaction,
   PoolDrawRecord,
@@ -33,29 +39,45 @@ const INSERT_TRANSACTION = insertAll('transactions', TRANSACTION_FIELDS);
 /**
  * A buy's round: only for an active game, and DO NOTHING when the player's live round exists (the
  * only unique index a new round's id can meet). Under READ COMMITTED a concurrent buy's uncommitted
- * round makes this wait for it, then do nothing: no unique violation, no rerun.
+ * round makes this wait for it, then do nothing: no unique violation, no rerun. With its `guards`
+ * (live-round-guards.ts) after the round's and the bet's values; with the bet, the bet is inserted
+ * only if the round was (a data-modifying CTE: one statement). One text per guards and bet, kept.
  */
-const INSERT_LIVE_ROUND = {
-  text: `INSERT INTO rounds (${Object.values(ROUND_FIELDS).join(', ')}) SELECT ${Object.keys(ROUND_FIELDS)
-    .map((_, i) => `$${i + 1}`)
-    .join(', ')} WHERE EXISTS (SELECT 1 FROM games WHERE id = $${
-    Object.keys(ROUND_FIELDS).indexOf('gameId') + 1
-  } AND active) ON CONFLICT DO NOTHING`,
-  values: INSERT_ROUND.values,
-};
-/** The same, with the round's bet inserted only if the round was (a data-modifying CTE: one statement). */
-const INSERT_LIVE_ROUND_WITH_BET = {
-  text: `WITH round AS (${INSERT_LIVE_ROUND.text} RETURNING id)
-    INSERT INTO transactions (${Object.values(TRANSACTION_FIELDS).join(', ')}) SELECT ${Object.keys(
-      TRANSACTION_FIELDS,
-    )
-      .map((_, i) => `$${Object.keys(ROUND_FIELDS).length + i + 1}`)
-      .join(', ')} FROM round`,
-  values: (round: RoundRecord, bet: LedgerTransaction) => [
-    ...INSERT_LIVE_ROUND.values(round),
-    ...INSERT_TRANSACTION.values(bet),
-  ],
-};
+const ROUND_KEYS = Object.keys(ROUND_FIELDS);
+const TRANSACTION_KEYS = Object.keys(TRANSACTION_FIELDS);
+const liveRoundTexts = new Map<string, string>();
+function insertLiveRoundText(guards: LiveRoundGuards, withBet: boolean): string {
+  const key = `${liveRoundGuardsKey(guards)}${withBet ? '+bet' : ''}`;
+  let text = liveRoundTexts.get(key);
+  if (text) return text;
+  const after = ROUND_KEYS.length + (withBet ? TRANSACTION_KEYS.length : 0);
+  const at = (name: 'playerId' | 'guardNow' | 'guardSince') =>
+    name === 'playerId'
+      ? `$${ROUND_KEYS.indexOf('playerId') + 1}`
+      : `$${after + (name === 'guardNow' || guards.unprotectedAt === undefined ? 1 : 2)}`;
+  const round = `INSERT INTO rounds (${Object.values(ROUND_FIELDS).join(', ')}) SELECT ${ROUND_KEYS.map(
+    (_, i) => `$${i + 1}`,
+  ).join(', ')} WHERE EXISTS (SELECT 1 FROM games WHERE id = $${
+    ROUND_KEYS.indexOf('gameId') + 1
+  } AND active)${liveRoundGuardsSql(guards, at)} ON CONFLICT DO NOTHING`;
+  text = withBet
+    ? `WITH round AS (${round} RETURNING id)
+    INSERT INTO transactions (${Object.values(TRANSACTION_FIELDS).join(', ')}) SELECT ${TRANSACTION_KEYS.map(
+      (_, i) => `$${ROUND_KEYS.length + i + 1}`,
+    ).join(', ')} FROM round`
+    : round;
+  liveRoundTexts.set(key, text);
+  return text;
+}
+const insertLiveRoundValues = (
+  round: RoundRecord,
+  bet: LedgerTransaction | undefined,
+  guards: LiveRoundGuards,
+) => [
+  ...INSERT_ROUND.values(round),
+  ...(bet ? INSERT_TRANSACTION.values(bet) : []),
+  ...Object.values(liveRoundGuardValues(guards)),
+];
 
 export function createRoundsRepo(sql: Sql): RoundsRepo {
   /** UPDATE of the fields a change names (fixed column names, the values as parameters). */
@@ -76,14 +98,12 @@ export function createRoundsRepo(sql: Sql): RoundsRepo {
   };
   return {
     insertRound: async (round) => void (await sql.query(INSERT_ROUND.text, INSERT_ROUND.values(round))),
-    insertLiveRound: async (round, bet) =>
-      bet
-        ? (await changes(
-            sql,
-            INSERT_LIVE_ROUND_WITH_BET.text,
-            INSERT_LIVE_ROUND_WITH_BET.values(round, bet),
-          )) === 1
-        : (await changes(sql, INSERT_LIVE_ROUND.text, INSERT_LIVE_ROUND.values(round))) === 1,
+    insertLiveRound: async (round, bet, guards = {}) =>
+      (await changes(
+        sql,
+        insertLiveRoundText(guards, bet !== undefined),
+        insertLiveRoundValues(round, bet, guards),
+      )) === 1,
     insertRounds: (records) =>
       sql.atomic(async (unit) => {
         // 500 rows per statement: far below PostgreSQL's 65,535 parameters, one round trip each.

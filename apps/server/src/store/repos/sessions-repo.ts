@@ -4,7 +4,8 @@ import type { GameSessionRecord } from '../records.ts';
 import type { SessionsRepo } from '../repositories.ts';
 
 const COLUMNS = `id, client_id AS "clientId", profile_id AS "profileId", player_id AS "playerId", game_id AS "gameId",
-  token_hash AS "tokenHash", lang, return_url AS "returnUrl", expire_at AS "expireAt", created_at AS "createdAt"`;
+  token_hash AS "tokenHash", lang, return_url AS "returnUrl", expire_at AS "expireAt", created_at AS "createdAt",
+  reality_check_acked_at AS "realityCheckAckedAt"`;
 
 const insert = statement<GameSessionRecord>(`INSERT INTO game_sessions (id, client_id, profile_id, player_id,
   game_id, token_hash, lang, return_url, expire_at, created_at) VALUES (:id, :clientId, :profileId, :playerId,

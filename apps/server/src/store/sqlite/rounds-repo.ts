@@ -1,4 +1,10 @@
 import { eventCallObjectArgs, ROUND_FIELDS, TRANSACTION_FIELDS } from '../ledger-columns.ts';
+import {
+  type LiveRoundGuards,
+  liveRoundGuardsKey,
+  liveRoundGuardsSql,
+  liveRoundGuardValues,
+} from '../live-round-guards.ts';
 import type {
   LedgerTransaction,
   PoolDrawRecord,
@@ -59,13 +65,26 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
       .join(', ')})`,
   );
   // ON CONFLICT DO NOTHING names no index: the only one a new round's id can meet is the live one.
-  const insertLive = db.prepare(
-    `INSERT INTO rounds (${Object.values(ROUND_FIELDS).join(', ')}) SELECT ${Object.keys(ROUND_FIELDS)
-      .map((key) => `@${key}`)
-      .join(
-        ', ',
-      )} WHERE EXISTS (SELECT 1 FROM games WHERE id = @gameId AND active = 1) ON CONFLICT DO NOTHING`,
-  );
+  // One prepared text per set of guards (live-round-guards.ts), made on first use.
+  const insertLiveBy = new Map<string, ReturnType<Db['prepare']>>();
+  const insertLive = (guards: LiveRoundGuards) => {
+    const key = liveRoundGuardsKey(guards);
+    let prepared = insertLiveBy.get(key);
+    if (!prepared) {
+      prepared = db.prepare(
+        `INSERT INTO rounds (${Object.values(ROUND_FIELDS).join(', ')}) SELECT ${Object.keys(ROUND_FIELDS)
+          .map((key) => `@${key}`)
+          .join(
+            ', ',
+          )} WHERE EXISTS (SELECT 1 FROM games WHERE id = @gameId AND active = 1)${liveRoundGuardsSql(
+          guards,
+          (name) => `@${name}`,
+        )} ON CONFLICT DO NOTHING`,
+      );
+      insertLiveBy.set(key, prepared);
+    }
+    return prepared;
+  };
   const insertTransaction = db.prepare(
     `INSERT INTO transactions (${Object.values(TRANSACTION_FIELDS).join(', ')}) VALUES (${Object.keys(
       TRANSACTION_FIELDS,
@@ -172,10 +191,14 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
   return {
     insertRound: (record) =>
       void insertRound.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 }),
-    insertLiveRound: (record, bet) => {
+    insertLiveRound: (record, bet, guards = {}) => {
       // Inside the unit's transaction: the two inserts are one write, as on PostgreSQL.
       const inserted =
-        insertLive.run({ ...record, reconciliation: record.reconciliation ? 1 : 0 }).changes === 1;
+        insertLive(guards).run({
+          ...record,
+          reconciliation: record.reconciliation ? 1 : 0,
+          ...liveRoundGuardValues(guards),
+        }).changes === 1;
       if (inserted && bet) insertTransaction.run(bet);
       return inserted;
     },

@@ -1,5 +1,5 @@
 import { type Exclusion, type LimitKey, type LimitState, parseLimitKey } from '@raspa/core';
-import type { ExclusionRecord, StoredLimitRecord } from '../store/records.ts';
+import type { ExclusionRecord, StoredLimitRecord } from './records.ts';
 
 /**
  * The stored limit rows and exclusion (015_player_protection.sql) as the core's rules take them,
