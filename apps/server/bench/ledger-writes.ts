@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import type { LedgerTransaction, RoundRecord } from '../src/store/records.ts';
+import { createRoundsRepo } from '../src/store/repos/rounds-repo.ts';
 import type { Db } from '../src/store/sqlite/database.ts';
-import { createRoundsRepo } from '../src/store/sqlite/rounds-repo.ts';
+import { createSqliteExec } from '../src/store/sqlite/exec.ts';
 import { loadAverage } from './kit/machine.ts';
 import { report } from './kit/report.ts';
 
@@ -84,7 +85,9 @@ const CARD = JSON.stringify({ model: 'oxe-ganhei', cells: Array.from({ length: 9
 
 /** The ledger writes of rounds from..to, as the play loop makes them, `batch` rounds per commit. */
 function writeRounds(db: Db, from: number, to: number, perCommit: number): void {
-  const repo = createRoundsRepo(db);
+  // On SQLite each method's first statement runs when it is called: inside this synchronous
+  // transaction, so the promises are not awaited (each of these methods runs one statement).
+  const repo = createRoundsRepo(createSqliteExec(db));
   const commit = db.transaction((start: number, end: number) => {
     for (let n = start; n < end; n++) {
       const at = new Date(Date.UTC(2026, 0, 1) + n * 7_000).toISOString();
@@ -111,6 +114,7 @@ function writeRounds(db: Db, from: number, to: number, perCommit: number): void 
         lastActionAt: at,
         reconciliation: false,
         prizeTransactionId: null,
+        promotionId: null,
       };
       const bet: LedgerTransaction = {
         id: `${id}-bet`,
@@ -131,15 +135,20 @@ function writeRounds(db: Db, from: number, to: number, perCommit: number): void 
         lastError: null,
         completedAt: null,
       };
-      repo.insertRound(round);
-      repo.insertTransaction(bet);
-      repo.updateTransaction(bet.id, {
+      void repo.insertRound(round);
+      void repo.insertTransaction(bet);
+      void repo.updateTransaction(bet.id, {
         status: 'completed',
         balanceBeforeMinor: 10_000,
         balanceAfterMinor: 9_800,
       });
       const won = n % 20 < 9;
-      repo.updateRound(id, { status: 'open', level: won ? 1 : 0, cardJson: CARD, prizeMinor: won ? 400 : 0 });
+      void repo.updateRound(id, {
+        status: 'open',
+        level: won ? 1 : 0,
+        cardJson: CARD,
+        prizeMinor: won ? 400 : 0,
+      });
       if (won) {
         const prize = {
           ...bet,
@@ -148,10 +157,10 @@ function writeRounds(db: Db, from: number, to: number, perCommit: number): void 
           amountMinor: 400,
           createdAt: later,
         };
-        repo.insertTransaction(prize);
-        repo.updateTransaction(prize.id, { status: 'completed', completedAt: later });
+        void repo.insertTransaction(prize);
+        void repo.updateTransaction(prize.id, { status: 'completed', completedAt: later });
       }
-      repo.updateRound(id, { status: 'closed', endAt: later, lastActionAt: later });
+      void repo.updateRound(id, { status: 'closed', endAt: later, lastActionAt: later });
     }
   });
   for (let start = from; start < to; start += perCommit) commit(start, Math.min(to, start + perCommit));

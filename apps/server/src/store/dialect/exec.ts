@@ -11,6 +11,11 @@ export type Answer<T> = T | Promise<T>;
  */
 export interface Exec {
   readonly dialect: Dialect;
+  /**
+   * Whether a read locks the rows it reads (dialect/locking.ts): on PostgreSQL inside a unit (its
+   * connection's transaction), never on SQLite, whose unit holds the whole database's write lock.
+   */
+  readonly inUnit: boolean;
   /** Every row. */
   all<P extends object, R>(statement: Statement<P, R>, params: P): Answer<R[]>;
   /** The first row, if any. */

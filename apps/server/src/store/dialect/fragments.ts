@@ -31,7 +31,7 @@ export const flag = (d: Dialect, value: boolean): string =>
  * A list of ids bound as one parameter, so one statement text serves any number of them (10,000
  * players in one call are one statement, not 10,000): a JSON array on SQLite, a text[] on PostgreSQL.
  */
-export const idListParam = (d: Dialect, ids: readonly string[]): string | string[] =>
+export const idListParam = <T extends string | number>(d: Dialect, ids: readonly T[]): string | T[] =>
   d === 'sqlite' ? JSON.stringify(ids) : [...ids];
 
 /** The ids of an `idListParam` parameter as rows of one column, `value`: a subquery for `IN (…)` or a source of rows. */

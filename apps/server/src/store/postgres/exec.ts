@@ -14,6 +14,9 @@ export function createPostgresExec(sql: Sql): Exec {
   };
   return {
     dialect: 'postgres',
+    get inUnit() {
+      return sql.inUnit;
+    },
     all: async (statement, params) => (await query(statement, params)).rows as never,
     first: async (statement, params) => (await query(statement, params)).rows[0] as never,
     run: async (statement, params) => (await query(statement, params)).rowCount,

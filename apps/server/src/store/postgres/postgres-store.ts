@@ -7,22 +7,22 @@ import { createGamesRepo } from '../repos/games-repo.ts';
 import { createIdempotencyRepo } from '../repos/idempotency-repo.ts';
 import { createLedgerRepo } from '../repos/ledger-repo.ts';
 import { createOpsRepo } from '../repos/ops-repo.ts';
+import { createOutboxRepo } from '../repos/outbox-repo.ts';
 import { createPlayersRepo } from '../repos/players-repo.ts';
+import { createPoolsRepo } from '../repos/pools-repo.ts';
 import { createProfilesRepo } from '../repos/profiles-repo.ts';
 import { createPromotionsRepo } from '../repos/promotions-repo.ts';
 import { createProtectionRepo } from '../repos/protection-repo.ts';
 import { createRateLimitsRepo } from '../repos/rate-limits-repo.ts';
 import { createResetsRepo } from '../repos/resets-repo.ts';
+import { createRoundsRepo } from '../repos/rounds-repo.ts';
 import { createSessionsRepo } from '../repos/sessions-repo.ts';
 import { createWebhooksRepo } from '../repos/webhooks-repo.ts';
 import type { Repositories, Store } from '../store.ts';
 import { createPool, migrate, shippedMigrations } from './database.ts';
 import { createPostgresExec } from './exec.ts';
 import { createLedgerCounts } from './ledger-counts.ts';
-import { createOutboxRepo } from './outbox-repo.ts';
-import { createPoolsRepo } from './pools-repo.ts';
 import { countRoundTrips, type RoundTrips } from './round-trips.ts';
-import { createRoundsRepo } from './rounds-repo.ts';
 import type { Sql } from './sql.ts';
 import { createUnits } from './units.ts';
 
@@ -38,9 +38,9 @@ function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCount
     ledger: createLedgerRepo(x, createLedgerCounts(sql, { foldCounts })),
     webhooks: createWebhooksRepo(x),
     resets: createResetsRepo(x),
-    outbox: createOutboxRepo(sql),
-    pools: createPoolsRepo(sql),
-    rounds: createRoundsRepo(sql),
+    outbox: createOutboxRepo(x),
+    pools: createPoolsRepo(x),
+    rounds: createRoundsRepo(x),
     demoWallet: createDemoWalletRepo(x),
     idempotency: createIdempotencyRepo(x),
     rateLimits: createRateLimitsRepo(x),

@@ -28,29 +28,6 @@ export async function first<Row extends object>(
   return (await sql.query<Row>(text, values)).rows[0];
 }
 
-/** Every row. */
-export async function all<Row extends object>(
-  sql: Sql,
-  text: string,
-  values?: readonly unknown[],
-): Promise<Row[]> {
-  return (await sql.query<Row>(text, values)).rows;
-}
-
-/** How many rows a write changed. */
-export async function changes(sql: Sql, text: string, values?: readonly unknown[]): Promise<number> {
-  return (await sql.query(text, values)).rowCount;
-}
-
-/**
- * `column AS "key"` for each entry: PostgreSQL folds unquoted names to lower case, the records
- * are camelCase.
- */
-export const selectList = (fields: Record<string, string>, alias = ''): string =>
-  Object.entries(fields)
-    .map(([key, column]) => `${alias}${column} AS "${key}"`)
-    .join(', ');
-
 const names = new Map<string, string>();
 /**
  * Starts a statement that is planned for its values at each run (sent unnamed) instead of once per
@@ -71,16 +48,4 @@ export function prepared(text: string, values: readonly unknown[] | undefined): 
     names.set(text, name);
   }
   return { name, text, values: (values ?? []) as unknown[] };
-}
-
-/** Positional parameters of a statement assembled from fixed SQL text: `add` returns the placeholder. */
-export function parameters(): { add(value: unknown): string; values: unknown[] } {
-  const values: unknown[] = [];
-  return {
-    values,
-    add(value) {
-      values.push(value);
-      return `$${values.length}`;
-    },
-  };
 }

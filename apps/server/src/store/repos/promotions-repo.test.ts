@@ -8,6 +8,9 @@ import { createPromotionsRepo } from './promotions-repo.ts';
 function counting(x: Exec): Exec & { statements: number } {
   const counted: Exec & { statements: number } = {
     dialect: x.dialect,
+    get inUnit() {
+      return x.inUnit;
+    },
     statements: 0,
     all(s, p) {
       counted.statements++;

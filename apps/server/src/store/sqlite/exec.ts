@@ -48,6 +48,8 @@ export function createSqliteExec(db: Db, units?: AtomicUnits): Exec {
   };
   return {
     dialect: 'sqlite',
+    // A batch's transaction holds the write lock: no row needs locking on its own.
+    inUnit: false,
     all: (statement, params) => call(statement, params, 'all'),
     first: (statement, params) => call(statement, params, 'get'),
     run: (statement, params) => call<{ changes: number }>(statement, params, 'run').changes,

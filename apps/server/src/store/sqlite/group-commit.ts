@@ -27,8 +27,6 @@ interface UnitScope {
 export interface GroupCommit {
   /** Runs `work` as one unit of the next batch, or nested in the current unit: see Store.transaction. */
   unit<T>(work: (control: UnitControl) => Promise<T>): Promise<T>;
-  /** Runs a call made inside a unit: at once, on the open transaction. */
-  inside: CallRunner;
   /** Runs a call made outside every unit: once no batch holds the connection's transaction. */
   outside: CallRunner;
   /** Whether the caller runs inside a unit (a unit it starts would nest in it). */
@@ -183,13 +181,6 @@ export function createGroupCommit(db: Db): GroupCommit {
           setImmediate(() => void flush());
         }
       });
-    },
-    inside<T>(call: () => T): Promise<T> {
-      try {
-        return Promise.resolve(call());
-      } catch (error) {
-        return Promise.reject(error);
-      }
     },
     async outside<T>(call: () => T): Promise<T> {
       while (running && !currentScope()) await running.done;

@@ -7,12 +7,15 @@ import { createGamesRepo } from '../repos/games-repo.ts';
 import { createIdempotencyRepo } from '../repos/idempotency-repo.ts';
 import { createLedgerRepo } from '../repos/ledger-repo.ts';
 import { createOpsRepo } from '../repos/ops-repo.ts';
+import { createOutboxRepo } from '../repos/outbox-repo.ts';
 import { createPlayersRepo } from '../repos/players-repo.ts';
+import { createPoolsRepo } from '../repos/pools-repo.ts';
 import { createProfilesRepo } from '../repos/profiles-repo.ts';
 import { createPromotionsRepo } from '../repos/promotions-repo.ts';
 import { createProtectionRepo } from '../repos/protection-repo.ts';
 import { createRateLimitsRepo } from '../repos/rate-limits-repo.ts';
 import { createResetsRepo } from '../repos/resets-repo.ts';
+import { createRoundsRepo } from '../repos/rounds-repo.ts';
 import { createSessionsRepo } from '../repos/sessions-repo.ts';
 import { createWebhooksRepo } from '../repos/webhooks-repo.ts';
 import type { Repositories, Store } from '../store.ts';
@@ -20,16 +23,7 @@ import { type Db, openDatabase, shippedMigrations } from './database.ts';
 import { createSqliteExec } from './exec.ts';
 import { createGroupCommit } from './group-commit.ts';
 import { type Background, createLedgerCounts } from './ledger-counts.ts';
-import { createOutboxRepo } from './outbox-repo.ts';
-import { createPoolsRepo } from './pools-repo.ts';
-import { createRoundsRepo } from './rounds-repo.ts';
-import { type CallRunner, lift, liftAsync, type Sync } from './sync.ts';
-
-/** The repositories still written for SQLite alone (synchronous); the others are in store/repos/. */
-type OwnKeys = 'outbox' | 'pools' | 'rounds';
-type SyncRepositories = { [K in OwnKeys]: Sync<Repositories[K]> };
-type WrittenOnce = Omit<Repositories, OwnKeys>;
-type SyncLifted = Pick<Repositories, OwnKeys>;
+import { liftAsync } from './sync.ts';
 
 function liftAll(repos: object, lifter: (repo: object) => object): object {
   const lifted: Record<string, unknown> = {};
@@ -42,11 +36,14 @@ export const closedHealth = (db: Db) => (): StoreHealth | undefined =>
   db.open ? undefined : { ok: false, reason: 'the database is closed' };
 
 /**
- * The repositories written once (store/repos/), over this connection's executor. `background`:
- * how the lists' readers start a fold of their counts.
+ * The repositories (all written once, store/repos/), over this connection's executor.
+ * `background`: how the lists' readers start a fold of their counts.
  */
-function writtenOnce(x: Exec, db: Db, background: Background): WrittenOnce {
+function repositories(x: Exec, db: Db, background: Background): Repositories {
   return {
+    rounds: createRoundsRepo(x),
+    pools: createPoolsRepo(x),
+    outbox: createOutboxRepo(x),
     ledger: createLedgerRepo(x, createLedgerCounts(db, background)),
     webhooks: createWebhooksRepo(x),
     clients: createClientsRepo(x),
@@ -82,21 +79,13 @@ export function createSqliteStore(db: Db): Store {
         );
     run();
   };
-  const repos: SyncRepositories = {
-    outbox: createOutboxRepo(db),
-    pools: createPoolsRepo(db),
-    rounds: createRoundsRepo(db),
-  };
-  const once = writtenOnce(createSqliteExec(db, commits), db, background);
-  const lifted = (run: CallRunner) => liftAll(repos, (repo) => lift(repo as Sync<object>, run));
-  // Inside a unit a method written once runs as it is: its statements answer at once, on the
-  // unit's open transaction. Outside, each call waits for the running batch, as a lifted one does.
-  const tx = { ...(lifted(commits.inside) as SyncLifted), ...once };
+  const repos = repositories(createSqliteExec(db, commits), db, background);
+  // Inside a unit a method runs as it is: its statements answer at once, on the unit's open
+  // transaction. Outside, each call waits for the running batch first.
   return {
-    ...(lifted(commits.outside) as SyncLifted),
-    ...(liftAll(once, (repo) => liftAsync(repo, commits.outside)) as WrittenOnce),
+    ...(liftAll(repos, (repo) => liftAsync(repo, commits.outside)) as Repositories),
     transaction: (work) =>
-      commits.unit(({ afterCommit }) => work({ ...tx, afterCommit, lastStatement: () => {} })),
+      commits.unit(({ afterCommit }) => work({ ...repos, afterCommit, lastStatement: () => {} })),
     close: async () => {
       db.close();
     },
