@@ -191,6 +191,7 @@ export function ledgerFixtures(server: TestServer) {
         lastActionAt: null as unknown as string,
         reconciliation: false,
         prizeTransactionId: null,
+        promotionId: null,
       });
       const afterBet = declined ? start : start - at.betMinor;
       await tx.rounds.insertTransaction(transaction(betId, 'bet', -at.betMinor, start));

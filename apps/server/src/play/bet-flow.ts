@@ -1,29 +1,27 @@
 import { layoutCard, type Rng } from '@raspa/core';
 import { isoNow } from '../clock.ts';
 import type { Deps } from '../deps.ts';
-import type {
-  GameRecord,
-  GameSessionRecord,
-  LedgerTransaction,
-  PlayerRecord,
-  RoundRecord,
-} from '../store/records.ts';
+import type { GameRecord, LedgerTransaction, RoundRecord } from '../store/records.ts';
 import { ROW_LOCKS, type Transaction } from '../store/store.ts';
-import type { Wallet, WalletAnswer } from '../wallet/wallet.ts';
-import { type BuyResult, fail, type PlayRuntime, RoundMovedError, writeChanges } from './play-runtime.ts';
+import type { WalletAnswer } from '../wallet/wallet.ts';
+import { createFreeCardFlow } from './free-card-flow.ts';
+import { NO_FREE_CARDS } from './free-card-grants.ts';
+import {
+  type BuyContext,
+  type BuyResult,
+  fail,
+  type PlayRuntime,
+  RoundMovedError,
+  writeChanges,
+} from './play-runtime.ts';
 import { BlockLostError, createPoolDrawer, type TicketReservation } from './pool-drawer.ts';
 import { inFlightUntil } from './retry-schedule.ts';
 import { newBet, newRound, playRoundOf, prizeOfLevel, type Ticket, walletMovement } from './round-records.ts';
 import { type SentCall, timedSend, walletAttemptRecord } from './wallet-attempt.ts';
 import { betOutcome } from './wallet-outcomes.ts';
 
-/** Who buys, with what: read from the session by the service. */
-export interface BuyContext {
-  session: GameSessionRecord;
-  player: PlayerRecord;
-  game: GameRecord;
-  wallet: Wallet;
-}
+/** A buy planned on a free card that went before its unit: bought instead (`buy`). */
+const CARD_GONE = Symbol('card gone');
 
 /**
  * Layout randomness (cosmetic: the outcome comes from the pool) from the injected random source,
@@ -71,28 +69,36 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     };
   }
 
+  const freeCards = createFreeCardFlow(runtime, drawer, drawTicket);
+
   async function buy(context: BuyContext): Promise<BuyResult> {
-    // The ticket is set aside before anything is written: no bet is sent without one.
-    const ticket = await drawer.reserve(context.game);
-    try {
-      return await buyWith(context, ticket);
-    } finally {
-      ticket.settle('unused'); // when it went no further than this: a settled ticket stays settled
+    for (let attempt = 1; ; attempt++) {
+      // The ticket is set aside before anything is written: no bet is sent without one.
+      const ticket = await drawer.reserve(context.game);
+      try {
+        const result = await buyWith(context, ticket);
+        // The free card went before its unit (another buy, a cancellation, its expiry): buy it, once.
+        if (result !== CARD_GONE) return result;
+        if (attempt >= 2) return fail('ROUND_IN_PROGRESS');
+      } finally {
+        ticket.settle('unused'); // when it went no further than this: a settled ticket stays settled
+      }
     }
   }
 
   async function buyWith(
     { player, game, session, wallet }: BuyContext,
     ticket: TicketReservation,
-  ): Promise<BuyResult> {
+  ): Promise<BuyResult | typeof CARD_GONE> {
     const now = isoNow(deps);
     const roundId = deps.newId();
     const betId = deps.newId();
     const round = newRound(game, { roundId, playerId: player.id, sessionId: session.id }, now);
     const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
-    // Only for an active game, and at most one round waiting on the wallet or in play per player:
-    // the insert checks both (a unique index, no read before it), and writes the bet with the
-    // round or neither. One statement, its COMMIT with it.
+    // Only for an active game, at most one round waiting on the wallet or in play per player, and
+    // only if the player holds no usable free card of the game: the insert checks all three (a
+    // unique index and two conditions, no read before it), and writes the bet with the round or
+    // neither. One statement, its COMMIT with it.
     const inserted = await store.transaction(async (tx) => {
       tx.lastStatement();
       return tx.rounds.insertLiveRound(round, bet);
@@ -100,7 +106,11 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     if (!inserted) {
       // Why not, only if not: read after the unit (it wrote nothing), as READ COMMITTED would have.
       const current = await store.games.findById(game.id);
-      return fail(current?.active ? 'ROUND_IN_PROGRESS' : 'GAME_INACTIVE');
+      if (!current?.active) return fail('GAME_INACTIVE');
+      // A free card is played without a bet (free-card-flow.ts); without one, the live round refused it.
+      const free = await freeCards.play({ player, game, session, wallet }, ticket);
+      if (free.kind === 'card-gone') return CARD_GONE;
+      return free.kind === 'played' ? free.result : fail('ROUND_IN_PROGRESS');
     }
     const result = await calls.sending(bet.id, async () => {
       const { answer, sent } = await track(
@@ -157,7 +167,11 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
               before: [attempted, drawn.held],
             });
             drew = true;
-            return { ok: true, data: { round: view, balance: outcome.balanceMinor } };
+            // Bought: the insert found no usable free card (noUsableFreeCard), so none is left.
+            return {
+              ok: true,
+              data: { round: view, balance: outcome.balanceMinor, freeCards: NO_FREE_CARDS },
+            };
           }
           case 'declined':
             await writeChanges(tx, events, hand, outcome.changes, {

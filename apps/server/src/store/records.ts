@@ -271,6 +271,8 @@ export interface RoundRecord {
    * writes anything, so every sender uses this one id (docs/store.md, cut 6). Null otherwise.
    */
   prizeTransactionId: string | null;
+  /** The promotion whose free card this round plays; null for a bought card. */
+  promotionId: string | null;
 }
 
 /**

@@ -7,6 +7,7 @@ import type {
   RoundResolutionRecord,
   WalletAttemptRecord,
 } from '../records.ts';
+import { noUsableFreeCard } from '../repos/free-cards-repo.ts';
 import type { RoundsRepo } from '../repositories.ts';
 import { type HeldRoundRow, heldRound } from '../round-detail.ts';
 import { all, changes, first, parameters, type Sql, selectList } from './sql.ts';
@@ -40,7 +41,8 @@ const INSERT_LIVE_ROUND = {
     .map((_, i) => `$${i + 1}`)
     .join(', ')} WHERE EXISTS (SELECT 1 FROM games WHERE id = $${
     Object.keys(ROUND_FIELDS).indexOf('gameId') + 1
-  } AND active) ON CONFLICT DO NOTHING`,
+  } AND active) AND ${noUsableFreeCard('postgres', (field) => `$${Object.keys(ROUND_FIELDS).indexOf(field) + 1}`)}
+    ON CONFLICT DO NOTHING`,
   values: INSERT_ROUND.values,
 };
 /** The same, with the round's bet inserted only if the round was (a data-modifying CTE: one statement). */

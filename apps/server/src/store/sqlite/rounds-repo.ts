@@ -8,6 +8,7 @@ import type {
   TransactionRecord,
   WalletAttemptRecord,
 } from '../records.ts';
+import { noUsableFreeCard } from '../repos/free-cards-repo.ts';
 import type { RoundsRepo } from '../repositories.ts';
 import { type HeldRoundRow, heldRound } from '../round-detail.ts';
 import { type Db, immediate } from './database.ts';
@@ -62,9 +63,8 @@ export function createRoundsRepo(db: Db): Sync<RoundsRepo> {
   const insertLive = db.prepare(
     `INSERT INTO rounds (${Object.values(ROUND_FIELDS).join(', ')}) SELECT ${Object.keys(ROUND_FIELDS)
       .map((key) => `@${key}`)
-      .join(
-        ', ',
-      )} WHERE EXISTS (SELECT 1 FROM games WHERE id = @gameId AND active = 1) ON CONFLICT DO NOTHING`,
+      .join(', ')} WHERE EXISTS (SELECT 1 FROM games WHERE id = @gameId AND active = 1)
+       AND ${noUsableFreeCard('sqlite', (field) => `@${field}`)} ON CONFLICT DO NOTHING`,
   );
   const insertTransaction = db.prepare(
     `INSERT INTO transactions (${Object.values(TRANSACTION_FIELDS).join(', ')}) VALUES (${Object.keys(
