@@ -245,5 +245,6 @@ describe.runIf(onPostgres)('a SIGKILL between using a card and opening its round
       if (service.child.exitCode === null && service.child.signalCode === null) service.child.kill('SIGKILL');
       await Promise.all([blocker.end(), watcher.end()]);
     }
-  });
+    // The service's own process starts with tsx's loader: slow on a loaded 2-core machine.
+  }, 120_000);
 });
