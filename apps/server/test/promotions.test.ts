@@ -6,8 +6,8 @@ import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 /**
  * The promotions API (docs/contract.md §14, docs/promotions.md): create, add players, list, read,
- * cancel, and a player's free cards, over real HTTP on both databases. Free cards cannot be
- * played yet, so `used` and `prizes` stay 0 here.
+ * cancel, and a player's free cards, over real HTTP on both databases. No card is played here,
+ * so `used` and `prizes` stay 0 (the play: free-cards-play.test.ts).
  */
 
 let server: TestServer;

@@ -1,32 +1,28 @@
 import { layoutCard, type Rng } from '@raspa/core';
 import { isoNow } from '../clock.ts';
 import type { Deps } from '../deps.ts';
-import type {
-  GameRecord,
-  GameSessionRecord,
-  LedgerTransaction,
-  PlayerRecord,
-  ProfileRecord,
-  RoundRecord,
-} from '../store/records.ts';
+import type { GameRecord, LedgerTransaction, RoundRecord } from '../store/records.ts';
 import { ROW_LOCKS, type Transaction } from '../store/store.ts';
-import type { Wallet, WalletAnswer } from '../wallet/wallet.ts';
+import type { WalletAnswer } from '../wallet/wallet.ts';
 import { createBuyProtection } from './buy-protection.ts';
-import { type BuyResult, fail, type PlayRuntime, RoundMovedError, writeChanges } from './play-runtime.ts';
+import { createFreeCardFlow } from './free-card-flow.ts';
+import { NO_FREE_CARDS } from './free-card-grants.ts';
+import {
+  type BuyContext,
+  type BuyResult,
+  fail,
+  type PlayRuntime,
+  RoundMovedError,
+  writeChanges,
+} from './play-runtime.ts';
 import { BlockLostError, createPoolDrawer, type TicketReservation } from './pool-drawer.ts';
 import { inFlightUntil } from './retry-schedule.ts';
 import { newBet, newRound, playRoundOf, prizeOfLevel, type Ticket, walletMovement } from './round-records.ts';
 import { type SentCall, timedSend, walletAttemptRecord } from './wallet-attempt.ts';
 import { betOutcome } from './wallet-outcomes.ts';
 
-/** Who buys, with what: read from the session by the service. */
-export interface BuyContext {
-  session: GameSessionRecord;
-  player: PlayerRecord;
-  game: GameRecord;
-  profile: ProfileRecord;
-  wallet: Wallet;
-}
+/** A buy planned on a free card that went before its unit: bought instead (`buy`). */
+const CARD_GONE = Symbol('card gone');
 
 /**
  * Layout randomness (cosmetic: the outcome comes from the pool) from the injected random source,
@@ -75,17 +71,27 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     };
   }
 
+  const freeCards = createFreeCardFlow(runtime, drawer, drawTicket);
+
   async function buy(context: BuyContext): Promise<BuyResult> {
-    // The ticket is set aside before anything is written: no bet is sent without one.
-    const ticket = await drawer.reserve(context.game);
-    try {
-      return await buyWith(context, ticket);
-    } finally {
-      ticket.settle('unused'); // when it went no further than this: a settled ticket stays settled
+    for (let attempt = 1; ; attempt++) {
+      // The ticket is set aside before anything is written: no bet is sent without one.
+      const ticket = await drawer.reserve(context.game);
+      try {
+        const result = await buyWith(context, ticket);
+        // The free card went before its unit (another buy, a cancellation, its expiry): buy it, once.
+        if (result !== CARD_GONE) return result;
+        if (attempt >= 2) return fail('ROUND_IN_PROGRESS');
+      } finally {
+        ticket.settle('unused'); // when it went no further than this: a settled ticket stays settled
+      }
     }
   }
 
-  async function buyWith(context: BuyContext, ticket: TicketReservation): Promise<BuyResult> {
+  async function buyWith(
+    context: BuyContext,
+    ticket: TicketReservation,
+  ): Promise<BuyResult | typeof CARD_GONE> {
     const { player, game, session, wallet } = context;
     const nowMs = deps.clock().getTime();
     // Player protection before the wallet (buy-protection.ts): nothing charged, no round written.
@@ -96,9 +102,10 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     const betId = deps.newId();
     const round = newRound(game, { roundId, playerId: player.id, sessionId: session.id }, now);
     const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
-    // Only for an active game, and at most one round waiting on the wallet or in play per player:
-    // the insert checks both (a unique index, no read before it), and writes the bet with the
-    // round or neither; and protection's guards. One statement, its COMMIT with it.
+    // Only for an active game, at most one round waiting on the wallet or in play per player, only
+    // if the player holds no usable free card of the game, and protection's guards: the insert
+    // checks them all (a unique index and conditions, no read before it), and writes the bet with
+    // the round or neither. One statement, its COMMIT with it.
     const insert = (guards: typeof checked.guards) =>
       store.transaction(async (tx) => {
         tx.lastStatement();
@@ -114,7 +121,11 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     if (!inserted) {
       // Why not, only if not: read after the unit (it wrote nothing), as READ COMMITTED would have.
       const current = await store.games.findById(game.id);
-      return fail(current?.active ? 'ROUND_IN_PROGRESS' : 'GAME_INACTIVE');
+      if (!current?.active) return fail('GAME_INACTIVE');
+      // A free card is played without a bet (free-card-flow.ts); without one, the live round refused it.
+      const free = await freeCards.play(context, ticket);
+      if (free.kind === 'card-gone') return CARD_GONE;
+      return free.kind === 'played' ? free.result : fail('ROUND_IN_PROGRESS');
     }
     const result = await calls.sending(bet.id, async () => {
       const { answer, sent } = await track(
@@ -171,7 +182,11 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
               before: [attempted, drawn.held],
             });
             drew = true;
-            return { ok: true, data: { round: view, balance: outcome.balanceMinor } };
+            // Bought: the insert found no usable free card (noUsableFreeCard), so none is left.
+            return {
+              ok: true,
+              data: { round: view, balance: outcome.balanceMinor, freeCards: NO_FREE_CARDS },
+            };
           }
           case 'declined':
             await writeChanges(tx, events, hand, outcome.changes, {

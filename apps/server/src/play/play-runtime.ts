@@ -1,6 +1,14 @@
-import type { PlayErrorCode, PlayRound, RealityCheck } from '@raspa/core';
+import type { FreeCardsState, PlayErrorCode, PlayRound, RealityCheck } from '@raspa/core';
 import type { Deps } from '../deps.ts';
-import type { GameRecord, HeldRound, PlayerRecord, RoundPlayer, RoundRecord } from '../store/records.ts';
+import type {
+  GameRecord,
+  GameSessionRecord,
+  HeldRound,
+  PlayerRecord,
+  ProfileRecord,
+  RoundPlayer,
+  RoundRecord,
+} from '../store/records.ts';
 import type { Repositories, Transaction } from '../store/store.ts';
 import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';
 import type { CallsInFlight } from './calls-in-flight.ts';
@@ -28,8 +36,20 @@ export type PlayResult<T> = { ok: true; data: T } | PlayFailure;
 
 export const fail = <T>(code: PlayErrorCode): PlayResult<T> => ({ ok: false, code });
 
-/** What a buy answers: the opened round and the balance the wallet reported. */
-export type BuyResult = PlayResult<{ round: PlayRound; balance: number }>;
+/**
+ * What a buy answers: the opened round, the balance the wallet reported (a free card's: the last
+ * one reported) and the free cards left after it.
+ */
+export type BuyResult = PlayResult<{ round: PlayRound; balance: number; freeCards: FreeCardsState }>;
+
+/** Who buys, with what: read from the session by the service. */
+export interface BuyContext {
+  session: GameSessionRecord;
+  player: PlayerRecord;
+  game: GameRecord;
+  profile: ProfileRecord;
+  wallet: Wallet;
+}
 
 /** How the service tells connected pages what changed (the realtime layer implements it). */
 export interface PlayNotifier {

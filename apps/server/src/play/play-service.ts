@@ -6,6 +6,7 @@ import type { GameRecord, GameSessionRecord, PlayerRecord, ProfileRecord } from 
 import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';
 import { createBetFlow } from './bet-flow.ts';
 import { createCallsInFlight } from './calls-in-flight.ts';
+import { freeCardGrantOf, freeCardsState } from './free-card-grants.ts';
 import { createPlayRecords, type PlayRecords } from './play-records.ts';
 import {
   type BuyResult,
@@ -186,7 +187,10 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
         if (reported !== known)
           await store.transaction((tx) => tx.rounds.updatePlayer(player.id, game.currency, reported, 0, 0));
       }
-      const live = await store.rounds.findLiveRound(player.id);
+      const [live, grants] = await Promise.all([
+        store.rounds.findLiveRound(player.id),
+        store.freeCards.grantsOfGame(player.id, game.id),
+      ]);
       return {
         ok: true,
         data: {
@@ -205,6 +209,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
             levels: game.ladder.levels.map(({ level, winners, prize }) => ({ level, winners, prize })),
           },
           openRound: live ? playRoundOf(live) : null,
+          freeCards: freeCardsState(grants.map(freeCardGrantOf), deps.clock().getTime()),
         },
       };
     },

@@ -61,7 +61,7 @@ const round: fc.Arbitrary<RoundRecord> = fc.record({
   lastActionAt: iso,
   reconciliation: fc.boolean(),
   prizeTransactionId: fc.constantFrom(null, 'prize'),
-  promotionId: fc.constant(null),
+  promotionId: fc.constantFrom(null, 'promotion'),
 });
 
 const player = (currency: string): fc.Arbitrary<RoundPlayer> =>

@@ -56,6 +56,7 @@ describe('round records', () => {
       lastActionAt: NOW,
       reconciliation: false,
       prizeTransactionId: null,
+      promotionId: null,
     });
   });
 
@@ -131,6 +132,21 @@ describe('round records', () => {
       gameId: 'game-1',
       gameModel: 'model-1',
     });
+  });
+
+  it('a free card’s prize names its promotion; its bet-less round’s other calls and a bought card’s do not', () => {
+    const player = { id: 'player-1', credential: 'joana' };
+    const free = { ...round, paidMinor: 0, prizeMinor: 500, promotionId: 'promo-1' };
+    const bought = { ...free, promotionId: null };
+    expect(walletMovement(newPrize(free, NOW, LATER), free, player, game)).toMatchObject({
+      amountMinor: 500,
+      promotionId: 'promo-1',
+    });
+    expect(walletMovement(newPrize(bought, NOW, LATER), bought, player, game)).not.toHaveProperty(
+      'promotionId',
+    );
+    const rollback = newRollback(free, newBet(free, 'bet-1', NOW, LATER), 'rollback-1', NOW);
+    expect(walletMovement(rollback, free, player, game)).not.toHaveProperty('promotionId');
   });
 
   it('the page sees a round only once it has a card; `closing` is a prize pending', () => {

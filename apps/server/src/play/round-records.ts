@@ -147,6 +147,8 @@ export function walletMovement(
     amountMinor: Math.abs(transaction.amountMinor),
     gameId: game.id,
     gameModel: game.gameModel,
+    // A free card's prize says which promotion paid it (its round sent no bet); a bet never does.
+    ...(transaction.type === 'prize' && round.promotionId !== null && { promotionId: round.promotionId }),
   };
 }
 

@@ -1,6 +1,6 @@
 // The wire shapes of docs/contract.md §14. The promotion routes (http/routes/promotion-routes.ts)
-// use them; roundPromotionField and walletPrizePromotionField wait for the play (docs/promotions.md,
-// "Not built yet").
+// use them; walletPrizePromotionField is the `/prize` body's field (http-wallet.ts walletBody);
+// roundPromotionField waits for the round lists and webhooks (docs/promotions.md, "Not built yet").
 import { PROMOTION_LIMITS, PROMOTION_STATUSES } from '@raspa/core';
 import { z } from 'zod';
 import { id, isoTime } from './common.ts';

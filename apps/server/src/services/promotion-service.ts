@@ -64,7 +64,7 @@ const timesOf = (record: Pick<PromotionRecord, 'startAt' | 'expireAt' | 'cancell
  * Free-card promotions (docs/contract.md §14, docs/promotions.md): created for one game version
  * of a profile and a list of its players, players added, listed, read and cancelled. The rules
  * (status, time limits, the free-cards lines) are core's; this service checks ownership and
- * writes each change in one unit. The play (a buy using a card) is not built yet.
+ * writes each change in one unit. The play of a card is play/free-card-flow.ts.
  */
 export function createPromotionService(deps: Deps) {
   const { store } = deps;

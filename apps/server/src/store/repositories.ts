@@ -164,7 +164,8 @@ export interface RoundsRepo {
   /**
    * A buy's new round, in one statement (issue 23: no read before the write): inserted only if
    * its game is active and its player has no live round (the unique index decides, so two buys at
-   * once cannot both pass). False, with nothing written, otherwise. With `bet`, the round's bet is
+   * once cannot both pass) and, for a bought round (`promotionId` null), holds no usable free card
+   * of the game (repos/free-cards-repo.ts `noUsableFreeCard`). False, with nothing written, otherwise. With `bet`, the round's bet is
    * inserted with it, or not at all (one statement on PostgreSQL: a buy's unit is one round trip).
    * `guards`: player protection's conditions, refused the same way (live-round-guards.ts).
    */
@@ -444,6 +445,17 @@ export interface PromotionsRepo {
   cancel(id: string, at: string): Promise<boolean>;
   /** Every grant of a player, in any state, with its promotion's game, name and times. */
   grantsOfPlayer(playerId: string): Promise<PlayerGrant[]>;
+}
+
+/** The play of free cards (docs/promotions.md, "A card used exactly once"). */
+export interface FreeCardsRepo {
+  /** The player's grants of one game, in any state, the first to expire first. */
+  grantsOfGame(playerId: string, gameId: string): Promise<PlayerGrant[]>;
+  /**
+   * Uses one card of the player's grant, only while one is left and the promotion is active at
+   * `now` for `gameId`: true when it did. Call it in the unit that inserts the card's round.
+   */
+  useCard(card: { promotionId: string; playerId: string; gameId: string; now: string }): Promise<boolean>;
 }
 
 /** A player's limits and exclusion (docs/player-protection.md, 015_player_protection.sql). */

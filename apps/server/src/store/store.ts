@@ -3,6 +3,7 @@ import type {
   AuditRepo,
   ClientsRepo,
   DemoWalletRepo,
+  FreeCardsRepo,
   GamesRepo,
   IdempotencyRepo,
   LedgerRepo,
@@ -39,6 +40,7 @@ export interface Repositories {
   ops: OpsRepo;
   audit: AuditRepo;
   promotions: PromotionsRepo;
+  freeCards: FreeCardsRepo;
   protection: ProtectionRepo;
 }
 

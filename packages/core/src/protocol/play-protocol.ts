@@ -59,6 +59,15 @@ export const playLevelSchema = z.object({
   prize: z.number().int(),
 });
 
+/**
+ * The player's free cards of the session's game (docs/promotions.md): the cards usable now and
+ * when the first of them expires (ISO 8601; null when none). A buy uses one before any is bought.
+ */
+export const freeCardsStateSchema = z.object({
+  count: z.number().int().min(0),
+  expireAt: z.string().nullable(),
+});
+
 export const playStateSchema = z.object({
   sessionId: z.string(),
   lang: z.enum(['pt', 'en', 'es']),
@@ -77,6 +86,7 @@ export const playStateSchema = z.object({
   }),
   /** The player's round in play (from another tab too), to resume with the same card. */
   openRound: playRoundSchema.nullable(),
+  freeCards: freeCardsStateSchema,
 });
 
 export const revealRequestSchema = z.object({ roundId: z.string().min(1).max(100) });
@@ -139,7 +149,12 @@ export const ackSchema = <T extends z.ZodType>(data: T) =>
     z.object({ ok: z.literal(false), error: playErrorSchema }),
   ]);
 
-export const buyAnswerSchema = z.object({ round: playRoundSchema, balance: z.number().int() });
+/** `freeCards`: what is left after this buy (a free card's round has `price` 0; a bought one's answer says 0 left). */
+export const buyAnswerSchema = z.object({
+  round: playRoundSchema,
+  balance: z.number().int(),
+  freeCards: freeCardsStateSchema,
+});
 export const revealAnswerSchema = z.object({ round: playRoundSchema, balance: z.number().int().nullable() });
 /** `reality-check-ack` ("Keep playing"): when the next reality check falls due (ISO time; null: none). */
 export const realityCheckAckAnswerSchema = z.object({ realityCheckDueAt: z.string().nullable() });
@@ -149,6 +164,7 @@ export type PlayRound = z.infer<typeof playRoundSchema>;
 export type PlayState = z.infer<typeof playStateSchema>;
 export type PlayError = z.infer<typeof playErrorSchema>;
 export type BuyAnswer = z.infer<typeof buyAnswerSchema>;
+export type FreeCardsState = z.infer<typeof freeCardsStateSchema>;
 export type RevealAnswer = z.infer<typeof revealAnswerSchema>;
 export type RealityCheckAckAnswer = z.infer<typeof realityCheckAckAnswerSchema>;
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: PlayError };

@@ -26,6 +26,7 @@ import type {
 } from '../records.ts';
 import type { RoundsRepo } from '../repositories.ts';
 import { type HeldRoundRow, heldRound } from '../round-detail.ts';
+import { noUsableFreeCard } from './free-cards-repo.ts';
 
 const ROUND_COLUMNS = selectList(ROUND_FIELDS);
 const TRANSACTION_COLUMNS = selectList(TRANSACTION_FIELDS);
@@ -58,10 +59,12 @@ const insertTransaction = statement<LedgerTransaction>(
  * A buy's round: only for an active game, and DO NOTHING when the player's live round exists (the
  * only unique index a new round's id can meet). On PostgreSQL under READ COMMITTED a concurrent
  * buy's uncommitted round makes this wait for it, then do nothing: no unique violation, no rerun.
- * With its `guards` (live-round-guards.ts): player protection's conditions, refused the same way.
+ * A bought round (`promotionId` null) only while the player holds no usable free card of the game
+ * (free-cards-repo.ts `noUsableFreeCard`). With its `guards` (live-round-guards.ts): player
+ * protection's conditions, refused the same way.
  */
 const liveRoundText = (d: Dialect, guards: LiveRoundGuards) =>
-  `INSERT INTO rounds (${columnsOf(ROUND_FIELDS)}) SELECT ${parametersOf(ROUND_FIELDS)} WHERE EXISTS (SELECT 1 FROM games WHERE id = :gameId AND ${isSet(d, 'active')})${liveRoundGuardsSql(guards, (name) => `:${name}`)} ON CONFLICT DO NOTHING`;
+  `INSERT INTO rounds (${columnsOf(ROUND_FIELDS)}) SELECT ${parametersOf(ROUND_FIELDS)} WHERE EXISTS (SELECT 1 FROM games WHERE id = :gameId AND ${isSet(d, 'active')}) AND ${noUsableFreeCard(d, (field) => `:${field}`)}${liveRoundGuardsSql(guards, (name) => `:${name}`)} ON CONFLICT DO NOTHING`;
 /** The bet's parameters beside the round's: `:bet_id`, `:bet_roundId`, … */
 const BET = 'bet_';
 const betParameters = (bet: LedgerTransaction) => {

@@ -3,6 +3,7 @@ import type { StoreHealth } from '../records.ts';
 import { createAuditRepo } from '../repos/audit-repo.ts';
 import { createClientsRepo } from '../repos/clients-repo.ts';
 import { createDemoWalletRepo } from '../repos/demo-wallet-repo.ts';
+import { createFreeCardsRepo } from '../repos/free-cards-repo.ts';
 import { createGamesRepo } from '../repos/games-repo.ts';
 import { createIdempotencyRepo } from '../repos/idempotency-repo.ts';
 import { createLedgerRepo } from '../repos/ledger-repo.ts';
@@ -58,6 +59,7 @@ function repositories(x: Exec, db: Db, background: Background): Repositories {
     ops: createOpsRepo(x, shippedMigrations(), closedHealth(db)),
     audit: createAuditRepo(x),
     promotions: createPromotionsRepo(x),
+    freeCards: createFreeCardsRepo(x),
     protection: createProtectionRepo(x),
   };
 }
