@@ -111,6 +111,7 @@ function writeRounds(db: Db, from: number, to: number, perCommit: number): void 
         lastActionAt: at,
         reconciliation: false,
         prizeTransactionId: null,
+        promotionId: null,
       };
       const bet: LedgerTransaction = {
         id: `${id}-bet`,

@@ -72,6 +72,7 @@ export async function drawPoolTo(
           lastActionAt: now,
           reconciliation: false,
           prizeTransactionId: null,
+          promotionId: null,
         };
       }),
     );

@@ -61,6 +61,7 @@ const round: fc.Arbitrary<RoundRecord> = fc.record({
   lastActionAt: iso,
   reconciliation: fc.boolean(),
   prizeTransactionId: fc.constantFrom(null, 'prize'),
+  promotionId: fc.constantFrom(null, 'promotion'),
 });
 
 const player = (currency: string): fc.Arbitrary<RoundPlayer> =>
@@ -101,6 +102,8 @@ describe('roundEventPayload', () => {
           };
           const read = roundView(roundDetail(row, storeOrder(calls)));
           expect(JSON.stringify(roundEventPayload(held, calls, figures))).toBe(JSON.stringify(read));
+          // A free card's round says so in its webhook payload (docs/promotions.md).
+          expect(read.promotionId).toBe(held.promotionId);
         },
       ),
     );

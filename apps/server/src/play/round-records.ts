@@ -33,6 +33,7 @@ export function newRound(
     lastActionAt: now,
     reconciliation: false,
     prizeTransactionId: null,
+    promotionId: null,
   };
 }
 

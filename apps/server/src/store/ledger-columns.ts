@@ -21,6 +21,7 @@ export const ROUND_FIELDS: Record<keyof RoundRecord, string> = {
   lastActionAt: 'last_action_at',
   reconciliation: 'reconciliation',
   prizeTransactionId: 'prize_transaction_id',
+  promotionId: 'promotion_id',
 };
 
 /** The column of each field of a wallet call (a ledger transaction), in both adapters' schemas. */

@@ -198,6 +198,8 @@ export interface RoundDetail {
   prizeMinor: number;
   createdAt: string;
   endAt: string | null;
+  /** The promotion whose free card played the round; null for a bought card. */
+  promotionId: string | null;
   player: RoundPlayer;
   transactions: TransactionRecord[];
 }
@@ -271,6 +273,8 @@ export interface RoundRecord {
    * writes anything, so every sender uses this one id (docs/store.md, cut 6). Null otherwise.
    */
   prizeTransactionId: string | null;
+  /** The promotion whose free card this round plays; null for a bought card. */
+  promotionId: string | null;
 }
 
 /**
@@ -590,8 +594,13 @@ export interface ReportRow {
   /** Players who placed those bets. */
   players: number;
   betsMinor: number;
+  /** Prizes of bought cards. */
   prizesMinor: number;
   rollbacksMinor: number;
+  /** Free cards played: rounds opened with a free card (docs/promotions.md), by the round's day. */
+  promoRounds: number;
+  /** Prizes of free cards: the promotions' cost. */
+  promoPrizesMinor: number;
 }
 
 // ---- free cards (docs/contract.md §14, docs/promotions.md)

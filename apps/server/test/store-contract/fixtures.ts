@@ -237,6 +237,7 @@ export function roundRecord(seat: Seat, over: Partial<RoundRecord> = {}): RoundR
     lastActionAt: createdAt,
     reconciliation: false,
     prizeTransactionId: null,
+    promotionId: null,
     ...over,
   };
 }
