@@ -78,6 +78,8 @@ export function walletBody(
   if (call === 'rollback' && 'originalTransactionId' in request) {
     body.originalTransactionId = request.originalTransactionId;
   }
+  // Left out of a bought card's prize, so a wallet that knows nothing of promotions sees no change.
+  if (call === 'prize' && request.promotionId !== undefined) body.promotionId = request.promotionId;
   return body;
 }
 
