@@ -408,6 +408,9 @@ describe('the back office, in a real browser against a real service', () => {
     const today = totals.getByRole('row', { name: new RegExp(en.overview.periods.today) });
     await today.waitFor(WAIT);
     expect(await today.getByRole('cell').nth(1).textContent()).toBe('1');
+    // The promotions' cost (free cards' prizes, docs/promotions.md) has its column, before the GGR.
+    const headers = await totals.getByRole('columnheader').allTextContents();
+    expect(headers.indexOf('Promotions’ cost')).toBe(headers.indexOf(en.overview.ggr) - 1);
     await page.getByRole('img', { name: new RegExp(en.overview.chartTitle('BRL')) }).waitFor(WAIT);
     const games = page.getByRole('region', { name: en.overview.gamesOf(en.overview.periods.week) });
     await games.getByRole('row', { name: /frevo-da-sorte v1/ }).waitFor(WAIT);

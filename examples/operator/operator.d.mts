@@ -14,7 +14,7 @@ export interface OperatorOptions {
   /** Milliseconds since the epoch, for the webhook timestamp tolerance. */
   now?: () => number;
   /** Rules to break on purpose, to watch the conformance checker fail. */
-  breaks?: Array<'idempotency' | 'signature'>;
+  breaks?: Array<'idempotency' | 'signature' | 'promotion'>;
 }
 
 export interface ReceivedWebhook {

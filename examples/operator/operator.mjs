@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 export const WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
 const MAX_BODY_BYTES = 100 * 1024;
 /** Rules the operator can be told to break, to see the conformance checker fail (never in production). */
-export const BREAKABLE_RULES = ['idempotency', 'signature'];
+export const BREAKABLE_RULES = ['idempotency', 'signature', 'promotion'];
 
 // ---------------------------------------------------------------------------------------------
 // Signatures
@@ -141,6 +141,8 @@ export function createOperator(options = {}) {
   }
   const idempotent = !breaks.includes('idempotency');
   const checksSignatures = !breaks.includes('signature');
+  // A wallet that knows nothing of free cards: it refuses a prize naming a promotion.
+  const paysFreeCards = !breaks.includes('promotion');
 
   // State: balances per (currency, credential), every wallet transaction by its id (the
   // idempotency key), and the webhook-ids already processed. A real operator keeps these in its
@@ -202,7 +204,11 @@ export function createOperator(options = {}) {
       }),
     // A prize needs no bet before it: a free card's round (promotionId in the body) sends none.
     prize: (request) =>
-      once(request, 'prize', () => {
+      once(request, 'prize', (record) => {
+        if (request.promotionId && !paysFreeCards) {
+          record.status = 'declined';
+          return refusal(400, 'INVALID_REQUEST', 'Unknown field: promotionId.');
+        }
         const key = openAccount(request);
         state.accounts[key] += request.amountMinor;
         return balanceAnswer(key, request.currency);

@@ -33,11 +33,17 @@ export interface RoundOptions {
   outcome?: 'closed' | 'open' | 'voided' | 'declined';
   /** Milliseconds from buying to closing (prize or rollback); default 2 s. */
   closeAfterMs?: number;
+  /**
+   * A free card of this promotion (`promotion`): no bet, paid 0, its prize paid with no bet before
+   * it (docs/promotions.md). Only `closed` and `open`: a free round has no bet to decline or void.
+   */
+  promotionId?: string;
 }
 
 export interface WrittenRound {
   roundId: string;
-  betId: string;
+  /** Null for a free card's round: it has no bet. */
+  betId: string | null;
   /** The prize or rollback transaction, when there is one. */
   settleId: string | null;
   createdAt: string;
@@ -145,6 +151,10 @@ export function ledgerFixtures(server: TestServer) {
     const roundId = newId();
     const betId = newId();
     const declined = outcome === 'declined';
+    const promotionId = options.promotionId ?? null;
+    if (promotionId !== null && outcome !== 'closed' && outcome !== 'open')
+      throw new Error(`a free round is closed or open, not ${outcome}`);
+    const paidMinor = promotionId === null ? at.betMinor : 0;
     const transaction = (
       id: string,
       type: 'bet' | 'prize' | 'rollback',
@@ -180,7 +190,7 @@ export function ledgerFixtures(server: TestServer) {
         sessionId: at.sessionId,
         status: outcome,
         currency: at.currency,
-        paidMinor: at.betMinor,
+        paidMinor,
         prizeMinor,
         createdAt: options.at,
         endAt,
@@ -192,10 +202,11 @@ export function ledgerFixtures(server: TestServer) {
         lastActionAt: null as unknown as string,
         reconciliation: false,
         prizeTransactionId: null,
-        promotionId: null,
+        promotionId,
       });
-      const afterBet = declined ? start : start - at.betMinor;
-      await tx.rounds.insertTransaction(transaction(betId, 'bet', -at.betMinor, start));
+      const afterBet = declined ? start : start - paidMinor;
+      if (promotionId === null)
+        await tx.rounds.insertTransaction(transaction(betId, 'bet', -at.betMinor, start));
       let settleId: string | null = null;
       let end = afterBet;
       if (endAt !== null && (outcome === 'voided' || prizeMinor > 0)) {
@@ -207,11 +218,29 @@ export function ledgerFixtures(server: TestServer) {
         );
       }
       await tx.rounds.updatePlayer(at.playerId, at.currency, end, declined ? 0 : 1, prizeMinor > 0 ? 1 : 0);
-      return { roundId, betId, settleId, createdAt: options.at, endAt };
+      return { roundId, betId: promotionId === null ? betId : null, settleId, createdAt: options.at, endAt };
     });
   }
 
-  return { seat, addPlayer, round };
+  /** A promotion of the seat's game (its free rounds are written by `round` with its id); no grants. */
+  async function promotion(at: Seat): Promise<string> {
+    const id = newId();
+    await store.promotions.insert({
+      id,
+      clientId: at.clientId,
+      profileId: at.profileId,
+      gameId: at.gameId,
+      name: 'Welcome',
+      cardsPerPlayer: 10,
+      startAt: '2026-01-01T00:00:00.000Z',
+      expireAt: '2026-12-31T00:00:00.000Z',
+      cancelledAt: null,
+      createdAt: now(),
+    });
+    return id;
+  }
+
+  return { seat, addPlayer, round, promotion };
 }
 
 export type LedgerFixtures = ReturnType<typeof ledgerFixtures>;

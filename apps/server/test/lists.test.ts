@@ -240,6 +240,7 @@ describe('GET /v1/round', () => {
       ],
       createdAt: '2026-02-27T23:59:59.999Z',
       endAt: '2026-02-28T00:00:01.999Z',
+      promotionId: null,
       profileId: ana.profileId,
       gameId: ana.gameId,
     });
@@ -306,6 +307,7 @@ describe('GET /v1/round', () => {
         ],
         createdAt: '2026-03-01T08:00:00.000Z',
         endAt: '2026-03-01T08:00:02.000Z',
+        promotionId: null,
         profileId: fahad.profileId,
         gameId: fahad.gameId,
       },

@@ -88,6 +88,11 @@ describe('the service against examples/operator', () => {
     );
     const events = await eventually(() => operator.operator.events.length === 2 && operator.operator.events);
     expect(events.map((event) => event.event)).toEqual(['open-round', 'close-round']);
-    expect(events[1]?.payload).toMatchObject({ _id: bought.data.round.roundId, status: 'closed' });
+    expect(events[1]?.payload).toMatchObject({
+      _id: bought.data.round.roundId,
+      status: 'closed',
+      promotionId: null,
+    });
+    expect(events[0]?.payload).toMatchObject({ status: 'open', paidPrice: 5, promotionId: null });
   });
 });

@@ -1,3 +1,4 @@
+import { type ReportRound, type ReportTransaction, reportSumsOf } from '@raspa/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCsvRecords } from './csv-reader.ts';
@@ -6,8 +7,9 @@ import { type LedgerFixtures, ledgerFixtures, listAllPages } from './ledger-fixt
 
 /**
  * docs/contract.md §11: GET /v1/report equals the sums of GET /v1/transaction over the same filter
- * (completed transactions: docs/reconciliation.md), for random ledgers; its CSV, and the lists',
- * read back as the same rows.
+ * (completed transactions: docs/reconciliation.md), for random ledgers with free cards in them
+ * (docs/promotions.md: their rounds from GET /v1/round, summed by core's reportSumsOf); its CSV,
+ * and the lists', read back as the same rows.
  */
 
 let server: TestServer;
@@ -46,10 +48,12 @@ const roundArb = fc.record({
   second: fc.nat(86_399),
   outcome: fc.constantFrom('closed', 'closed', 'voided'),
   prize: fc.constantFrom(0, 0, 500, 2_000),
+  /** A free card: no bet; `voided` becomes a losing `closed` (a free round has no bet to void). */
+  free: fc.constantFrom(false, false, true),
 });
 
 describe('GET /v1/report', () => {
-  it('equals the sums of the completed transactions of the list, for every groupBy and filter', async () => {
+  it('equals the sums of the completed transactions and free rounds of the lists, for every groupBy and filter', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(roundArb, { minLength: 1, maxLength: 25 }),
@@ -63,66 +67,116 @@ describe('GET /v1/report', () => {
             await fixtures.addPlayer(brl, `other-${client.clientId}`),
             await fixtures.seat(client.clientId, { currency: 'USD', betMinor: 300 }),
           ];
+          const promotions = new Map<string, string>();
+          const promotionOf = async (seat: (typeof seats)[number]) => {
+            const promotionId = promotions.get(seat.gameId) ?? (await fixtures.promotion(seat));
+            promotions.set(seat.gameId, promotionId);
+            return promotionId;
+          };
           for (const round of plan) {
             const seat = seats[round.seat] ?? brl;
-            await fixtures.round(seat, {
-              at: new Date(START + round.day * DAY + round.second * 1000).toISOString(),
-              outcome: round.outcome as 'closed' | 'voided',
-              prizeMinor: round.prize,
-            });
+            const at = new Date(START + round.day * DAY + round.second * 1000).toISOString();
+            if (round.free) {
+              const prizeMinor = round.outcome === 'voided' ? 0 : round.prize;
+              await fixtures.round(seat, { at, prizeMinor, promotionId: await promotionOf(seat) });
+            } else {
+              await fixtures.round(seat, {
+                at,
+                outcome: round.outcome as 'closed' | 'voided',
+                prizeMinor: round.prize,
+              });
+            }
           }
+          // A free card in play counts (one live round per player: this player's only open one).
+          const last = new Date(START + 4 * DAY + 43_200_000).toISOString();
+          await fixtures.round(seats[1] ?? brl, {
+            at: last,
+            outcome: 'open',
+            promotionId: await promotionOf(brl),
+          });
+          const currencyOf = new Map(seats.map((seat) => [seat.gameId, seat.currency]));
           const day = (n: number) => new Date(START + n * DAY).toISOString().slice(0, 10);
           const range = `&dateStart=${day(Math.min(a, b))}&dateEnd=${day(Math.max(a, b))}`;
-          // Every round's game, unfiltered: a prize paid just after midnight is in a day range its
-          // round (bought the day before) is not.
-          const rounds = await listAll(client.tokens, '/v1/round?');
-          const gameOf = new Map(rounds.map((round) => [round._id, round.gameId]));
+          // Every round, unfiltered: a prize paid just after midnight is in a day range its round
+          // (bought the day before) is not, and its game and promotion are its round's.
+          const allRounds = await listAll(client.tokens, '/v1/round?');
+          const roundOf = new Map(allRounds.map((round) => [round._id, round]));
           for (const filter of ['', range, `&profileId=${brl.profileId}`]) {
             const transactions = (await listAll(client.tokens, `/v1/transaction?${filter}`)).filter(
               (t) => t.status === 'completed',
             );
+            // Free rounds count by the round's own day: those the round list keeps for the filter.
+            const freeRounds = (await listAll(client.tokens, `/v1/round?${filter}`)).filter(
+              (round) => round.promotionId !== null,
+            );
             for (const groupBy of ['day', 'game', 'currency', 'player'] as const) {
-              const keyOf = (t: any) =>
+              const keyOf = (record: {
+                createdAt: string;
+                gameId: string;
+                currency: string;
+                userId: string;
+              }) =>
                 groupBy === 'day'
-                  ? t.createdAt.slice(0, 10)
+                  ? record.createdAt.slice(0, 10)
                   : groupBy === 'game'
-                    ? gameOf.get(t.roundId)
+                    ? record.gameId
                     : groupBy === 'currency'
-                      ? t.currency
-                      : t.userId;
-              const sums = new Map<string, any>();
-              for (const t of transactions) {
-                const id = `${keyOf(t)}|${t.currency}`;
-                const row = sums.get(id) ?? {
-                  key: keyOf(t),
-                  currency: t.currency,
-                  rounds: new Set(),
+                      ? record.currency
+                      : record.userId;
+              const groups = new Map<string, any>();
+              const groupOf = (key: string, currency: string) => {
+                const id = `${key}|${currency}`;
+                const group = groups.get(id) ?? {
+                  key,
+                  currency,
+                  roundIds: new Set(),
                   players: new Set(),
-                  bets: 0,
-                  prizes: 0,
-                  rollbacks: 0,
+                  rounds: [] as ReportRound[],
+                  transactions: [] as ReportTransaction[],
                 };
+                groups.set(id, group);
+                return group;
+              };
+              for (const t of transactions) {
+                const round = roundOf.get(t.roundId);
+                const group = groupOf(keyOf({ ...t, gameId: round.gameId }), t.currency);
+                group.transactions.push({
+                  type: t.type,
+                  status: t.status,
+                  amountMinor: cents(t.amount),
+                  promotionId: round.promotionId,
+                });
                 if (t.type === 'bet') {
-                  row.bets -= cents(t.amount);
-                  row.rounds.add(t.roundId);
-                  row.players.add(t.userId);
-                } else if (t.type === 'prize') row.prizes += cents(t.amount);
-                else if (t.type === 'rollback') row.rollbacks += cents(t.amount);
-                sums.set(id, row);
+                  group.roundIds.add(t.roundId);
+                  group.players.add(t.userId);
+                }
               }
-              const expected = [...sums.entries()]
+              for (const round of freeRounds) {
+                const currency = currencyOf.get(round.gameId) as string;
+                groupOf(keyOf({ ...round, currency, userId: round.user._id }), currency).rounds.push({
+                  promotionId: round.promotionId,
+                  status: round.status,
+                });
+              }
+              const expected = [...groups.entries()]
                 .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-                .map(([, row]) => ({
-                  key: row.key,
-                  currency: row.currency,
-                  rounds: row.rounds.size,
-                  players: row.players.size,
-                  bets: row.bets / 100,
-                  prizes: row.prizes / 100,
-                  rollbacks: row.rollbacks / 100,
-                  ggr: (row.bets - row.prizes - row.rollbacks) / 100,
-                  rtp: row.bets === 0 ? null : row.prizes / row.bets,
-                }));
+                .map(([, group]) => {
+                  const sums = reportSumsOf(group.rounds, group.transactions);
+                  return {
+                    key: group.key,
+                    currency: group.currency,
+                    rounds: group.roundIds.size,
+                    players: group.players.size,
+                    bets: sums.betsMinor / 100,
+                    prizes: sums.prizesMinor / 100,
+                    rollbacks: sums.rollbacksMinor / 100,
+                    promoRounds: sums.promoRounds,
+                    promoPrizes: sums.promoPrizesMinor / 100,
+                    ggr:
+                      (sums.betsMinor - sums.prizesMinor - sums.rollbacksMinor - sums.promoPrizesMinor) / 100,
+                    rtp: sums.betsMinor === 0 ? null : sums.prizesMinor / sums.betsMinor,
+                  };
+                });
               const report = await server.call('GET', `/v1/report?groupBy=${groupBy}${filter}`, {
                 token: client.tokens,
               });
@@ -141,6 +195,8 @@ describe('GET /v1/report', () => {
     const seat = await fixtures.seat(client.clientId, { credential: 'ana, "the boss"\nsilva@example.test' });
     await fixtures.round(seat, { at: '2026-02-02T10:00:00.000Z', prizeMinor: 2_000 });
     await fixtures.round(seat, { at: '2026-02-03T10:00:00.000Z', outcome: 'voided' });
+    const promotionId = await fixtures.promotion(seat);
+    await fixtures.round(seat, { at: '2026-02-04T10:00:00.000Z', prizeMinor: 500, promotionId });
     const asText = (value: unknown) => (value === null ? '' : String(value));
 
     for (const [path, flatten] of [
@@ -165,6 +221,13 @@ describe('GET /v1/report', () => {
       expect(read).toEqual(expected);
       expect(read.length).toBeGreaterThan(0);
     }
+    // The free card's round carries its promotion in the list and the CSV; the report counts it.
+    const csv = await server.call('GET', '/v1/round?format=csv', { token: client.tokens });
+    expect(readCsv(csv.body as string).map((row) => row.promotionId)).toEqual([promotionId, '', '']);
+    const report = await server.call('GET', '/v1/report?groupBy=currency', { token: client.tokens });
+    expect(report.body.data).toMatchObject([
+      { rounds: 2, promoRounds: 1, prizes: 20, promoPrizes: 5, ggr: -20 },
+    ]);
   });
 
   it('exports every row of a list matching its filters as CSV, all pages, in the list’s order', async () => {

@@ -59,15 +59,21 @@ describe.concurrent('pnpm wallet-check', () => {
     const { code, lines, stderr } = await walletCheck(['--url', url, '--secret', SECRET]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(results(lines)).toHaveLength(11);
+    expect(results(lines)).toHaveLength(13);
     expect(failures(lines)).toEqual([]);
-    expect(lines).toContain('All 11 checks passed.');
+    expect(lines).toContain('All 13 checks passed.');
     expect(lines.join('\n')).toContain('run this against a test account');
     expect(lines).toContain(
       'PASS  [moves money] a signed bet debits the amount (bet 1.25 BRL: 1000.00 BRL → 998.75 BRL)',
     );
     expect(lines).toContain(
       'PASS  [moves money] amounts of one minor unit (0.01 BRL) are exact (1000.00 BRL → 999.99 BRL → 1000.00 BRL)',
+    );
+    expect(lines.find((line) => line.includes('(a free card) credits the amount'))).toMatch(
+      /^PASS {2}\[moves money\] a prize with promotionId and no bet before it \(a free card\) credits the amount \(prize 1\.25 BRL of promotion wallet-check-promotion-[0-9a-f]+: 1000\.00 BRL → 1001\.25 BRL\)$/,
+    );
+    expect(lines).toContain(
+      'PASS  [moves money] a repeated free card prize gets the first answer and does not credit twice (balance still 1001.25 BRL, then 1000.00 BRL after a bet of 1.25 BRL)',
     );
   });
 
@@ -96,8 +102,20 @@ describe.concurrent('pnpm wallet-check', () => {
     expect(failures(lines).map((line) => line.split(':')[0])).toEqual([
       'FAIL  [moves money] a repeated bet (same transactionId) gets the first answer and does not debit twice',
       'FAIL  [moves money] a repeated prize gets the first answer and does not credit twice',
+      'FAIL  [moves money] a repeated free card prize gets the first answer and does not credit twice',
     ]);
-    expect(lines).toContain('2 of 11 checks FAILED.');
+    expect(lines).toContain('3 of 13 checks FAILED.');
+  });
+
+  it('fails the free card checks of a wallet that refuses a prize with promotionId, and exits 1', async () => {
+    const { url, server } = await operatorAt({ breaks: ['promotion'] });
+    const { code, lines } = await walletCheck(['--url', url, '--secret', SECRET, '--credential', 'qa-free']);
+    expect(code).toBe(1);
+    expect(failures(lines)).toEqual([
+      'FAIL  [moves money] a prize with promotionId and no bet before it (a free card) credits the amount: the free card’s prize got declined HTTP 400 INVALID_REQUEST: Unknown field: promotionId.',
+      'FAIL  [moves money] a repeated free card prize gets the first answer and does not credit twice: not run: the free card’s prize did not succeed',
+    ]);
+    expect(server.operator.balanceOf('qa-free', 'BRL')).toBe(1000);
   });
 
   it('fails the signature check of a wallet that does not verify x-signed-request, and exits 1', async () => {

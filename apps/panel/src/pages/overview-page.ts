@@ -37,6 +37,23 @@ function block(context: PageContext, title: string) {
   return { node, body, feedback };
 }
 
+/**
+ * What free cards' prizes cost (`promoPrizes` of GET /v1/report, docs/promotions.md), inside the
+ * GGR. Its label lives here, not in i18n/, while another change edits the catalogues (issue 26):
+ * to move into each catalogue's `overview` at merge.
+ */
+const PROMO_PRIZES: Record<PageContext['lang'], string> = {
+  en: 'Promotions’ cost',
+  pt: 'Custo das promoções',
+  es: 'Costo de las promociones',
+};
+
+/** The rows' `promoPrizes` in one currency, summed as report-figures.ts sums amounts (no float drift). */
+const promoPrizesOf = (rows: readonly ReportRow[], currency: string) =>
+  rows
+    .filter((row) => row.currency === currency)
+    .reduce((sum, row) => sum + Math.round(row.promoPrizes * 10_000), 0) / 10_000;
+
 const rtpText = (rtp: number | null, lang: PageContext['lang']) =>
   rtp === null ? '—' : percent(rtp, lang, 2);
 
@@ -91,16 +108,11 @@ export const overviewPage: Page = (context) => {
       ...currencies.flatMap((currency) => {
         const lines = PERIODS.map((period) => {
           const { dateStart } = periodRange(period, now);
-          return {
-            period,
-            ...sumRows(
-              dayRows.filter((row) => row.key >= dateStart),
-              currency,
-            ),
-          };
+          const rows = dayRows.filter((row) => row.key >= dateStart);
+          return { period, ...sumRows(rows, currency), promoPrizes: promoPrizesOf(rows, currency) };
         });
         return [
-          table<Totals & { period: Period }>(
+          table<Totals & { period: Period; promoPrizes: number }>(
             t.overview.totalsOf(currency),
             [
               [t.overview.period, (line) => el('strong', {}, [t.overview.periods[line.period]])],
@@ -108,6 +120,7 @@ export const overviewPage: Page = (context) => {
               [t.overview.bets, (line) => moneyOfMajor(line.bets, currency, lang)],
               [t.overview.prizes, (line) => moneyOfMajor(line.prizes, currency, lang)],
               [t.overview.rollbacks, (line) => moneyOfMajor(line.rollbacks, currency, lang)],
+              [PROMO_PRIZES[lang], (line) => moneyOfMajor(line.promoPrizes, currency, lang)],
               [t.overview.ggr, (line) => moneyOfMajor(line.ggr, currency, lang)],
               [t.overview.realisedRtp, (line) => rtpText(line.rtp, lang)],
             ],

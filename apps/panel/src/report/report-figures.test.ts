@@ -12,6 +12,8 @@ const row = (key: string, currency: string, bets: number, prizes: number, rollba
   bets,
   prizes,
   rollbacks,
+  promoRounds: 0,
+  promoPrizes: 0,
   ggr: Math.round((bets - prizes - rollbacks) * 100) / 100,
   rtp: bets === 0 ? null : prizes / bets,
 });

@@ -108,9 +108,30 @@ function buildChecks(options: Options): Check[] {
     }
   };
 
+  type Credited = { movement: WalletMovement; answer: WalletAnswer; before: number; after: number };
+  /** Sends a prize and checks that it credited its amount, answered and seen by the balance call. */
+  const creditPrize = async (prize: WalletMovement, what: string): Promise<Credited> => {
+    const before = await balanceNow();
+    const answer = await wallet.prize(prize);
+    const after = okBalance(answer, what);
+    if (after !== before + prize.amountMinor) {
+      throw new CheckFailure(
+        `${what} answered ${money(after)}, expected ${money(before)} + ${money(prize.amountMinor)}`,
+      );
+    }
+    await expectBalance(after, `after ${what}`);
+    return { movement: prize, answer, before, after };
+  };
+  /** Sends a prize again: the first answer, and no second credit. Resolves with the balance. */
+  const repeatPrize = async (first: Credited): Promise<number> => {
+    expectSame(first.answer, await wallet.prize(first.movement));
+    return expectBalance(first.after, 'after the repeat');
+  };
+
   // Shared by the checks that repeat an earlier call.
   let firstBet: { movement: WalletMovement; answer: WalletAnswer; after: number } | undefined;
-  let firstPrize: { movement: WalletMovement; answer: WalletAnswer; after: number } | undefined;
+  let firstPrize: Credited | undefined;
+  let firstFreePrize: Credited | undefined;
   let firstRollback:
     | { movement: WalletMovement & { originalTransactionId: string }; answer: WalletAnswer; after: number }
     | undefined;
@@ -158,29 +179,40 @@ function buildChecks(options: Options): Check[] {
       name: 'a prize credits the amount',
       movesMoney: true,
       run: async () => {
-        const before = await balanceNow();
-        const prize = movement(stake);
-        const answer = await wallet.prize(prize);
-        const after = okBalance(answer, 'the prize');
-        if (after !== before + stake) {
-          throw new CheckFailure(
-            `the prize answered ${money(after)}, expected ${money(before)} + ${money(stake)}`,
-          );
-        }
-        await expectBalance(after, 'after the prize');
-        firstPrize = { movement: prize, answer, after };
-        return `prize ${money(stake)}: ${money(before)} → ${money(after)}`;
+        firstPrize = await creditPrize(movement(stake), 'the prize');
+        return `prize ${money(stake)}: ${money(firstPrize.before)} → ${money(firstPrize.after)}`;
       },
     },
     {
       name: 'a repeated prize gets the first answer and does not credit twice',
       movesMoney: true,
+      run: async () => `balance still ${money(await repeatPrize(needs(firstPrize, 'the prize')))}`,
+    },
+    {
+      name: 'a prize with promotionId and no bet before it (a free card) credits the amount',
+      movesMoney: true,
       run: async () => {
-        const first = needs(firstPrize, 'the prize');
-        const repeat = await wallet.prize(first.movement);
-        expectSame(first.answer, repeat);
-        await expectBalance(first.after, 'after the repeat');
-        return `balance still ${money(first.after)}`;
+        // A fresh round and transaction: a free card's round sends no /bet (docs/promotions.md).
+        const promotionId = `wallet-check-promotion-${run}`;
+        firstFreePrize = await creditPrize({ ...movement(stake), promotionId }, 'the free card’s prize');
+        const { before, after } = firstFreePrize;
+        return `prize ${money(stake)} of promotion ${promotionId}: ${money(before)} → ${money(after)}`;
+      },
+    },
+    {
+      name: 'a repeated free card prize gets the first answer and does not credit twice',
+      movesMoney: true,
+      run: async () => {
+        const first = needs(firstFreePrize, 'the free card’s prize');
+        const after = await repeatPrize(first);
+        // Takes the credit back as the other checks do (a bet), so the player ends where it started.
+        const restored = okBalance(await wallet.bet(movement(stake)), 'the bet taking the prize back');
+        if (restored !== first.before) {
+          throw new CheckFailure(
+            `the bet taking the prize back left ${money(restored)}, expected ${money(first.before)}`,
+          );
+        }
+        return `balance still ${money(after)}, then ${money(restored)} after a bet of ${money(stake)}`;
       },
     },
     {

@@ -102,6 +102,8 @@ describe('roundEventPayload', () => {
           };
           const read = roundView(roundDetail(row, storeOrder(calls)));
           expect(JSON.stringify(roundEventPayload(held, calls, figures))).toBe(JSON.stringify(read));
+          // A free card's round says so in its webhook payload (docs/promotions.md).
+          expect(read.promotionId).toBe(held.promotionId);
         },
       ),
     );

@@ -43,6 +43,7 @@ export function heldDetail(
     prizeMinor: round.prizeMinor,
     createdAt: round.createdAt,
     endAt: round.endAt,
+    promotionId: round.promotionId,
     player,
     transactions: [...calls].sort(oldestFirst),
   };

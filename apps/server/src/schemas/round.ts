@@ -8,6 +8,7 @@ import {
   type TransactionRecord,
 } from '../store/records.ts';
 import { isoTime } from './common.ts';
+import { roundPromotionField } from './promotion.ts';
 
 /**
  * The spec's Round payload and Transaction object, defined once: the round and transaction lists
@@ -74,6 +75,7 @@ export const roundSchema = z
     transactions: z.array(transactionSchema).meta({ description: 'Oldest first: the bet, then the prize' }),
     createdAt: isoTime,
     endAt: isoTime.nullable().meta({ description: 'When the round closed; null while open' }),
+    ...roundPromotionField,
   })
   .meta({ id: 'Round' });
 
@@ -121,6 +123,7 @@ export function roundView(round: RoundDetail): RoundView {
     transactions: round.transactions.map(transactionView),
     createdAt: round.createdAt,
     endAt: round.endAt,
+    promotionId: round.promotionId,
   };
 }
 

@@ -202,6 +202,8 @@ export interface RoundDetail {
   prizeMinor: number;
   createdAt: string;
   endAt: string | null;
+  /** The promotion whose free card played the round; null for a bought card. */
+  promotionId: string | null;
   player: RoundPlayer;
   transactions: TransactionRecord[];
 }
@@ -596,8 +598,13 @@ export interface ReportRow {
   /** Players who placed those bets. */
   players: number;
   betsMinor: number;
+  /** Prizes of bought cards. */
   prizesMinor: number;
   rollbacksMinor: number;
+  /** Free cards played: rounds opened with a free card (docs/promotions.md), by the round's day. */
+  promoRounds: number;
+  /** Prizes of free cards: the promotions' cost. */
+  promoPrizesMinor: number;
 }
 
 // ---- free cards (docs/contract.md §14, docs/promotions.md)

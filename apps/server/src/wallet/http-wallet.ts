@@ -78,7 +78,7 @@ export function walletBody(
   if (call === 'rollback' && 'originalTransactionId' in request) {
     body.originalTransactionId = request.originalTransactionId;
   }
-  // Left out for a bought card, so a wallet that knows nothing of promotions sees no change.
+  // Left out of a bought card's prize, so a wallet that knows nothing of promotions sees no change.
   if (call === 'prize' && request.promotionId !== undefined) body.promotionId = request.promotionId;
   return body;
 }

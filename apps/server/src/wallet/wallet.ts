@@ -20,7 +20,7 @@ export interface WalletMovement extends WalletPlayer {
   amountMinor: number;
   gameId: string;
   gameModel: string;
-  /** A free card's prize only: the promotion that gave the card (docs/promotions.md). */
+  /** A free card's prize only: the promotion that gave the card (docs/wallet.md); absent otherwise. */
   promotionId?: string;
 }
 

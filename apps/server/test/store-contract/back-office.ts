@@ -189,6 +189,8 @@ export function describeBackOfficeContract(open: OpenStore): void {
         betsMinor: 0,
         prizesMinor: 0,
         rollbacksMinor: 0,
+        promoRounds: 0,
+        promoPrizesMinor: 0,
         ...over,
       });
       expect(await store().ledger.report(filter(seat.client.id), 'day')).toEqual([

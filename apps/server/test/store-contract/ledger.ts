@@ -116,6 +116,7 @@ function detailOf({ round, seat, transactions }: Written, balanceMinor: number):
     prizeMinor: round.prizeMinor,
     createdAt: round.createdAt,
     endAt: round.endAt,
+    promotionId: round.promotionId,
     player: {
       id: seat.player.id,
       credential: seat.player.credential,

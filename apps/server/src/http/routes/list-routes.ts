@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { toMajor } from '@raspa/core';
+import { promoReportFigures, toMajor } from '@raspa/core';
 import type { Response } from 'express';
 import { z } from 'zod';
 import { id, successStatus } from '../../schemas/common.ts';
@@ -74,13 +74,26 @@ export const reportRowSchema = z
   .object({
     key: z.string().meta({ description: 'The UTC day (YYYY-MM-DD), game id, currency or player id' }),
     currency: z.string(),
-    rounds: z.number().int().meta({ description: 'Rounds whose completed bet is in the row' }),
+    rounds: z.number().int().meta({ description: 'Rounds whose completed bet is in the row (bought cards)' }),
     players: z.number().int().meta({ description: 'Players who placed those bets' }),
     bets: z.number().meta({ description: 'Completed bets, in major units (positive)' }),
-    prizes: z.number().meta({ description: 'Completed prizes, in major units' }),
+    prizes: z.number().meta({ description: 'Completed prizes of bought cards, in major units' }),
     rollbacks: z.number().meta({ description: 'Completed rollbacks (bets given back), in major units' }),
-    ggr: z.number().meta({ description: 'bets − prizes − rollbacks, in major units' }),
-    rtp: z.number().nullable().meta({ description: 'prizes / bets; null when there are no bets' }),
+    promoRounds: z
+      .number()
+      .int()
+      .meta({
+        description:
+          'Free cards played: rounds opened with a promotion’s card (docs/promotions.md), by the day the round ' +
+          'opened; a free card has no bet, so it is not in `rounds`',
+      }),
+    promoPrizes: z.number().meta({
+      description: 'Completed prizes of free cards, in major units: what the promotions cost',
+    }),
+    ggr: z.number().meta({ description: 'bets − prizes − rollbacks − promoPrizes, in major units' }),
+    rtp: z.number().nullable().meta({
+      description: 'prizes / bets of bought cards (free cards have no bet); null when there are no bets',
+    }),
   })
   .meta({ id: 'ReportRow' });
 
@@ -89,6 +102,7 @@ const REPORT_COLUMNS = csvColumnsOf(reportRowSchema);
 
 function reportRowView(row: ReportRow): ReportRowView {
   const major = (minor: number) => toMajor(minor, row.currency);
+  const { ggrMinor, rtp } = promoReportFigures(row);
   return {
     key: row.key,
     currency: row.currency,
@@ -97,8 +111,10 @@ function reportRowView(row: ReportRow): ReportRowView {
     bets: major(row.betsMinor),
     prizes: major(row.prizesMinor),
     rollbacks: major(row.rollbacksMinor),
-    ggr: major(row.betsMinor - row.prizesMinor - row.rollbacksMinor),
-    rtp: row.betsMinor === 0 ? null : row.prizesMinor / row.betsMinor,
+    promoRounds: row.promoRounds,
+    promoPrizes: major(row.promoPrizesMinor),
+    ggr: major(ggrMinor),
+    rtp,
   };
 }
 
@@ -115,6 +131,7 @@ const ROUND_COLUMNS = {
   prize: 'number',
   createdAt: 'text',
   endAt: 'text',
+  promotionId: 'text',
 } as const satisfies CsvColumns;
 
 /** Answers rows as text/csv; the handler then returns nothing (route.ts sends no JSON after it). */

@@ -11,7 +11,7 @@ import type {
   RoundDetail,
   TransactionRecord,
 } from '../records.ts';
-import { assertReportFilter, reportQuery } from '../report-query.ts';
+import { assertReportFilter, type ReportWhere, reportQuery } from '../report-query.ts';
 import type { LedgerRepo } from '../repositories.ts';
 import { type RoundDetailRow, roundDetail } from '../round-detail.ts';
 
@@ -22,7 +22,7 @@ const TRANSACTION_COLUMNS = `t.id, t.round_id AS "roundId", t.client_id AS "clie
 
 const ROUND_COLUMNS = `r.id, r.client_id AS "clientId", r.profile_id AS "profileId", r.game_id AS "gameId",
   r.session_id AS "sessionId", r.status, r.currency, r.paid_minor AS "paidMinor", r.prize_minor AS "prizeMinor",
-  r.created_at AS "createdAt", r.end_at AS "endAt", p.id AS "playerId", p.credential,
+  r.created_at AS "createdAt", r.end_at AS "endAt", r.promotion_id AS "promotionId", p.id AS "playerId", p.credential,
   p.credential_type AS "credentialType",
   coalesce(pb.balance_minor, CASE WHEN pr.currency = r.currency THEN p.balance_minor ELSE 0 END) AS "balanceMinor",
   r.currency AS "balanceCurrency", p.bet_wins AS "betWins", p.total_bets AS "totalBets"`;
@@ -118,6 +118,37 @@ function ledgerWhere(
     add(`${alias}.created_at < :before`, 'before', filter.before);
   }
   return { sql: clauses.join(' AND '), params };
+}
+
+/**
+ * The report's conditions over the same filter (report-query.ts): its transactions (as the
+ * transaction list's); its free rounds `r`, found through their promotions `pm` (a promotion's
+ * rounds are its client's and profile's) and dated by the round; and those rounds' prizes `t`,
+ * dated by the transaction. Every parameter is one of the transactions' conditions.
+ */
+function reportWhere(d: Dialect, filter: LedgerFilter): { sql: ReportWhere; params: Where['params'] } {
+  const transactions = ledgerWhere(d, 'transactions', 't', filter);
+  const owned = ['pm.client_id = :clientId'];
+  const ifSet = (clause: string, value: string | null) => (value === null ? [] : [clause]);
+  owned.push(
+    ...ifSet('pm.profile_id = :profileId', filter.profileId),
+    ...ifSet('r.player_id = :playerId', filter.playerId),
+    ...ifSet('r.id = :roundId', filter.roundId),
+  );
+  // The dates only, not the transactions' own client condition: those parts are driven from the
+  // promotions, and a client index on transactions must not tempt SQLite's planner (no statistics).
+  const dated = (alias: string) => [
+    ...ifSet(`${alias}.created_at >= :from`, filter.from),
+    ...ifSet(`${alias}.created_at < :before`, filter.before),
+  ];
+  return {
+    sql: {
+      transactions: transactions.sql,
+      freeRounds: [...owned, ...dated('r')].join(' AND '),
+      freePrizes: [...owned, ...dated('t')].join(' AND '),
+    },
+    params: transactions.params,
+  };
 }
 
 /** Keeps the records after `after` in NEWEST_FIRST order (keyset paging: the export's batches). */
@@ -243,7 +274,7 @@ export function createLedgerRepo(x: Exec, counts: LedgerCounts): LedgerRepo {
     },
     report: async (filter, groupBy) => {
       assertReportFilter(filter);
-      const where = ledgerWhere(d, 'transactions', 't', filter);
+      const where = reportWhere(d, filter);
       return x.all(
         assembledStatement<Where['params'], ReportRow>(reportQuery(where.sql, groupBy)),
         where.params,
