@@ -132,6 +132,8 @@ export function ledgerFixtures(server: TestServer) {
       returnUrl: null,
       expireAt: later(now(), 7_200_000),
       createdAt: now(),
+      endedAt: null,
+      endCode: null,
     });
     return { ...at, playerId, sessionId };
   }

@@ -8,7 +8,8 @@ import type { Repositories } from '../store/store.ts';
  * uses only their fields that never change (a game's `active` flag is read again in the buy's own
  * transaction). A profile's wallet and origins can change: it is kept `profileTtlMs`, and this
  * process forgets it at once when it changes it here (`forgetProfile`); another process's change
- * is seen within the TTL.
+ * is seen within the TTL. A session an operator ends is forgotten by every process at once
+ * (`forgetSession`, from realtime/session-endings.ts), so its next request reads it ended.
  */
 export interface PlayRecords {
   session(id: string): Promise<GameSessionRecord | undefined>;
@@ -16,6 +17,7 @@ export interface PlayRecords {
   game(id: string): Promise<GameRecord | undefined>;
   profile(id: string): Promise<ProfileRecord | undefined>;
   forgetProfile(id: string): void;
+  forgetSession(id: string): void;
 }
 
 export interface PlayRecordsOptions {
@@ -57,5 +59,6 @@ export function createPlayRecords(
     game: games.get,
     profile: profiles.get,
     forgetProfile: profiles.forget,
+    forgetSession: sessions.forget,
   };
 }

@@ -4,6 +4,7 @@ import type {
   ClientsRepo,
   DemoWalletRepo,
   GamesRepo,
+  HistoryRepo,
   IdempotencyRepo,
   LedgerRepo,
   OpsRepo,
@@ -40,6 +41,7 @@ export interface Repositories {
   audit: AuditRepo;
   promotions: PromotionsRepo;
   protection: ProtectionRepo;
+  history: HistoryRepo;
 }
 
 /** The repositories of one open unit, and what runs once it commits. */

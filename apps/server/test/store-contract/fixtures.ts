@@ -202,6 +202,8 @@ export function sessionRecord(
     returnUrl: null,
     expireAt: at(7200),
     createdAt: at(0),
+    endedAt: null,
+    endCode: null,
     ...over,
   };
 }

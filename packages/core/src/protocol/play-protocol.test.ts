@@ -29,23 +29,28 @@ describe('parsePlayRequest', () => {
     );
   });
 
-  it('reads state and buy with no payload, {} or null', () => {
+  it('reads state, buy and history with no payload, {} or null', () => {
     fc.assert(
-      fc.property(fc.constantFrom('state', 'buy'), fc.boolean(), nothing, (event, bare, payload) => {
-        expect(parsePlayRequest(event, bare ? [] : [payload])).toEqual({ type: event });
-      }),
+      fc.property(
+        fc.constantFrom('state', 'buy', 'history'),
+        fc.boolean(),
+        nothing,
+        (event, bare, payload) => {
+          expect(parsePlayRequest(event, bare ? [] : [payload])).toEqual({ type: event });
+        },
+      ),
     );
   });
 
-  it('refuses state and buy with any other payload, or with more than one argument', () => {
+  it('refuses state, buy and history with any other payload, or with more than one argument', () => {
     fc.assert(
-      fc.property(fc.constantFrom('state', 'buy'), something, (event, payload) => {
+      fc.property(fc.constantFrom('state', 'buy', 'history'), something, (event, payload) => {
         expect(parsePlayRequest(event, [payload])).toBeUndefined();
       }),
     );
     fc.assert(
       fc.property(
-        fc.constantFrom('state', 'buy'),
+        fc.constantFrom('state', 'buy', 'history'),
         fc.array(anything, { minLength: 2, maxLength: 4 }),
         (e, a) => {
           expect(parsePlayRequest(e, a)).toBeUndefined();

@@ -4,6 +4,7 @@ import { createAuditRepo } from '../repos/audit-repo.ts';
 import { createClientsRepo } from '../repos/clients-repo.ts';
 import { createDemoWalletRepo } from '../repos/demo-wallet-repo.ts';
 import { createGamesRepo } from '../repos/games-repo.ts';
+import { createHistoryRepo } from '../repos/history-repo.ts';
 import { createIdempotencyRepo } from '../repos/idempotency-repo.ts';
 import { createLedgerRepo } from '../repos/ledger-repo.ts';
 import { createOpsRepo } from '../repos/ops-repo.ts';
@@ -48,6 +49,7 @@ function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCount
     audit: createAuditRepo(x),
     promotions: createPromotionsRepo(x),
     protection: createProtectionRepo(x),
+    history: createHistoryRepo(x),
   };
 }
 
