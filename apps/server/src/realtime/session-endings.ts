@@ -5,7 +5,7 @@ import type { SessionEnding, SessionEndNotifier } from '../services/session-endi
 
 const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 /** The server-side event that carries an ending between processes. */
-const SESSION_ENDED_EVENT = 'raspa:session-ended';
+export const SESSION_ENDED_EVENT = 'raspa:session-ended';
 
 /** An ending as it crosses between processes: read again on arrival, as anything on the channel. */
 const sessionEndingSchema = z.object({
