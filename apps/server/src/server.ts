@@ -111,6 +111,7 @@ export async function startServer(
     options.socketAdapter ? { adapter: options.socketAdapter, node: deps.random(8).toString('hex') } : {},
   );
   services.notifier.attach(sockets.notifier);
+  services.sessionEndings.attach(sockets.sessionEndings);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

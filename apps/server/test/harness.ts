@@ -7,7 +7,7 @@ import { type Config, readConfig } from '../src/config.ts';
 import type { Deps, PlaySettings } from '../src/deps.ts';
 import { silentLogger } from '../src/logger.ts';
 import type { HostLookup } from '../src/outbound/host-resolution.ts';
-import { buildDeps, type RunningServer, startServer } from '../src/server.ts';
+import { buildDeps, type RunningServer, type StartOptions, startServer } from '../src/server.ts';
 import type { PostgresStore } from '../src/store/postgres/postgres-store.ts';
 import { EASY_CAPTCHA } from './captcha-solver.ts';
 import { createTestDatabase } from './postgres-database.ts';
@@ -155,11 +155,21 @@ let clients = 0;
  * resolving names with `testDns`. Pass `env: LOCAL_INTEGRATION` to reach local wallets and receivers.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string>; deps?: Partial<Deps>; play?: PlaySettings } = {},
+  options: {
+    env?: Record<string, string>;
+    deps?: Partial<Deps>;
+    play?: PlaySettings;
+    /** E.g. a Socket.IO adapter, for two servers on one PostgreSQL database (env DATABASE_URL). */
+    start?: StartOptions;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'raspa-test-'));
-  // RASPA_TEST_STORE=postgres (the server-postgres project): the same test on a fresh PostgreSQL database.
-  const database = process.env.RASPA_TEST_STORE === 'postgres' ? await createTestDatabase() : undefined;
+  // RASPA_TEST_STORE=postgres (the server-postgres project): the same test on a fresh PostgreSQL
+  // database, unless the test names one of its own (env DATABASE_URL), which it then drops itself.
+  const database =
+    process.env.RASPA_TEST_STORE === 'postgres' && !options.env?.DATABASE_URL
+      ? await createTestDatabase()
+      : undefined;
   const configured = readConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -176,7 +186,7 @@ export async function startTestServer(
   // PostgreSQL migrates after open (the service's /ready says 503 meanwhile); a test starts on a
   // migrated database, as it does on SQLite.
   await (deps.store as Partial<PostgresStore>).ready;
-  const running = await startServer(deps, '127.0.0.1', 0);
+  const running = await startServer(deps, '127.0.0.1', 0, options.start);
   deps.settings.publicUrl = running.url;
   const call = apiCaller(running.url);
   return {

@@ -139,6 +139,8 @@ export function ledgerFixtures(server: TestServer) {
       expireAt: later(now(), 7_200_000),
       createdAt: now(),
       realityCheckAckedAt: null,
+      endedAt: null,
+      endCode: null,
     });
     return { ...at, playerId, sessionId };
   }

@@ -13,6 +13,7 @@ import {
   playStateSchema,
   type RevealAnswer,
   revealAnswerSchema,
+  SESSION_END_CODES,
 } from '@raspa/core';
 import { io, type Socket } from 'socket.io-client';
 import type { z } from 'zod';
@@ -22,6 +23,9 @@ export type ClientErrorCode = PlayErrorCode | 'OFFLINE';
 export type Answer<T> = { ok: true; data: T } | { ok: false; code: ClientErrorCode; message?: string };
 
 export type ConnectionStatus = 'connecting' | 'online' | 'offline' | 'expired';
+
+/** The connect_error messages of a session that will never connect again. */
+const SESSION_OVER = new Set<string>(['SESSION_EXPIRED', ...SESSION_END_CODES]);
 
 export interface PlayClientEvents {
   status(status: ConnectionStatus): void;
@@ -60,7 +64,8 @@ export class PlayClient {
       if (reason === 'io server disconnect') this.socket.connect();
     });
     this.socket.on('connect_error', (error: Error) => {
-      if (error.message === 'SESSION_EXPIRED') {
+      // Expired, or ended by the operator or an exclusion: reconnecting cannot help.
+      if (SESSION_OVER.has(error.message)) {
         this.setStatus('expired');
         this.socket.disconnect();
         return;
@@ -76,6 +81,12 @@ export class PlayClient {
       if (parsed.success) this.events.round(parsed.data);
     });
     this.socket.on(PLAY_EVENTS.sessionExpired, () => {
+      this.setStatus('expired');
+      this.socket.disconnect();
+    });
+    // The server closes the socket right after; shown as an expired session until the page has its
+    // own words for an ended one (docs/player-protection.md, "Not built yet").
+    this.socket.on(PLAY_EVENTS.sessionEnded, () => {
       this.setStatus('expired');
       this.socket.disconnect();
     });

@@ -26,7 +26,7 @@ export async function crossProcessMessages(
   urls: readonly string[],
   workers: number,
 ): Promise<CrossProcessCounts> {
-  const sum: CrossProcessCounts = { push: 0, presence: 0, heartbeat: 0, other: 0 };
+  const sum: CrossProcessCounts = { push: 0, presence: 0, session_end: 0, heartbeat: 0, other: 0 };
   for (const url of urls) {
     const seen = new Map<string, Partial<CrossProcessCounts>>();
     for (let attempt = 0; attempt < 20 * workers && seen.size < workers; attempt++) {

@@ -8,7 +8,7 @@ export interface StoreReadings {
 }
 
 /** What a message between processes carried (realtime/counted-adapter.ts). */
-export type CrossProcessKind = 'push' | 'presence' | 'heartbeat' | 'other';
+export type CrossProcessKind = 'push' | 'presence' | 'session_end' | 'heartbeat' | 'other';
 
 export type RoundOutcome = 'won' | 'lost' | 'prize_given_up' | 'declined' | 'voided';
 export type WebhookResult = 'delivered' | 'failed' | 'given_up';
@@ -86,7 +86,7 @@ export function createMetrics(options: { processMetrics?: boolean; clock?: () =>
 
   const crossProcess = new Counter({
     name: 'raspa_cross_process_messages_total',
-    help: 'Messages this process sent to the other processes or instances (Socket.IO adapter: cluster IPC or PostgreSQL NOTIFY), by kind: push (balance, round), presence, heartbeat, other. worker: the cluster worker id (0: not a worker), as a scrape of a shared port reaches any worker.',
+    help: 'Messages this process sent to the other processes or instances (Socket.IO adapter: cluster IPC or PostgreSQL NOTIFY), by kind: push (balance, round), presence, session_end (sessions an operator or an exclusion ended), heartbeat, other. worker: the cluster worker id (0: not a worker), as a scrape of a shared port reaches any worker.',
     labelNames: ['kind', 'worker'] as const,
     registers,
   });

@@ -8,7 +8,8 @@ import type { Repositories } from '../store/store.ts';
  * uses only their fields that never change (a game's `active` flag is read again in the buy's own
  * transaction). A profile's wallet and origins can change: it is kept `profileTtlMs`, and this
  * process forgets it at once when it changes it here (`forgetProfile`); another process's change
- * is seen within the TTL.
+ * is seen within the TTL. A session an operator ends is forgotten by every process at once
+ * (`forgetSession`, from realtime/session-endings.ts), so its next request reads it ended.
  */
 export interface PlayRecords {
   session(id: string): Promise<GameSessionRecord | undefined>;
@@ -23,6 +24,7 @@ export interface PlayRecords {
   freshSession(id: string): Promise<GameSessionRecord | undefined>;
   /** Keeps `session` as this process changed it (a reality check's "Keep playing"). */
   keepSession(session: GameSessionRecord): void;
+  forgetSession(id: string): void;
 }
 
 export interface PlayRecordsOptions {
@@ -74,5 +76,6 @@ export function createPlayRecords(
       return sessions.get(id);
     },
     keepSession: (session) => sessions.keep(session.id, session),
+    forgetSession: sessions.forget,
   };
 }

@@ -1,4 +1,4 @@
-import type { PlayRound, PlayState } from '@raspa/core';
+import { HISTORY_ROUNDS, type HistoryAnswer, type PlayRound, type PlayState } from '@raspa/core';
 import { isoNow } from '../clock.ts';
 import { SETTING_DEFAULTS } from '../config.ts';
 import type { Deps } from '../deps.ts';
@@ -7,6 +7,7 @@ import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';
 import { createBetFlow } from './bet-flow.ts';
 import { createCallsInFlight } from './calls-in-flight.ts';
 import { freeCardGrantOf, freeCardsState } from './free-card-grants.ts';
+import { historyRoundOf, playStateRulesOf } from './play-history.ts';
 import { createPlayRecords, type PlayRecords } from './play-records.ts';
 import {
   type BuyResult,
@@ -99,6 +100,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
   async function context(sessionId: string): Promise<PlayResult<PlayContext>> {
     const { records } = runtime;
     const session = await records.session(sessionId);
+    // Ended by its operator or an exclusion: every process forgets it then and reads it again here.
+    if (session?.endCode) return fail(session.endCode);
     if (!session || session.expireAt <= nowIso()) return fail('SESSION_EXPIRED');
     const [player, game, profile] = await Promise.all([
       records.player(session.playerId),
@@ -147,10 +150,22 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     return idle.length;
   }
 
+  /** The player's last rounds of this session's game, newest first (the `history` request). */
+  async function history(sessionId: string): Promise<PlayResult<HistoryAnswer>> {
+    const found = await context(sessionId);
+    if (!found.ok) return found;
+    const { player, game } = found.data;
+    const rows = await store.history.recentRounds(player.id, game.id, HISTORY_ROUNDS);
+    return { ok: true, data: { rounds: rows.map(historyRoundOf) } };
+  }
+
   return {
     buy,
     reveal,
     acknowledgeRealityCheck,
+    history,
+    /** Forgets a session this process keeps, so its next request reads it (an ended one) again. */
+    forgetSession: (sessionId: string) => runtime.records.forgetSession(sessionId),
     settleDue: retrier.settleDue,
     closeIdleRounds,
 
@@ -210,6 +225,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
           },
           openRound: live ? playRoundOf(live) : null,
           freeCards: freeCardsState(grants.map(freeCardGrantOf), deps.clock().getTime()),
+          rules: playStateRulesOf(game, profile),
         },
       };
     },

@@ -19,6 +19,7 @@ describe('the count of messages between processes', () => {
       'other', // BROADCAST_ACK
       'heartbeat', // ADAPTER_CLOSE
     ]);
+    expect(crossProcessKind(MessageType.SERVER_SIDE_EMIT, 'raspa:session-ended')).toBe('session_end');
   });
 
   it('counts every message an adapter it makes sends, and sends it', async () => {

@@ -1,5 +1,6 @@
 import type { ServerOptions } from 'socket.io';
 import type { CrossProcessKind } from '../ops/metrics.ts';
+import { SESSION_ENDED_EVENT } from './session-endings.ts';
 
 /**
  * The message types of Socket.IO's cluster adapters (socket.io-adapter's `MessageType`, part of
@@ -14,13 +15,17 @@ export const MessageType = {
   ADAPTER_CLOSE: 13,
 } as const;
 
-/** The kind of one of the Socket.IO cluster adapter's messages, by its type. */
-export function crossProcessKind(type: number): CrossProcessKind {
+/**
+ * The kind of one of the Socket.IO cluster adapter's messages, by its type and, for a server-side
+ * emit, its event (`event`: the first element of the message's `data.packet`).
+ */
+export function crossProcessKind(type: number, event?: unknown): CrossProcessKind {
   switch (type) {
-    // The play layer broadcasts only pushes, and only sends presence between servers.
+    // The play layer broadcasts only pushes; between servers it sends presence and session endings.
     case MessageType.BROADCAST:
       return 'push';
     case MessageType.SERVER_SIDE_EMIT:
+      return event === SESSION_ENDED_EVENT ? 'session_end' : 'presence';
     case MessageType.SERVER_SIDE_EMIT_RESPONSE:
       return 'presence';
     case MessageType.INITIAL_HEARTBEAT:
@@ -33,7 +38,7 @@ export function crossProcessKind(type: number): CrossProcessKind {
 }
 
 type AdapterFactory = ServerOptions['adapter'];
-type Published = { type: number };
+type Published = { type: number; data?: { packet?: unknown } };
 type Publish = (...args: unknown[]) => Promise<unknown>;
 
 /**
@@ -52,7 +57,9 @@ export function countedAdapter(
       const send = adapter[name];
       if (typeof send !== 'function') continue;
       adapter[name] = function (this: unknown, ...args: unknown[]) {
-        count(crossProcessKind((args.at(-1) as Published).type));
+        const message = args.at(-1) as Published;
+        const packet = message.data?.packet;
+        count(crossProcessKind(message.type, Array.isArray(packet) ? packet[0] : undefined));
         return (send as Publish).apply(this, args);
       };
     }

@@ -11,8 +11,10 @@ import {
 import { Server, type ServerOptions, type Socket } from 'socket.io';
 import { type Logger, withLogContext } from '../logger.ts';
 import type { PlayFailure, PlayNotifier, PlayResult, PlayService } from '../play/play-service.ts';
+import type { SessionEndNotifier } from '../services/session-endings.ts';
 import type { SessionService } from '../services/session-service.ts';
 import { createPlayerPushes } from './player-pushes.ts';
+import { createSessionEndings } from './session-endings.ts';
 
 interface SocketData {
   sessionId: string;
@@ -33,7 +35,7 @@ export function attachPlaySockets(
   httpServer: HttpServer,
   deps: { play: PlayService; sessions: SessionService; logger: Logger },
   options: { adapter?: ServerOptions['adapter']; node?: string } = {},
-): { notifier: PlayNotifier; close(): Promise<void> } {
+): { notifier: PlayNotifier; sessionEndings: SessionEndNotifier; close(): Promise<void> } {
   // With several processes, the adapter carries a push to the player's pages on the others. And
   // WebSocket only: Node's cluster hands each connection to any process, so the two connections of
   // an HTTP long-polling session would land on different ones (it needs sticky routing).
@@ -47,6 +49,11 @@ export function attachPlaySockets(
     otherProcesses: options.adapter !== undefined,
     node: options.node ?? 'alone',
   });
+  const endings = createSessionEndings(play, {
+    otherProcesses: options.adapter !== undefined,
+    forget: (sessionId) => deps.play.forgetSession(sessionId),
+    langOf: (socket) => (socket.data as SocketData).lang,
+  });
 
   play.use((socket, next) => {
     const token: unknown = socket.handshake.auth?.token;
@@ -54,12 +61,13 @@ export function attachPlaySockets(
       next(new Error('SESSION_EXPIRED'));
       return;
     }
-    void deps.sessions.resolveSessionToken(token).then(
-      (live) => {
-        if (!live) {
-          next(new Error('SESSION_EXPIRED'));
+    void deps.sessions.openSession(token).then(
+      (opened) => {
+        if (!opened.ok) {
+          next(new Error(opened.code));
           return;
         }
+        const { live } = opened;
         const data: SocketData = {
           sessionId: live.session.id,
           playerId: live.player.id,
@@ -78,6 +86,7 @@ export function attachPlaySockets(
   play.on('connection', (socket: Socket) => {
     const data = socket.data as SocketData;
     pushes.add(socket, data.playerId);
+    endings.add(socket, data.sessionId);
     const run = (request: PlayRequest): Promise<PlayResult<unknown>> => {
       switch (request.type) {
         case 'state':
@@ -88,6 +97,8 @@ export function attachPlaySockets(
           return deps.play.reveal(data.sessionId, request.roundId);
         case 'realityCheckAck':
           return deps.play.acknowledgeRealityCheck(data.sessionId);
+        case 'history':
+          return deps.play.history(data.sessionId);
       }
     };
     // One listener for every event, so no shape of arguments (none, no callback, a callback in the
@@ -137,6 +148,7 @@ export function attachPlaySockets(
 
   return {
     notifier: pushes.notifier,
+    sessionEndings: endings.notifier,
     close: () => new Promise<void>((resolve) => io.close(() => resolve())),
   };
 }

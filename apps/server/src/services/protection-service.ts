@@ -32,8 +32,8 @@ import type { Repositories } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { owned } from './ownership.ts';
+import type { SessionEndNotifier } from './session-endings.ts';
 
-/** What a PUT of the limits asks (the schema's output; amounts in major units). */
 export interface LimitsRequest {
   limits: { type: LimitKey['type']; period: LimitKey['period']; currency: string; amount: number }[];
   sessionMinutes?: number | null | undefined;
@@ -60,7 +60,7 @@ export interface PlayerLimits {
  * limits with their usage, and the player's exclusion. The rules are core's; this reads and writes
  * them. The route's audit step records each change in the change's own unit.
  */
-export function createProtectionService(deps: Deps) {
+export function createProtectionService(deps: Deps, endings: SessionEndNotifier) {
   const { store } = deps;
   const nowMs = () => deps.clock().getTime();
 
@@ -172,8 +172,9 @@ export function createProtectionService(deps: Deps) {
 
     /**
      * Excludes the player until `until` (ISO; null: indefinitely), replacing an earlier exclusion
-     * unless a self exclusion that holds would end sooner (core replaceExclusionProblem).
-     * Ending the player's live sessions at once is not built yet (docs/player-protection.md).
+     * unless a self exclusion that holds would end sooner (core replaceExclusionProblem). Ends the
+     * player's live sessions in the same unit (PLAYER_EXCLUDED); once it commits their sockets on
+     * every process are told and closed.
      */
     async exclude(
       auth: AuthContext,
@@ -200,6 +201,9 @@ export function createProtectionService(deps: Deps) {
           createdAt: isoNow(deps),
         };
         await tx.protection.setExclusion(record);
+        const sessionIds = await tx.sessions.endLiveOfPlayer(player.id, 'PLAYER_EXCLUDED', record.createdAt);
+        if (sessionIds.length > 0)
+          tx.afterCommit(() => endings.ended({ sessionIds, code: 'PLAYER_EXCLUDED' }));
         return record;
       });
     },

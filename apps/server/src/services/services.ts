@@ -20,6 +20,7 @@ import { createProfileService } from './profile-service.ts';
 import { createPromotionService } from './promotion-service.ts';
 import { createProtectionService } from './protection-service.ts';
 import { createRoundService } from './round-service.ts';
+import { createSessionEndRelay } from './session-endings.ts';
 import { createSessionService } from './session-service.ts';
 import { createWebhookService } from './webhook-service.ts';
 
@@ -54,6 +55,7 @@ export function createServices(raw: Deps, options: ServiceOptions = {}) {
   );
   // The realtime layer attaches to the HTTP server after the services exist; events wait for it.
   const notifier = createNotifierRelay();
+  const sessionEndings = createSessionEndRelay();
   const wallets = meteredWallets(
     createWalletDirectory({
       store: raw.store,
@@ -68,6 +70,7 @@ export function createServices(raw: Deps, options: ServiceOptions = {}) {
   const playRecords = createPlayRecords(raw.store, deps.clock);
   return {
     notifier,
+    sessionEndings,
     auditScope,
     webhookDelivery: webhooks,
     play: meteredPlay(
@@ -90,8 +93,8 @@ export function createServices(raw: Deps, options: ServiceOptions = {}) {
     profiles: createProfileService(deps, { changed: playRecords.forgetProfile }),
     games: createGameService(deps),
     players: createPlayerService(deps),
-    protection: createProtectionService(deps),
-    sessions: createSessionService(deps),
+    protection: createProtectionService(deps, sessionEndings),
+    sessions: createSessionService(deps, sessionEndings),
     lists: createListService(deps),
     webhooks: createWebhookService(deps, { resend: webhooks.dispatcher.resend }),
     fairness: createFairnessService(raw.store),

@@ -1,13 +1,22 @@
-import { type GameModel, isExcluded } from '@raspa/core';
+import { type GameModel, isExcluded, type PlayErrorCode, type SessionEndCode } from '@raspa/core';
 import { isoIn, isoNow } from '../clock.ts';
 import type { Deps } from '../deps.ts';
 import { digest, newToken } from '../security/secrets.ts';
+import type { Page, PageRequest } from '../store/paging.ts';
 import { exclusionOf } from '../store/protection-records.ts';
-import type { GameRecord, GameSessionRecord, PlayerRecord, ProfileRecord } from '../store/records.ts';
+import type {
+  GameRecord,
+  GameSessionRecord,
+  LiveSessionRow,
+  PlayerRecord,
+  ProfileRecord,
+} from '../store/records.ts';
 import type { Transaction } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
 import { referencedGame, referencedProfile } from './game-service.ts';
+import { owned } from './ownership.ts';
+import type { SessionEndNotifier } from './session-endings.ts';
 
 /** A session lives 2 hours, like the userToken it starts from. */
 export const SESSION_TTL_SECONDS = 2 * 60 * 60;
@@ -38,8 +47,15 @@ export interface LiveSession {
   profile: ProfileRecord;
 }
 
-/** Player sessions: a one-session token the gameUrl carries (docs/contract.md §3: no third-party cookies in a frame). */
-export function createSessionService(deps: Deps) {
+/** A gameUrl token's session, or the play error a connection with it is refused with. */
+export type OpenedSession = { ok: true; live: LiveSession } | { ok: false; code: PlayErrorCode };
+
+/**
+ * Player sessions: a one-session token the gameUrl carries (docs/contract.md §3: no third-party
+ * cookies in a frame). `endings` hears of the sessions an operator ends, once their unit commits,
+ * to close their sockets on every process (realtime/session-endings.ts).
+ */
+export function createSessionService(deps: Deps, endings: SessionEndNotifier) {
   const { store } = deps;
 
   const inactive = (detail: string) =>
@@ -134,6 +150,26 @@ export function createSessionService(deps: Deps) {
     throw new ApiError('PLAYER_EXCLUDED', `the player is excluded from play ${until}`);
   }
 
+  /**
+   * The live session of a gameUrl token with its player, game and profile, or the play error a
+   * connection with it is refused with: SESSION_EXPIRED for an unknown or expired token, the
+   * session's end code once ended. Whether the game is still active is the caller's question (a
+   * deactivated game may still need to close a round in flight).
+   */
+  async function openSession(sessionToken: string): Promise<OpenedSession> {
+    const session = await store.sessions.findLiveByTokenHash(digest(sessionToken), isoNow(deps));
+    if (!session) return { ok: false, code: 'SESSION_EXPIRED' };
+    if (session.endCode) return { ok: false, code: session.endCode };
+    const [player, game, profile] = await Promise.all([
+      store.players.findById(session.playerId),
+      store.games.findById(session.gameId),
+      store.profiles.findById(session.profileId),
+    ]);
+    // Foreign keys guarantee all three; a gap would be a corrupt database, not a bad token.
+    if (!player || !game || !profile) throw new Error(`session ${session.id} refers to missing records`);
+    return { ok: true, live: { session, player, game, profile } };
+  }
+
   return {
     /** Starts a session of a live player on an active game of the player's profile. */
     start(auth: AuthContext, input: SessionInput): Promise<SessionStarted> {
@@ -154,6 +190,8 @@ export function createSessionService(deps: Deps) {
           expireAt: isoIn(deps, SESSION_TTL_SECONDS),
           createdAt: isoNow(deps),
           realityCheckAckedAt: null,
+          endedAt: null,
+          endCode: null,
         };
         await tx.sessions.insert(session);
         const gameUrl = `${deps.settings.publicUrl}/play/${encodeURIComponent(session.id)}?token=${encodeURIComponent(sessionToken)}`;
@@ -162,21 +200,32 @@ export function createSessionService(deps: Deps) {
     },
 
     /**
-     * The live session of a gameUrl token with its player, game and profile, or undefined when the
-     * token is unknown or the session has expired. Whether the game is still active is the caller's
-     * question (a deactivated game may still need to close a round in flight).
+     * Ends one session at once (DELETE /v1/game/session/{sessionId}): its requests and connections
+     * answer SESSION_ENDED from now on, and its sockets on every process are told and closed. Ending
+     * an ended session changes nothing but tells the sockets again: a process that missed the first
+     * word (a lost NOTIFY) hears it this way.
      */
+    async end(auth: AuthContext, sessionId: string): Promise<void> {
+      await store.transaction(async (tx) => {
+        const session = owned(await tx.sessions.findById(sessionId), auth.clientId, `session ${sessionId}`);
+        await tx.sessions.end(session.id, 'SESSION_ENDED', isoNow(deps));
+        const code: SessionEndCode = session.endCode ?? 'SESSION_ENDED';
+        tx.afterCommit(() => endings.ended({ sessionIds: [session.id], code }));
+      });
+    },
+
+    /** A player's live sessions, newest first (the panel's "end session" list). */
+    async live(auth: AuthContext, userId: string, page: PageRequest): Promise<Page<LiveSessionRow>> {
+      const player = owned(await store.players.findById(userId), auth.clientId, `user ${userId}`);
+      return store.sessions.liveOfPlayer(player.id, isoNow(deps), page);
+    },
+
+    openSession,
+
+    /** The live session of a gameUrl token, or undefined when it is unknown, expired or ended. */
     async resolveSessionToken(sessionToken: string): Promise<LiveSession | undefined> {
-      const session = await store.sessions.findLiveByTokenHash(digest(sessionToken), isoNow(deps));
-      if (!session) return undefined;
-      const [player, game, profile] = await Promise.all([
-        store.players.findById(session.playerId),
-        store.games.findById(session.gameId),
-        store.profiles.findById(session.profileId),
-      ]);
-      // Foreign keys guarantee all three; a gap would be a corrupt database, not a bad token.
-      if (!player || !game || !profile) throw new Error(`session ${session.id} refers to missing records`);
-      return { session, player, game, profile };
+      const opened = await openSession(sessionToken);
+      return opened.ok ? opened.live : undefined;
     },
   };
 }

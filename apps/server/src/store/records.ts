@@ -10,6 +10,7 @@ import {
   type PeriodTotals,
   type PromotionStatus,
   roundStatusSchema,
+  type SessionEndCode,
 } from '@raspa/core';
 import type { Page } from './paging.ts';
 
@@ -140,6 +141,30 @@ export interface GameSessionRecord {
   createdAt: string;
   /** When the player last chose "Keep playing" at a reality check (issue 25); null: never. */
   realityCheckAckedAt: string | null;
+  /** When an operator's DELETE or an exclusion ended it (null: not ended; it still expires). */
+  endedAt: string | null;
+  /** The play error its requests answer once ended. */
+  endCode: SessionEndCode | null;
+}
+
+/** A live session of a player as GET /v1/user/{userId}/sessions lists it. */
+export interface LiveSessionRow {
+  id: string;
+  gameId: string;
+  createdAt: string;
+  expireAt: string;
+}
+
+/** A round as the `history` socket request reads it: what the page draws, no more. */
+export interface HistoryRoundRow {
+  id: string;
+  status: RoundStatus;
+  cardJson: string;
+  level: number;
+  prizeMinor: number;
+  paidMinor: number;
+  createdAt: string;
+  endAt: string | null;
 }
 
 // ---- ledger

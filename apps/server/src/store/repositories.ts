@@ -1,4 +1,4 @@
-import type { GameModel, LimitPeriod, PeriodTotals, SummaryRound } from '@raspa/core';
+import type { GameModel, LimitPeriod, PeriodTotals, SessionEndCode, SummaryRound } from '@raspa/core';
 import type { LiveRoundGuards } from './live-round-guards.ts';
 import type { Page, PageRequest } from './paging.ts';
 import type {
@@ -18,10 +18,12 @@ import type {
   GameRecord,
   GameSessionRecord,
   HeldRound,
+  HistoryRoundRow,
   IdempotencyRecord,
   LedgerFilter,
   LedgerTransaction,
   ListCursor,
+  LiveSessionRow,
   LoggedDelivery,
   NewOutboxEvent,
   OutboxEvent,
@@ -124,8 +126,20 @@ export interface PlayersRepo {
 export interface SessionsRepo {
   insert(session: GameSessionRecord): Promise<void>;
   findById(id: string): Promise<GameSessionRecord | undefined>;
-  /** The session of a token that has not expired at `now`. */
+  /** The session of a token that has not expired at `now`; it may have been ended (`endedAt`). */
   findLiveByTokenHash(tokenHash: string, now: string): Promise<GameSessionRecord | undefined>;
+  /** Ends a session not ended yet; false when it already was (its first end stands). */
+  end(id: string, code: SessionEndCode, now: string): Promise<boolean>;
+  /** Ends every live session of a player in one statement: the ids it ended. */
+  endLiveOfPlayer(playerId: string, code: SessionEndCode, now: string): Promise<string[]>;
+  /** A player's live sessions (neither ended nor expired at `now`), newest first. */
+  liveOfPlayer(playerId: string, now: string, page: PageRequest): Promise<Page<LiveSessionRow>>;
+}
+
+/** The player's history in the page (the `history` socket request). */
+export interface HistoryRepo {
+  /** The player's last `limit` rounds of a game that have a card, newest first. */
+  recentRounds(playerId: string, gameId: string, limit: number): Promise<HistoryRoundRow[]>;
 }
 
 /** Reads the round/transaction ledger for the lists; the play loop writes it. */

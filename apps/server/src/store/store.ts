@@ -5,6 +5,7 @@ import type {
   DemoWalletRepo,
   FreeCardsRepo,
   GamesRepo,
+  HistoryRepo,
   IdempotencyRepo,
   LedgerRepo,
   OpsRepo,
@@ -42,6 +43,7 @@ export interface Repositories {
   promotions: PromotionsRepo;
   freeCards: FreeCardsRepo;
   protection: ProtectionRepo;
+  history: HistoryRepo;
 }
 
 /** The repositories of one open unit, and what runs once it commits. */

@@ -203,6 +203,8 @@ export function sessionRecord(
     expireAt: at(7200),
     createdAt: at(0),
     realityCheckAckedAt: null,
+    endedAt: null,
+    endCode: null,
     ...over,
   };
 }

@@ -380,6 +380,42 @@ export function describeProfilesGamesPlayersContract(open: OpenStore): void {
       expect(await store().sessions.findLiveByTokenHash('unknown', at(0))).toBeUndefined();
     });
 
+    it('ends one session once, and every live session of a player in one statement', async () => {
+      const seat = await seedSeat(store());
+      const later = sessionRecord(seat.player, seat.game, { createdAt: at(10) });
+      const expired = sessionRecord(seat.player, seat.game, { expireAt: at(100) });
+      for (const session of [later, expired]) await store().sessions.insert(session);
+      const live = await store().sessions.liveOfPlayer(seat.player.id, at(100), {
+        pageIndex: 1,
+        pageSize: 10,
+      });
+      expect(live).toEqual({
+        items: [later, seat.session].map(({ id, gameId, createdAt, expireAt }) => ({
+          id,
+          gameId,
+          createdAt,
+          expireAt,
+        })),
+        totalCount: 2,
+      });
+
+      expect(await store().sessions.end(later.id, 'SESSION_ENDED', at(200))).toBe(true);
+      expect(await store().sessions.end(later.id, 'PLAYER_EXCLUDED', at(300))).toBe(false);
+      // Still found by its token (the caller answers its end code), ended as first ended.
+      expect(await store().sessions.findLiveByTokenHash(later.tokenHash, at(300))).toEqual({
+        ...later,
+        endedAt: at(200),
+        endCode: 'SESSION_ENDED',
+      });
+      expect(await store().sessions.endLiveOfPlayer(seat.player.id, 'PLAYER_EXCLUDED', at(300))).toEqual([
+        seat.session.id,
+      ]);
+      expect((await store().sessions.findById(expired.id))?.endedAt).toBeNull();
+      expect(
+        await store().sessions.liveOfPlayer(seat.player.id, at(300), { pageIndex: 1, pageSize: 10 }),
+      ).toEqual({ items: [], totalCount: 0 });
+    });
+
     it('refuses a second session with the same token hash', async () => {
       const seat = await seedSeat(store());
       await expect(

@@ -65,6 +65,14 @@ export const PLAY_ERRORS = {
     pt: 'Sua conta está excluída do jogo. Nada foi cobrado.',
     es: 'Tu cuenta está excluida del juego. No se cobró nada.',
   },
+  // An operator ended the session (DELETE /v1/game/session/{sessionId}); an exclusion ends them with
+  // PLAYER_EXCLUDED. Pushed as `session-ended` before the socket is closed, and the answer to any later
+  // request or connection with that session.
+  SESSION_ENDED: {
+    en: 'This game session was ended by your operator. Reopen the game from your operator’s site.',
+    pt: 'Esta sessão de jogo foi encerrada pelo seu operador. Abra o jogo de novo pelo site do seu operador.',
+    es: 'Tu operador cerró esta sesión de juego. Vuelve a abrir el juego desde el sitio de tu operador.',
+  },
   BUY_TOO_SOON: {
     en: 'Please wait a moment before the next card.',
     pt: 'Aguarde um instante antes da próxima raspadinha.',

@@ -30,10 +30,15 @@ describe('parsePlayRequest', () => {
   });
 
   /** The requests that carry nothing, by event name, and the type each is read as. */
-  const EMPTY = { state: 'state', buy: 'buy', 'reality-check-ack': 'realityCheckAck' } as const;
+  const EMPTY = {
+    state: 'state',
+    buy: 'buy',
+    history: 'history',
+    'reality-check-ack': 'realityCheckAck',
+  } as const;
   const emptyEvents = Object.keys(EMPTY) as (keyof typeof EMPTY)[];
 
-  it('reads state, buy and reality-check-ack with no payload, {} or null', () => {
+  it('reads state, buy, history and reality-check-ack with no payload, {} or null', () => {
     fc.assert(
       fc.property(fc.constantFrom(...emptyEvents), fc.boolean(), nothing, (event, bare, payload) => {
         expect(parsePlayRequest(event, bare ? [] : [payload])).toEqual({ type: EMPTY[event] });
@@ -41,7 +46,7 @@ describe('parsePlayRequest', () => {
     );
   });
 
-  it('refuses state, buy and reality-check-ack with any other payload, or with more than one argument', () => {
+  it('refuses state, buy, history and reality-check-ack with any other payload, or with more than one argument', () => {
     fc.assert(
       fc.property(fc.constantFrom(...emptyEvents), something, (event, payload) => {
         expect(parsePlayRequest(event, [payload])).toBeUndefined();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { GAME_MODELS } from '../models.ts';
-import { realityCheckSchema } from '../protection/protection-schemas.ts';
+import { playRulesSchema, realityCheckSchema } from '../protection/protection-schemas.ts';
 import { PLAY_ERROR_CODES } from './play-errors.ts';
 
 /**
@@ -15,10 +15,19 @@ export const PLAY_REQUESTS = {
   state: 'state',
   buy: 'buy',
   reveal: 'reveal',
+  history: 'history',
   realityCheckAck: 'reality-check-ack',
 } as const;
 /** Events the server pushes. */
-export const PLAY_EVENTS = { balance: 'balance', round: 'round', sessionExpired: 'session-expired' } as const;
+export const PLAY_EVENTS = {
+  balance: 'balance',
+  round: 'round',
+  sessionExpired: 'session-expired',
+  sessionEnded: 'session-ended',
+} as const;
+
+/** How many of the player's last rounds of a game `history` answers (GLI-19's "last game recall"). */
+export const HISTORY_ROUNDS = 10;
 
 export const cardCellSchema = z.object({
   symbol: z.string(),
@@ -68,6 +77,16 @@ export const freeCardsStateSchema = z.object({
   expireAt: z.string().nullable(),
 });
 
+/**
+ * The page and play rules in force for the session (CONTRACT §13): the profile's jurisdiction's
+ * (core playRulesOf), with what they show: the game's RTP (a fraction, 0.9 = 90 %) and the
+ * profile's responsible-gaming page (null: none set).
+ */
+export const playStateRulesSchema = playRulesSchema.extend({
+  rtp: z.number().min(0).max(1),
+  responsibleGamingUrl: z.string().nullable(),
+});
+
 export const playStateSchema = z.object({
   sessionId: z.string(),
   lang: z.enum(['pt', 'en', 'es']),
@@ -87,12 +106,15 @@ export const playStateSchema = z.object({
   /** The player's round in play (from another tab too), to resume with the same card. */
   openRound: playRoundSchema.nullable(),
   freeCards: freeCardsStateSchema,
+  rules: playStateRulesSchema,
 });
 
 export const revealRequestSchema = z.object({ roundId: z.string().min(1).max(100) });
 /** `buy` and `state` carry nothing: no payload, `{}` or null. Anything else is a page we cannot read. */
 export const buyRequestSchema = z.strictObject({}).nullish();
 export const stateRequestSchema = buyRequestSchema;
+/** `history` carries nothing either: the session names the player and the game. */
+export const historyRequestSchema = buyRequestSchema;
 
 /**
  * The arguments each request accepts before its acknowledgement callback, as a tuple: an extra
@@ -102,6 +124,7 @@ const emptyRequestArgs = z.union([z.tuple([]), z.tuple([buyRequestSchema])]);
 export const playRequestArgsSchemas = {
   state: emptyRequestArgs,
   buy: emptyRequestArgs,
+  history: emptyRequestArgs,
   reveal: z.tuple([revealRequestSchema]),
   realityCheckAck: emptyRequestArgs,
 } as const satisfies Record<keyof typeof PLAY_REQUESTS, z.ZodType>;
@@ -109,6 +132,7 @@ export const playRequestArgsSchemas = {
 export type PlayRequest =
   | { type: 'state' }
   | { type: 'buy' }
+  | { type: 'history' }
   | { type: 'reveal'; roundId: string }
   | { type: 'realityCheckAck' };
 
@@ -120,6 +144,7 @@ export function parsePlayRequest(event: unknown, args: readonly unknown[]): Play
   switch (event) {
     case PLAY_REQUESTS.state:
     case PLAY_REQUESTS.buy:
+    case PLAY_REQUESTS.history:
       return playRequestArgsSchemas[event].safeParse(args).success ? { type: event } : undefined;
     case PLAY_REQUESTS.reveal: {
       const parsed = playRequestArgsSchemas.reveal.safeParse(args);
@@ -159,6 +184,16 @@ export const revealAnswerSchema = z.object({ round: playRoundSchema, balance: z.
 /** `reality-check-ack` ("Keep playing"): when the next reality check falls due (ISO time; null: none). */
 export const realityCheckAckAnswerSchema = z.object({ realityCheckDueAt: z.string().nullable() });
 export const balanceEventSchema = z.object({ balance: z.number().int() });
+/**
+ * The answer to `history`: the player's last HISTORY_ROUNDS rounds of this game that have a card,
+ * newest first, each as the page draws a round (its card, prize, price, status and times).
+ */
+export const historyAnswerSchema = z.object({ rounds: z.array(playRoundSchema).max(HISTORY_ROUNDS) });
+/** Why a session ended: by its operator (SESSION_ENDED) or by the player's exclusion (PLAYER_EXCLUDED). */
+export const SESSION_END_CODES = ['SESSION_ENDED', 'PLAYER_EXCLUDED'] as const;
+export type SessionEndCode = (typeof SESSION_END_CODES)[number];
+/** The `session-ended` push, sent just before the server closes the socket; `message` in the session's language. */
+export const sessionEndedEventSchema = z.object({ code: z.enum(SESSION_END_CODES), message: z.string() });
 
 export type PlayRound = z.infer<typeof playRoundSchema>;
 export type PlayState = z.infer<typeof playStateSchema>;
@@ -167,4 +202,7 @@ export type BuyAnswer = z.infer<typeof buyAnswerSchema>;
 export type FreeCardsState = z.infer<typeof freeCardsStateSchema>;
 export type RevealAnswer = z.infer<typeof revealAnswerSchema>;
 export type RealityCheckAckAnswer = z.infer<typeof realityCheckAckAnswerSchema>;
+export type HistoryAnswer = z.infer<typeof historyAnswerSchema>;
+export type PlayStateRules = z.infer<typeof playStateRulesSchema>;
+export type SessionEndedEvent = z.infer<typeof sessionEndedEventSchema>;
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: PlayError };

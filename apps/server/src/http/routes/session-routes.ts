@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { httpUrl, id, isoTime, lang, successStatus } from '../../schemas/common.ts';
-import { ok } from '../envelope.ts';
+import { httpUrl, id, isoTime, lang, statusBody, successStatus } from '../../schemas/common.ts';
+import { pageOf, pageQuery } from '../../schemas/paging.ts';
+import { ok, okPage, okStatus } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 import { gameModel } from './game-routes.ts';
@@ -49,6 +50,18 @@ const sessionSchema = z
   })
   .meta({ id: 'Session' });
 
+const liveSessionSchema = z
+  .object({
+    id: z.string(),
+    gameId: z.string(),
+    createdAt: isoTime,
+    expireAt: isoTime,
+    status: z.literal('live').meta({ description: 'Only live sessions are listed: not ended, not expired' }),
+  })
+  .meta({ id: 'LiveSession' });
+
+const OWNERSHIP = 'Another API client’s is a 403, an unknown one a 404.';
+
 export function sessionRoutes({ services }: RouteKit): RouteDefinition[] {
   return [
     defineRoute({
@@ -68,6 +81,45 @@ export function sessionRoutes({ services }: RouteKit): RouteDefinition[] {
       handle: async ({ auth, body }) => {
         const started = await services.sessions.start(auth, body);
         return ok({ sessionId: started.session.id, gameUrl: started.gameUrl, expireAt: started.expireAt });
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/game/session/:sessionId',
+      tag: 'Sessions',
+      summary: 'End a game session at once',
+      description:
+        'Its open pages are sent the socket event session-ended (code SESSION_ENDED) and disconnected, on ' +
+        'every instance; its gameUrl and any request of it answer SESSION_ENDED from then on. A round in ' +
+        'play is left to close by itself (its prize is paid). Ending an ended or expired session answers ' +
+        `200 again and changes nothing. ${OWNERSHIP}`,
+      auth: 'bearer',
+      params: z.object({ sessionId: id }),
+      success: { status: 200, schema: statusBody },
+      errors: [400, 401, 403, 404, 500],
+      handle: async ({ auth, params }) => {
+        await services.sessions.end(auth, params.sessionId);
+        return okStatus();
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/user/:userId/sessions',
+      tag: 'Sessions',
+      summary: 'List a player’s live game sessions, newest first',
+      description: `Sessions neither ended nor expired. ${OWNERSHIP}`,
+      auth: 'bearer',
+      params: z.object({ userId: id }),
+      query: pageQuery,
+      success: { status: 200, schema: pageOf(liveSessionSchema) },
+      errors: [400, 401, 403, 404, 500],
+      handle: async ({ auth, params, query }) => {
+        const { pageIndex, pageSize } = query;
+        const page = await services.sessions.live(auth, params.userId, { pageIndex, pageSize });
+        return okPage(
+          page.items.map((session) => ({ ...session, status: 'live' as const })),
+          { pageIndex, pageSize, totalCount: page.totalCount },
+        );
       },
     }),
   ];

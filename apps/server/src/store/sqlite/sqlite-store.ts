@@ -5,6 +5,7 @@ import { createClientsRepo } from '../repos/clients-repo.ts';
 import { createDemoWalletRepo } from '../repos/demo-wallet-repo.ts';
 import { createFreeCardsRepo } from '../repos/free-cards-repo.ts';
 import { createGamesRepo } from '../repos/games-repo.ts';
+import { createHistoryRepo } from '../repos/history-repo.ts';
 import { createIdempotencyRepo } from '../repos/idempotency-repo.ts';
 import { createLedgerRepo } from '../repos/ledger-repo.ts';
 import { createOpsRepo } from '../repos/ops-repo.ts';
@@ -61,6 +62,7 @@ function repositories(x: Exec, db: Db, background: Background): Repositories {
     promotions: createPromotionsRepo(x),
     freeCards: createFreeCardsRepo(x),
     protection: createProtectionRepo(x),
+    history: createHistoryRepo(x),
   };
 }
 
