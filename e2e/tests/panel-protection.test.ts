@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../apps/panel/src/i18n/en.ts';
@@ -17,11 +19,14 @@ import { signIn } from '../src/panel-sign-in.ts';
  * HTTP wallet on 127.0.0.1: a wager limit set and its usage read after a card, a raise shown waiting
  * 24 hours; an operator exclusion set and lifted; a promotion created from pasted ids, listed, then
  * cancelled after a confirmation. Each write is checked on the service too.
+ *
+ * PANEL_SCREENSHOTS=docs/screenshots writes the back-office doc's screenshots of these pages.
  */
 
 const PASSWORD = 'correct horse battery';
 const WAIT = { timeout: 30_000 };
 const DAY_MS = 86_400_000;
+const SHOTS = process.env.PANEL_SCREENSHOTS;
 
 let server: TestServer;
 let operator: TestOperator;
@@ -32,6 +37,10 @@ let tokens: TokenSet;
 let ana: { playerId: string; token: string };
 let bia: { playerId: string };
 let roundId = '';
+
+async function shoot(name: string): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
 
 const heading = (text: string) => page.getByRole('heading', { level: 1, name: text });
 const nav = (name: string) => page.getByRole('navigation').getByRole('link', { name, exact: true });
@@ -57,6 +66,7 @@ beforeAll(async () => {
   }
   context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
   page = await context.newPage();
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   // The dates the panel checks are the browser's: make them the service's (its test clock is fixed).
   await page.clock.setFixedTime(server.clock());
   await page.goto(`${server.url}/panel/`);
@@ -107,6 +117,7 @@ describe("a player's page and the promotions, in a real browser against a real s
       .getByTestId('pending-limits')
       .getByText(/R\$20\.00 from /)
       .waitFor(WAIT);
+    await shoot('panel-player');
 
     const stored = (await server.call('GET', `/v1/user/${ana.playerId}/limits`, { token: tokens })).body.data;
     expect(stored.limits).toEqual([{ type: 'wager', period: 'day', currency: 'BRL', amount: 10 }]);
@@ -160,6 +171,7 @@ describe("a player's page and the promotions, in a real browser against a real s
     const listed = page.getByRole('row', { name: /Welcome/ });
     await listed.waitFor(WAIT);
     expect(await listed.textContent()).toContain(en.promotions.statuses.active);
+    await shoot('panel-promotions');
     const [promotion] = (await server.call('GET', '/v1/promotion', { token: tokens })).body.data;
     expect(promotion).toMatchObject({ name: 'Welcome', players: 2, granted: 4, used: 0, status: 'active' });
     expect(promotion.expireAt).toBe(`${expireAt}:00.000Z`);

@@ -446,7 +446,7 @@ export const en = {
     timesHint: (days: number) => `At most ${days} days after the start.`,
     playerIds: 'Players’ ids',
     playerIdsHint: (perCall: string) =>
-      `One player id per line (the id in the players list), or a text or CSV file whose first column holds them. More than ${perCall} are sent in several calls.`,
+      `One player id per line (the userId the API gave for the player, shown on the player’s page), or a text or CSV file whose first column holds them. More than ${perCall} are sent in several calls.`,
     file: 'Or read them from a file (.txt, .csv)',
     fileRead: (name: string) => `${name} read into the box above.`,
     idsSummary: (ids: string, repeats: number, blanks: number) =>

@@ -446,7 +446,7 @@ export const es: Catalogue = {
     timesHint: (days) => `Como mucho ${days} días después del inicio.`,
     playerIds: 'Ids de los jugadores',
     playerIdsHint: (perCall) =>
-      `Un id de jugador por línea (el id de la lista de jugadores), o un archivo de texto o CSV con ellos en la primera columna. Más de ${perCall} se envían en varias llamadas.`,
+      `Un id de jugador por línea (el userId que la API dio al jugador, mostrado en su página), o un archivo de texto o CSV con ellos en la primera columna. Más de ${perCall} se envían en varias llamadas.`,
     file: 'O léalos de un archivo (.txt, .csv)',
     fileRead: (name) => `${name} leído en el cuadro de arriba.`,
     idsSummary: (ids, repeats, blanks) =>

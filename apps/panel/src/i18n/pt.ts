@@ -444,7 +444,7 @@ export const pt: Catalogue = {
     timesHint: (days) => `No máximo ${days} dias depois do início.`,
     playerIds: 'Ids dos jogadores',
     playerIdsHint: (perCall) =>
-      `Um id de jogador por linha (o id da lista de jogadores), ou um arquivo de texto ou CSV com eles na primeira coluna. Mais de ${perCall} são enviados em várias chamadas.`,
+      `Um id de jogador por linha (o userId que a API deu ao jogador, mostrado na página dele), ou um arquivo de texto ou CSV com eles na primeira coluna. Mais de ${perCall} são enviados em várias chamadas.`,
     file: 'Ou leia de um arquivo (.txt, .csv)',
     fileRead: (name) => `${name} lido na caixa acima.`,
     idsSummary: (ids, repeats, blanks) =>

@@ -1,11 +1,11 @@
 import { count, el, moneyOfMajor, utcTime } from '@raspa/browser-kit';
 import type { Round } from '@raspa/server/wire';
 import type { PlayerFreeCards } from '../api/protection-wire.ts';
-import { facts, section, table } from '../ui/blocks.ts';
+import { section, table } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
+import { copyField } from '../ui/copy-field.ts';
 import { Feedback } from '../ui/feedback.ts';
 import { roundCurrency, statusBadge } from '../ui/round-cells.ts';
-import { shortId } from '../ui/short-id.ts';
 import { heading, link } from './auth-pages.ts';
 import { exclusionSection } from './player-exclusion.ts';
 import { limitsSection } from './player-limits.ts';
@@ -96,7 +96,7 @@ export const playerPage: Page = (context) => {
   return el('section', {}, [
     heading(t.player.title(credential)),
     back,
-    facts([[t.player.id, shortId(userId)]]),
+    copyField({ id: 'player-id', label: t.player.id, value: userId, t, feedback: profileFeedback }).node,
     ...profileFeedback.nodes(),
     limitsSlot,
     exclusionSection(context, userId),

@@ -1,4 +1,5 @@
 import { count, el, fill, moneyOfMajor, utcTime } from '@raspa/browser-kit';
+import type { Game } from '@raspa/server/wire';
 import type { Promotion } from '../api/protection-wire.ts';
 import { facts, section } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
@@ -6,7 +7,7 @@ import { Feedback } from '../ui/feedback.ts';
 import { playerIdsField } from '../ui/player-ids-field.ts';
 import { shortId } from '../ui/short-id.ts';
 import { heading, link } from './auth-pages.ts';
-import { draftMessages, isOpen, playersSender, promotionBadge } from './promotion-parts.ts';
+import { draftMessages, gameLabel, isOpen, playersSender, promotionBadge } from './promotion-parts.ts';
 
 /** Adds players (pasted or from a file) in calls of 10,000, with progress; `done` reloads the page. */
 function addPlayersForm(context: PageContext, promotion: Promotion, done: (said: string) => Promise<void>) {
@@ -80,7 +81,7 @@ export const promotionPage: Page = (context) => {
         ]),
         facts([
           [t.common.status, promotionBadge(promotion.status, t)],
-          [t.promotions.game, shortId(promotion.gameId)],
+          [t.promotions.game, game ? gameLabel(game, t, lang) : shortId(promotion.gameId)],
           [t.promotions.cardValue, money(promotion.cardValue)],
           [t.promotions.cardsPerPlayer, count(promotion.cardsPerPlayer, lang)],
           [t.promotions.startAt, utcTime(promotion.startAt, lang)],
@@ -109,11 +110,18 @@ export const promotionPage: Page = (context) => {
     if (said) feedback.say(said);
   }
 
+  /** The promotion's game, for its name and price (the promotion names it by id only). */
+  let game: Game | undefined;
+
   async function load(): Promise<void> {
     const promotion = await feedback.run(t.common.loading, () => api.getPromotion(promotionId), {
       region: body,
     });
-    if (promotion) show(promotion);
+    if (!promotion) return;
+    game ??= (await api.listGames(promotion.profileId).catch(() => [])).find(
+      (candidate) => candidate.id === promotion.gameId,
+    );
+    show(promotion);
   }
   void load();
 
