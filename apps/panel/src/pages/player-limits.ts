@@ -3,7 +3,7 @@ import { LIMIT_PERIODS, LIMIT_TYPES, type LimitKey, limitKeyOf } from '@raspa/co
 import type { Profile } from '@raspa/server/wire';
 import type { Limits, LimitsUpdate, MoneyLimit } from '../api/protection-wire.ts';
 import type { Catalogue } from '../i18n/en.ts';
-import { previewLimitChanges } from '../protection/limit-changes-preview.ts';
+import { lastAskedLimits, previewLimitChanges } from '../protection/limit-changes-preview.ts';
 import { field, select, table } from '../ui/blocks.ts';
 import type { PageContext } from '../ui/context.ts';
 import { Feedback } from '../ui/feedback.ts';
@@ -206,7 +206,7 @@ function limitsForm(
   const submit = el('button', { type: 'submit' }, [t.player.saveLimits]);
   const sessionMinutes = minutesInput(
     'sessionMinutes',
-    limits.pending.sessionMinutes?.value ?? limits.sessionMinutes,
+    limits.pending.sessionMinutes ? limits.pending.sessionMinutes.value : limits.sessionMinutes,
   );
   const realityCheckMinutes = minutesInput('realityCheckMinutes', limits.realityCheckMinutes);
   const form = el('form', { class: 'limits-form', novalidate: true }, [
@@ -226,21 +226,7 @@ function limitsForm(
     el('div', { class: 'actions' }, [submit]),
     ...feedback.nodes(),
   ]);
-  // A looser value waiting is what was last asked for: the form shows it, so saving again keeps its clock.
-  const waiting = new Map(limits.pending.limits.map((pending) => [limitKeyOf(pending), pending]));
-  for (const limit of limits.limits) {
-    const pending = waiting.get(limitKeyOf(limit));
-    if (pending?.amount === null) continue;
-    addRow(pending ? { ...limit, amount: pending.amount } : limit);
-  }
-  for (const pending of limits.pending.limits) {
-    if (
-      pending.amount !== null &&
-      !limits.limits.some((limit) => limitKeyOf(limit) === limitKeyOf(pending))
-    ) {
-      addRow({ ...pending, amount: pending.amount });
-    }
-  }
+  for (const limit of lastAskedLimits(limits.limits, limits.pending.limits)) addRow(limit);
   describe();
   form.addEventListener('input', describe);
   form.addEventListener('submit', async (event) => {

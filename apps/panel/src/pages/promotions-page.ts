@@ -177,16 +177,16 @@ export const promotionsPage: Page = (context) => {
           t.promotions.none,
         ),
     });
-    const load = async () => {
+    const load = async (first = false) => {
       games = (await feedback.run(t.common.loading, () => api.listGames(control.value))) ?? [];
       formSlot.replaceChildren(
         games.length
           ? promotionForm(context, control.value, games, () => promotions.first())
           : el('p', { class: 'empty' }, [t.promotions.noGames]),
       );
-      await promotions.load();
+      await (first ? promotions.first() : promotions.load());
     };
-    control.addEventListener('change', () => void load());
+    control.addEventListener('change', () => void load(true));
     await load();
   });
 

@@ -1,7 +1,7 @@
 import { LIMIT_PERIODS, LIMIT_TYPES, type MoneyLimit } from '@raspa/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { previewLimitChanges } from './limit-changes-preview.ts';
+import { lastAskedLimits, previewLimitChanges } from './limit-changes-preview.ts';
 
 const loss = (amount: number, currency = 'BRL'): MoneyLimit => ({
   type: 'loss',
@@ -57,5 +57,26 @@ describe('previewLimitChanges', () => {
         },
       ),
     );
+  });
+});
+
+describe('lastAskedLimits', () => {
+  it('shows each looser value waiting in place of the one in force, and leaves out a removal waiting', () => {
+    const wager: MoneyLimit = { type: 'wager', period: 'week', currency: 'BRL', amount: 500 };
+    const asked = lastAskedLimits(
+      [loss(50), wager],
+      [
+        { ...loss(0), amount: 80 },
+        { ...wager, amount: null },
+      ],
+    );
+    expect(asked).toEqual([loss(80)]);
+    // Saved again unchanged, it asks for exactly what waits: nothing applies at once.
+    const changes = previewLimitChanges([loss(50), wager], asked);
+    expect(changes.every((change) => change.applies === 'after-24h')).toBe(true);
+  });
+
+  it('is the limits in force when nothing waits', () => {
+    expect(lastAskedLimits([loss(50)], [])).toEqual([loss(50)]);
   });
 });

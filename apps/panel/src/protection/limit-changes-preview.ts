@@ -44,3 +44,30 @@ export function previewLimitChanges(
   for (const [key, limit] of inForce) if (!asked.has(key)) add(limit, limit.amount, null);
   return changes;
 }
+
+/** A looser value waiting for its 24 hours (amount null: the limit's removal). */
+export interface WaitingLimit extends LimitKey {
+  amount: number | null;
+}
+
+/**
+ * The limits as last asked for: those in force, with each looser value waiting in place of its
+ * limit's (a removal waiting leaves the limit out). The form starts from these, so saving it again
+ * unchanged asks for the same values and keeps their clocks, instead of cancelling what waits.
+ */
+export function lastAskedLimits(
+  inForce: readonly MoneyLimit[],
+  waiting: readonly WaitingLimit[],
+): MoneyLimit[] {
+  const pending = new Map(waiting.map((limit) => [limitKeyOf(limit), limit]));
+  const asked: MoneyLimit[] = [];
+  for (const limit of inForce) {
+    const next = pending.get(limitKeyOf(limit));
+    if (next === undefined) asked.push(limit);
+    else if (next.amount !== null) asked.push({ ...limit, amount: next.amount });
+    pending.delete(limitKeyOf(limit));
+  }
+  for (const limit of pending.values())
+    if (limit.amount !== null) asked.push({ ...limit, amount: limit.amount });
+  return asked;
+}
