@@ -8,8 +8,11 @@ import { flaggedPage } from './pages/flagged-page.ts';
 import { gamesPage } from './pages/games-page.ts';
 import { roundsPage, transactionsPage } from './pages/ledger-pages.ts';
 import { overviewPage } from './pages/overview-page.ts';
+import { playerPage } from './pages/player-page.ts';
 import { playersPage } from './pages/players-page.ts';
 import { profilesPage } from './pages/profiles-page.ts';
+import { promotionPage } from './pages/promotion-page.ts';
+import { promotionsPage } from './pages/promotions-page.ts';
 import { roundPage } from './pages/round-page.ts';
 import { webhooksPage } from './pages/webhooks-page.ts';
 import { Session } from './session.ts';
@@ -25,6 +28,7 @@ const SECTIONS = [
   'profiles',
   'games',
   'players',
+  'promotions',
   'rounds',
   'flagged',
   'transactions',
@@ -40,6 +44,7 @@ const SECTION_PAGES: Record<Section, Page> = {
   profiles: profilesPage,
   games: gamesPage,
   players: playersPage,
+  promotions: promotionsPage,
   rounds: roundsPage,
   flagged: flaggedPage,
   transactions: transactionsPage,
@@ -50,6 +55,8 @@ const SECTION_PAGES: Record<Section, Page> = {
 /** Pages reached from another page, not from the navigation, and the section they belong to. */
 const INNER_PAGES: Record<string, { page: Page; section: Section }> = {
   round: { page: roundPage, section: 'rounds' },
+  player: { page: playerPage, section: 'players' },
+  promotion: { page: promotionPage, section: 'promotions' },
 };
 
 /** The route named by an address under /panel/ ('' → the first section). */

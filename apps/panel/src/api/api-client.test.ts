@@ -137,6 +137,49 @@ describe('createApiClient against a real service', () => {
     expect(bad.messages[0]).toMatch(/dateStart/);
   });
 
+  it("sets a player's limits and exclusion, and sends a promotion's writes with an Idempotency-Key", async () => {
+    const { profileId } = (await api().listProfiles()).items[0] ?? { profileId: '' };
+    const [game] = await api().listGames(profileId);
+    const user = await server.call('POST', '/v1/user/auth', {
+      token: tokens ?? null,
+      body: { profileId, credential: 'ana', credentialType: 'username' },
+    });
+    const userId = user.body.data.userId as string;
+    const limits = await api().setLimits(userId, {
+      limits: [{ type: 'loss', period: 'day', currency: 'BRL', amount: 5 }],
+    });
+    expect(limits.usage).toEqual([
+      expect.objectContaining({ type: 'loss', used: 0, resetAt: expect.any(String) }),
+    ]);
+    expect(await api().getExclusion(userId)).toBeNull();
+    expect(await api().exclude(userId, { reason: 'operator', until: null })).toMatchObject({
+      reason: 'operator',
+    });
+    await api().liftExclusion(userId);
+    expect(await api().getExclusion(userId)).toBeNull();
+
+    const body = {
+      profileId,
+      gameId: game?.id ?? '',
+      name: 'Welcome',
+      cardsPerPlayer: 2,
+      players: [userId],
+      expireAt: '2026-04-01T00:00:00.000Z',
+    };
+    const key = randomUUID();
+    const created = await api().createPromotion(body, key);
+    // A retry with the same key (a call that timed out, say) is answered again, not executed again.
+    expect(await api().createPromotion(body, key)).toEqual(created);
+    expect((await api().listPromotions({ profileId })).items).toHaveLength(1);
+    expect(await api().addPromotionPlayers(created.promotionId, [userId], randomUUID())).toMatchObject({
+      added: 0,
+      alreadyGranted: 1,
+    });
+    expect((await api().freeCards(userId)).freeCards).toEqual([expect.objectContaining({ left: 2 })]);
+    expect((await api().cancelPromotion(created.promotionId)).status).toBe('cancelled');
+    expect((await api().getPromotion(created.promotionId)).status).toBe('cancelled');
+  });
+
   it('registers a webhook, reads its (empty) delivery log with filters, and deletes it', async () => {
     const { webhookId } = await api().createWebhook({
       url: 'http://127.0.0.1:9/hooks',
@@ -156,7 +199,7 @@ describe('createApiClient against a real service', () => {
     const csv = await api().roundsCsv({ profileId, pageSize: 5 });
     expect(csv.name).toBe('rounds.csv');
     expect(csv.text.split(/\r?\n/)[0]).toBe(
-      '_id,profileId,gameId,userId,credential,status,paidPrice,prize,createdAt,endAt',
+      '_id,profileId,gameId,userId,credential,status,paidPrice,prize,createdAt,endAt,promotionId',
     );
     const unknown = await api()
       .getRound('0123456789abcdef01234567')

@@ -6,6 +6,8 @@ import type {
   Delivery,
   DeliveryPagination,
   DeliveryQuery,
+  Exclusion,
+  ExclusionCreate,
   ForgotPassword,
   Game,
   GameActivation,
@@ -13,17 +15,25 @@ import type {
   GameInput,
   Lang,
   LedgerQuery,
+  Limits,
+  LimitsUpdate,
   ListedTransaction,
   NewApiKey,
   PageQuery,
   Pagination,
   PanelLogin,
   Player,
+  PlayerFreeCards,
   PlayerQuery,
   Pool,
   Profile,
   ProfileInput,
   ProfileUpdate,
+  Promotion,
+  PromotionCreate,
+  PromotionCreated,
+  PromotionPlayersAdded,
+  PromotionQuery,
   Redeliver,
   ReplayLink,
   ReportQuery,
@@ -50,6 +60,8 @@ export interface Page<T, P extends Pagination = Pagination> {
 
 /** The header every POST and PUT under /v1 (but /v1/auth/*) carries (docs/contract.md §2). */
 const SIGNATURE_HEADER = 'x-signed-request';
+/** Makes a signed write safe to send again: the service answers the first answer (docs/api.md). */
+const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 /** An answer in the error envelope (docs/contract.md §1), or a request that got no answer at all. */
 export class ApiError extends Error {
@@ -95,6 +107,8 @@ interface Request {
   auth: Auth;
   query?: Query;
   body?: unknown;
+  /** Sent as Idempotency-Key: a retry of the same write with it changes nothing more. */
+  idempotencyKey?: string;
 }
 
 interface Envelope {
@@ -138,6 +152,7 @@ export function createApiClient(options: ApiClientOptions) {
       if (!tokens) throw new ApiError(401, 'UNAUTHORIZED', ['Sign in first.']);
       headers.authorization = `Bearer ${tokens.accessToken}`;
     }
+    if (request.idempotencyKey) headers[IDEMPOTENCY_HEADER] = request.idempotencyKey;
     const writes = request.method === 'POST' || request.method === 'PUT';
     let body: string | undefined;
     if (writes) {
@@ -244,6 +259,45 @@ export function createApiClient(options: ApiClientOptions) {
     // ---- players
     listPlayers: (query: PlayerQuery) =>
       page<Player>({ method: 'GET', path: '/user', auth: 'bearer', query: { ...query } }),
+
+    // ---- player protection (docs/player-protection.md)
+    getLimits: (userId: string) =>
+      data<Limits>({ method: 'GET', path: `/user/${segment(userId)}/limits`, auth: 'bearer' }),
+    /** Replaces every limit: a stricter one applies at once, a looser one or a removal after 24 h. */
+    setLimits: (userId: string, body: LimitsUpdate) =>
+      data<Limits>({ method: 'PUT', path: `/user/${segment(userId)}/limits`, auth: 'signed', body }),
+    /** The exclusion that holds now, or null. */
+    getExclusion: (userId: string) =>
+      data<Exclusion | null>({ method: 'GET', path: `/user/${segment(userId)}/exclusion`, auth: 'bearer' }),
+    exclude: (userId: string, body: ExclusionCreate) =>
+      data<Exclusion>({ method: 'POST', path: `/user/${segment(userId)}/exclusion`, auth: 'signed', body }),
+    /** Lifts an operator exclusion (a self one cannot be lifted before it ends: 409). */
+    liftExclusion: (userId: string) =>
+      send({ method: 'DELETE', path: `/user/${segment(userId)}/exclusion`, auth: 'bearer' }).then(
+        () => undefined,
+      ),
+    freeCards: (userId: string) =>
+      data<PlayerFreeCards>({ method: 'GET', path: `/user/${segment(userId)}/free-cards`, auth: 'bearer' }),
+
+    // ---- promotions (docs/promotions.md)
+    listPromotions: (query: PromotionQuery = {}) =>
+      page<Promotion>({ method: 'GET', path: '/promotion', auth: 'bearer', query: { ...query } }),
+    getPromotion: (promotionId: string) =>
+      data<Promotion>({ method: 'GET', path: `/promotion/${segment(promotionId)}`, auth: 'bearer' }),
+    /** `idempotencyKey`: the same key on a retry creates nothing twice. */
+    createPromotion: (body: PromotionCreate, idempotencyKey: string) =>
+      data<PromotionCreated>({ method: 'POST', path: '/promotion', auth: 'signed', body, idempotencyKey }),
+    addPromotionPlayers: (promotionId: string, players: string[], idempotencyKey: string) =>
+      data<PromotionPlayersAdded>({
+        method: 'POST',
+        path: `/promotion/${segment(promotionId)}/players`,
+        auth: 'signed',
+        body: { players },
+        idempotencyKey,
+      }),
+    /** Cancels it: its unused cards end; a card in play finishes. Answers the promotion. */
+    cancelPromotion: (promotionId: string) =>
+      data<Promotion>({ method: 'DELETE', path: `/promotion/${segment(promotionId)}`, auth: 'bearer' }),
 
     // ---- rounds and transactions
     listRounds: (query: LedgerQuery = {}) =>

@@ -37,17 +37,6 @@ function block(context: PageContext, title: string) {
   return { node, body, feedback };
 }
 
-/**
- * What free cards' prizes cost (`promoPrizes` of GET /v1/report, docs/promotions.md), inside the
- * GGR. Its label lives here, not in i18n/, while another change edits the catalogues (issue 26):
- * to move into each catalogue's `overview` at merge.
- */
-const PROMO_PRIZES: Record<PageContext['lang'], string> = {
-  en: 'Promotions’ cost',
-  pt: 'Custo das promoções',
-  es: 'Costo de las promociones',
-};
-
 /** The rows' `promoPrizes` in one currency, summed as report-figures.ts sums amounts (no float drift). */
 const promoPrizesOf = (rows: readonly ReportRow[], currency: string) =>
   rows
@@ -120,7 +109,7 @@ export const overviewPage: Page = (context) => {
               [t.overview.bets, (line) => moneyOfMajor(line.bets, currency, lang)],
               [t.overview.prizes, (line) => moneyOfMajor(line.prizes, currency, lang)],
               [t.overview.rollbacks, (line) => moneyOfMajor(line.rollbacks, currency, lang)],
-              [PROMO_PRIZES[lang], (line) => moneyOfMajor(line.promoPrizes, currency, lang)],
+              [t.overview.promoPrizes, (line) => moneyOfMajor(line.promoPrizes, currency, lang)],
               [t.overview.ggr, (line) => moneyOfMajor(line.ggr, currency, lang)],
               [t.overview.realisedRtp, (line) => rtpText(line.rtp, lang)],
             ],

@@ -62,7 +62,18 @@ export const playersPage: Page = (context) => {
         return table<Player>(
           t.players.title,
           [
-            [t.players.credential, (player) => el('strong', {}, [player.credential])],
+            [
+              t.players.credential,
+              (player) => {
+                const anchor = link(context, 'player', player.credential, {
+                  id: player._id,
+                  profileId,
+                  credential: player.credential,
+                });
+                anchor.setAttribute('aria-label', t.players.open(player.credential));
+                return el('strong', {}, [anchor]);
+              },
+            ],
             [t.players.credentialType, (player) => player.credentialType],
             [t.players.balance, (player) => moneyOfMajor(player.balance, currency, lang)],
             [t.players.totalBets, (player) => count(player.totalBets, lang)],

@@ -1,7 +1,7 @@
 import { el, moneyOfMajor, utcTime } from '@raspa/browser-kit';
 import type { Game, RoundDetail, Transaction, WalletCallAttempt } from '@raspa/server/wire';
 import { checkTicket } from '../fairness/pool-check.ts';
-import { table } from '../ui/blocks.ts';
+import { facts, section, table } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
 import { copyField } from '../ui/copy-field.ts';
 import { afterPaint, Feedback } from '../ui/feedback.ts';
@@ -10,24 +10,7 @@ import { heading, link } from './auth-pages.ts';
 import { deliveryTable } from './delivery-table.ts';
 import { resolveForm } from './resolve-form.ts';
 
-/** A description list of label–value pairs (values may be nodes). */
-function facts(pairs: ReadonlyArray<readonly [string, Node | string | number | null] | null>): HTMLElement {
-  return el(
-    'dl',
-    { class: 'facts' },
-    pairs.flatMap((pair) => {
-      if (!pair) return [];
-      const [label, value] = pair;
-      return [el('dt', {}, [label]), el('dd', {}, [value === null ? '—' : value])];
-    }),
-  );
-}
-
 const code = (text: string | null) => (text === null ? '—' : el('code', { class: 'wrap' }, [text]));
-
-function section(title: string, children: Array<Node | null>): HTMLElement {
-  return el('section', { class: 'card', 'aria-label': title }, [el('h2', {}, [title]), ...children]);
-}
 
 /** The card as the player saw it at the end, drawn by the player's page's renderer (loaded now). */
 /** The card last drawn: freed when the next one is, so one WebGL context at most stays alive. */

@@ -74,3 +74,23 @@ export function formValues(form: HTMLFormElement): Record<string, string> {
   for (const [name, value] of new FormData(form)) if (typeof value === 'string') values[name] = value.trim();
   return values;
 }
+
+/** A description list of label–value pairs (values may be nodes; null shows "—"; a null pair is left out). */
+export function facts(
+  pairs: ReadonlyArray<readonly [string, Node | string | number | null] | null>,
+): HTMLElement {
+  return el(
+    'dl',
+    { class: 'facts' },
+    pairs.flatMap((pair) => {
+      if (!pair) return [];
+      const [label, value] = pair;
+      return [el('dt', {}, [label]), el('dd', {}, [value === null ? '—' : value])];
+    }),
+  );
+}
+
+/** A titled card of a details page, named by its title for screen readers. */
+export function section(title: string, children: readonly Child[]): HTMLElement {
+  return el('section', { class: 'card', 'aria-label': title }, [el('h2', {}, [title]), ...children]);
+}

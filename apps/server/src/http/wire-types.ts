@@ -9,6 +9,15 @@ import type { z } from 'zod';
 import type { lang } from '../schemas/common.ts';
 import type { pageQuery, paginationSchema } from '../schemas/paging.ts';
 import type {
+  playerFreeCards,
+  promotionCreateBody,
+  promotionCreated,
+  promotionListQuery,
+  promotionPlayersAdded,
+  promotionSchema,
+} from '../schemas/promotion.ts';
+import type { exclusionBody, exclusionSchema, limitsBody, limitsSchema } from '../schemas/protection.ts';
+import type {
   roundListItem,
   roundStatus,
   transactionListItem,
@@ -125,3 +134,23 @@ export type Redeliver = z.input<typeof redeliverBody>;
 
 // ---- API access
 export type AuditEntry = z.output<typeof auditEntrySchema>;
+
+// ---- player protection
+/** GET /v1/user/{userId}/limits: the limits in force, their usage and the looser values waiting. */
+export type Limits = z.output<typeof limitsSchema>;
+export type MoneyLimit = Limits['limits'][number];
+export type LimitUsage = Limits['usage'][number];
+export type PendingLimit = Limits['pending']['limits'][number];
+/** PUT /v1/user/{userId}/limits: replaces every limit. */
+export type LimitsUpdate = z.input<typeof limitsBody>;
+export type Exclusion = z.output<typeof exclusionSchema>;
+export type ExclusionCreate = z.input<typeof exclusionBody>;
+
+// ---- promotions
+export type Promotion = z.output<typeof promotionSchema>;
+export type PromotionStatus = Promotion['status'];
+export type PromotionCreate = z.input<typeof promotionCreateBody>;
+export type PromotionCreated = z.output<typeof promotionCreated>;
+export type PromotionPlayersAdded = z.output<typeof promotionPlayersAdded>;
+export type PromotionQuery = Partial<z.output<typeof promotionListQuery>>;
+export type PlayerFreeCards = z.output<typeof playerFreeCards>;
