@@ -4,8 +4,9 @@ import type { HistoryRoundRow } from '../records.ts';
 import type { HistoryRepo } from '../repositories.ts';
 
 /**
- * One statement over rounds_by_player_game (player_id, game_id, created_at, id), read backwards:
- * the newest rounds of one player at one game, with no sort. A round without a card (a bet the
+ * One statement over rounds_by_player (player_id, created_at, id), read backwards: the newest
+ * rounds of one player, this game's kept, with no sort. It reads past the player's rounds of other
+ * games; an index of its own would spare that, at a cost on every round's insert (docs/benchmarks.md). A round without a card (a bet the
  * wallet declined, or one still waiting on it) was never played, so it is not history.
  */
 const recent = statement<{ playerId: string; gameId: string; limit: number }, HistoryRoundRow>(

@@ -4,4 +4,4 @@ ALTER TABLE game_sessions ADD COLUMN ended_at TEXT COLLATE "C";
 ALTER TABLE game_sessions ADD COLUMN end_code TEXT COLLATE "C" CHECK (end_code IN ('SESSION_ENDED', 'PLAYER_EXCLUDED'));
 
 CREATE INDEX game_sessions_by_player ON game_sessions(player_id, created_at, id);
-CREATE INDEX rounds_by_player_game ON rounds(player_id, game_id, created_at, id);
+-- The `history` request reads rounds_by_player (001) backwards: no index of its own (SQLite 019).

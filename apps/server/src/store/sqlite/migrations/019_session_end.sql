@@ -7,5 +7,5 @@ ALTER TABLE game_sessions ADD COLUMN end_code TEXT CHECK (end_code IN ('SESSION_
 -- A player's sessions, newest first: the live ones an exclusion ends and GET /v1/user/{id}/sessions lists.
 CREATE INDEX game_sessions_by_player ON game_sessions(player_id, created_at, id);
 
--- The `history` socket request: a player's last rounds of one game, newest first, in one index range.
-CREATE INDEX rounds_by_player_game ON rounds(player_id, game_id, created_at, id);
+-- The `history` socket request reads rounds_by_player (001) backwards: an index of its own cost every
+-- round's COMMIT 0.08 ms more on this file (docs/benchmarks.md, issue 24's before and after).
