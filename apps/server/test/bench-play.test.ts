@@ -54,6 +54,7 @@ describe('the play-loop bench', () => {
     expect(result.crossProcessMessages).toEqual({
       push: 0,
       presence: 0,
+      session_end: 0,
       heartbeat: 0,
       other: 0,
       perRound: 0,
