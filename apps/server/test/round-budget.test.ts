@@ -50,6 +50,16 @@ let log: StatementLog;
 let database: TestDatabase | undefined;
 const dataDir = mkdtempSync(join(tmpdir(), 'raspa-budget-'));
 
+/** One round through the play service: a buy then its reveal; true when it won. */
+async function playRound(sessionId: string): Promise<boolean> {
+  const play = server.running.app.services.play;
+  const bought = await play.buy(sessionId);
+  if (!bought.ok) throw new Error(`buy: ${bought.code}`);
+  const revealed = await play.reveal(sessionId, bought.data.round.roundId);
+  if (!revealed.ok) throw new Error(`reveal: ${revealed.code}`);
+  return bought.data.round.prize > 0;
+}
+
 beforeAll(async () => {
   let store: Store;
   if (onPostgres) {
@@ -132,15 +142,8 @@ interface RoundCost {
 
 describe('a round through the play service', () => {
   it('stays within its budget of write units and data statements, won and lost', async () => {
-    const play = server.running.app.services.play;
     const { sessionId } = await seatPlayer(server, game, 'budget-player');
-    const round = async () => {
-      const bought = await play.buy(sessionId);
-      if (!bought.ok) throw new Error(`buy: ${bought.code}`);
-      const revealed = await play.reveal(sessionId, bought.data.round.roundId);
-      if (!revealed.ok) throw new Error(`reveal: ${revealed.code}`);
-      return bought.data.round.prize > 0;
-    };
+    const round = () => playRound(sessionId);
     // The first rounds read the session, player, game and profile, and take a block of draws.
     for (let i = 0; i < 2; i++) await round();
 
@@ -179,16 +182,9 @@ describe('a round through the play service', () => {
 
 describe('a round of a player with limits (issue 25)', () => {
   it('costs one statement more than a player’s without, the buy’s protection read, and no write unit', async () => {
-    const play = server.running.app.services.play;
     /** Each round's cost, after 2 rounds of warm-up (a first buy learns the player is protected). */
     const measure = async (sessionId: string) => {
-      const round = async () => {
-        const bought = await play.buy(sessionId);
-        if (!bought.ok) throw new Error(`buy: ${bought.code}`);
-        const revealed = await play.reveal(sessionId, bought.data.round.roundId);
-        if (!revealed.ok) throw new Error(`reveal: ${revealed.code}`);
-        return bought.data.round.prize > 0;
-      };
+      const round = () => playRound(sessionId);
       for (let i = 0; i < 2; i++) await round();
       const costs: RoundCost[] = [];
       for (let i = 0; i < 12; i++) {
