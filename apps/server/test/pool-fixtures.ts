@@ -19,6 +19,8 @@ export async function drawPoolTo(
   game: GameRecord,
   player: { sessionId: string; playerId: string },
   left: number,
+  /** Leave the block that reaches `left` open, every index drawn: a process killed before its close. */
+  options: { dieBeforeClose?: boolean } = {},
 ): Promise<PoolRecord> {
   const { store } = deps;
   const rng = seededRng(7);
@@ -77,6 +79,7 @@ export async function drawPoolTo(
       }),
     );
     if (drawn.size + indexes.length < block.end - block.first) continue; // left expired, for the services
+    if (options.dieBeforeClose && indexes.length === toDraw) return pool;
     const poolDone = await store.transaction(async (tx) => {
       const closed = await tx.pools.closeBlock(pool.id, block.first, 'fixture');
       if (closed.undrawn.length > 0) throw new Error(`block ${block.first} still has undrawn indexes`);

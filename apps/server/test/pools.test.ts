@@ -185,6 +185,32 @@ describe('GET /v1/game/{id}/pools', () => {
   });
 });
 
+describe('a block whose every index was drawn but never closed', () => {
+  it('is closed by the next process to take it over, so the pool ends and play goes on', async () => {
+    const endGameId = await createGame('bumba-meu-green');
+    const seated = await seatPlayer(server, { tokens, profileId, gameId: endGameId }, 'pool-orphan-player');
+    const play = server.running.app.services.play;
+    const { store } = server.deps;
+    const game = (await store.games.findById(endGameId)) as GameRecord;
+    const bought = await play.buy(seated.sessionId); // starts the pool
+    if (!bought.ok) throw new Error(`buy refused: ${bought.code}`);
+    await play.reveal(seated.sessionId, bought.data.round.roundId);
+    // Another process draws every ticket left and dies before closing its last block (lease expired).
+    const pool = await drawPoolTo(server.deps, game, seated, 0, { dieBeforeClose: true });
+    expect((await store.pools.findById(pool.id))?.endedAt).toBeNull();
+    expect(await store.pools.listBlocks(pool.id)).toHaveLength(1);
+
+    // Before the fix this buy waited a lease and a half for an index, then failed.
+    const next = await play.buy(seated.sessionId);
+    expect(next.ok).toBe(true);
+    const ended = await store.pools.findById(pool.id);
+    expect(ended).toMatchObject({ draws: SAMPLING, seedHex: expect.stringMatching(HEX64) });
+    expect(await store.pools.listBlocks(pool.id)).toEqual([]);
+    const pools = await store.pools.listByGame(endGameId);
+    expect(pools.map((each) => each.number)).toEqual([1, 2]);
+  });
+});
+
 describe('the last tickets of a pool', () => {
   it('are given back by a process whose players stopped buying, and at a clean stop, for another to draw at once', async () => {
     const endGameId = await createGame('frevo-da-sorte');

@@ -130,22 +130,24 @@ export function createPoolDrawer(
       // Its lease had run out here and was renewed: what this process holds of it is the truth.
       mine.expiresAt = Date.parse(grant.expiresAt);
       mine.lost = false;
+      closeIfSpent(mine);
       return true;
     }
     // A block of another pool of this game means the earlier pools ended: their tables can go.
     for (const block of held) if (block.poolId !== grant.poolId) pools.delete(block.poolId);
-    blocksOf.set(game.id, [
-      ...held.filter((block) => block.poolId === grant.poolId),
-      {
-        ...holdBlock(grant.first, grant.end, grant.drawn),
-        poolId: grant.poolId,
-        seedSealed: grant.seedSealed,
-        game,
-        expiresAt: Date.parse(grant.expiresAt),
-        lost: false,
-        lastHandOutAt: now,
-      },
-    ]);
+    const block: Block = {
+      ...holdBlock(grant.first, grant.end, grant.drawn),
+      poolId: grant.poolId,
+      seedSealed: grant.seedSealed,
+      game,
+      expiresAt: Date.parse(grant.expiresAt),
+      lost: false,
+      lastHandOutAt: now,
+    };
+    blocksOf.set(game.id, [...held.filter((each) => each.poolId === grant.poolId), block]);
+    // Taken over with every index drawn: its process died between the last draw and the close.
+    // No buy will settle an index of it, so it is closed here, or the pool would never end.
+    closeIfSpent(block);
     return true;
   }
 
@@ -184,6 +186,14 @@ export function createPoolDrawer(
     }
   }
 
+  /** Starts the close of a block with nothing left to hand out and nothing out, once. */
+  function closeIfSpent(block: Block): void {
+    if (block.lost || block.closing || !spent(block)) return;
+    block.closing = close(block).finally(() => {
+      block.closing = undefined;
+    });
+  }
+
   function reservation(block: Block, index: number): TicketReservation {
     let settled = false;
     return {
@@ -219,11 +229,7 @@ export function createPoolDrawer(
         if (settled) return;
         settled = true;
         settle(block, index, outcome);
-        if (!block.lost && spent(block)) {
-          block.closing = close(block).finally(() => {
-            block.closing = undefined;
-          });
-        }
+        closeIfSpent(block);
       },
     };
   }
