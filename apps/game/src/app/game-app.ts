@@ -1,4 +1,4 @@
-import { CARD_MODELS, type PlayRound, type PlayState } from '@raspa/core';
+import { CARD_MODELS, type FreeCardsState, type PlayRound, type PlayState } from '@raspa/core';
 import type { Launch } from '../boot/launch.ts';
 import type { GameConfig } from '../config.ts';
 import { HostAnnouncer } from '../host/host-announcer.ts';
@@ -12,6 +12,9 @@ import { PlayClient } from '../net/play-client.ts';
 import { CardScreen } from '../screens/card-screen.ts';
 import { LoadingScreen } from '../screens/loading-screen.ts';
 import { Tones } from '../sound/tones.ts';
+import { freeCardsNote } from '../ui/free-cards-wording.ts';
+import { HistoryPanel } from '../ui/history-panel.ts';
+import { localTime } from '../ui/local-time.ts';
 import { type Mode, Overlay } from '../ui/overlay.ts';
 import { Stage } from './stage.ts';
 
@@ -38,6 +41,11 @@ export class GameApp {
   private mode: Mode = 'loading';
   private loaded = false;
   private revealInFlight = false;
+  private readonly history: HistoryPanel;
+  /** The card art and drawing context of the session's model, for the history's past cards. */
+  private drawing: { art: ModelArt; context: DrawContext } | undefined;
+  /** The round on the card was a free one (the note then says when it was the last). */
+  private lastRoundFree = false;
 
   constructor(
     private readonly launch: Launch,
@@ -50,6 +58,11 @@ export class GameApp {
       revealAll: () => void this.reveal(),
       toggleSound: () => this.toggleSound(),
     });
+    this.history = new HistoryPanel(this.i18n, {
+      load: async () => this.client?.history() ?? { ok: false, code: 'OFFLINE' },
+      drawing: () => this.drawing,
+    });
+    this.overlay.addToBar(this.history.button);
     this.host = new HostAnnouncer(new HostBridge(window, launch.sessionId, launch.framed));
     if (launch.model) this.overlay.setTheme(MODEL_ART[launch.model].palette);
     this.overlay.setI18n(this.i18n);
@@ -93,6 +106,7 @@ export class GameApp {
   private setMode(mode: Mode): void {
     this.mode = mode;
     this.overlay.setMode(mode, this.host.anyClosed);
+    this.history.setAvailable(mode === 'idle' || mode === 'revealed');
   }
 
   // ——— connection ———
@@ -136,6 +150,7 @@ export class GameApp {
     this.returnUrl = state.returnUrl;
     this.i18n = createI18n(state.lang, state.game.currency);
     this.overlay.setI18n(this.i18n);
+    this.history.setI18n(this.i18n);
     const art = MODEL_ART[state.game.gameModel];
     const info = CARD_MODELS[state.game.gameModel];
     this.overlay.setTheme(art.palette);
@@ -147,6 +162,7 @@ export class GameApp {
     });
     this.host.setGame(state.game.gameModel, state.game.currency, state.allowedOrigins);
     this.setBalance(state.player.balance);
+    this.setFreeCards(state.freeCards);
     this.showScreen(stage, art);
     const open = state.openRound;
     if (open && open.status === 'open') this.resume(open);
@@ -165,6 +181,7 @@ export class GameApp {
       i18n: this.i18n,
       prize: (level) => this.i18n.money(this.game?.levels.find((each) => each.level === level)?.prize ?? 0),
     };
+    this.drawing = { art, context };
     const screen = new CardScreen(document.body, art, stage.renderer, context, this.config);
     screen.foil.onScratch = () => this.tones.play('scratch');
     screen.foil.onThreshold = () => void this.reveal();
@@ -182,6 +199,7 @@ export class GameApp {
       return;
     }
     this.setBalance(answer.data.player.balance);
+    this.setFreeCards(answer.data.freeCards);
     const open = answer.data.openRound;
     const round = this.round;
     if (round && (this.mode === 'playing' || this.mode === 'revealing')) {
@@ -209,6 +227,7 @@ export class GameApp {
       this.setBalance(answer.data.balance);
       this.tones.play('buy');
       this.startRound(answer.data.round);
+      this.setFreeCards(answer.data.freeCards);
       this.overlay.say(this.i18n.t('scratchHint'));
       return;
     }
@@ -218,6 +237,7 @@ export class GameApp {
       if (state.ok && state.data.openRound?.status === 'open') {
         this.setBalance(state.data.player.balance);
         this.resume(state.data.openRound);
+        this.setFreeCards(state.data.freeCards);
         return;
       }
     }
@@ -238,6 +258,7 @@ export class GameApp {
 
   private startRound(round: PlayRound): void {
     this.round = round;
+    this.lastRoundFree = round.price === 0;
     document.documentElement.dataset.roundId = round.roundId;
     delete document.documentElement.dataset.outcome;
     delete document.documentElement.dataset.error;
@@ -362,6 +383,17 @@ export class GameApp {
   private setBalance(balance: number | null): void {
     this.overlay.setBalance(balance);
     if (balance !== null) this.host.balance(balance);
+  }
+
+  /** The free cards left (from `state` and each buy's answer): on the buy button and in the note. */
+  private setFreeCards(freeCards: FreeCardsState): void {
+    const note = freeCardsNote(this.i18n, {
+      freeCards,
+      lastRoundFree: this.lastRoundFree,
+      now: Date.now(),
+      time: (iso) => localTime(iso, this.i18n.lang),
+    });
+    this.overlay.setFreeCards(freeCards.count, note);
   }
 
   private toggleSound(): void {

@@ -1,5 +1,6 @@
 import { Application } from 'pixi.js';
 import { defaultConfig } from '../config.ts';
+import type { I18n } from '../i18n/i18n.ts';
 import type { DrawContext, ModelArt } from '../models/model-art.ts';
 import { type Card, CardView } from './card-view.ts';
 
@@ -9,6 +10,12 @@ export interface StillResult {
   /** The banner's title ("YOU WON") and its line under it (the prize, or empty). */
   title: string;
   detail: string;
+}
+
+/** The banner of a finished card that paid `prize` (minor units): won with the prize, or lost. */
+export function stillResult(i18n: I18n, prize: number): StillResult {
+  const won = prize > 0;
+  return { won, title: i18n.t(won ? 'wonBanner' : 'lostBanner'), detail: won ? i18n.money(prize) : '' };
 }
 
 /**

@@ -3,6 +3,8 @@ import {
   type BuyAnswer,
   balanceEventSchema,
   buyAnswerSchema,
+  type HistoryAnswer,
+  historyAnswerSchema,
   PLAY_EVENTS,
   PLAY_NAMESPACE,
   PLAY_REQUESTS,
@@ -106,6 +108,11 @@ export class PlayClient {
 
   reveal(roundId: string): Promise<Answer<RevealAnswer>> {
     return this.request(PLAY_REQUESTS.reveal, { roundId }, revealAnswerSchema);
+  }
+
+  /** The player's last rounds of this game, newest first (docs/play-protocol.md, `history`). */
+  history(): Promise<Answer<HistoryAnswer>> {
+    return this.request(PLAY_REQUESTS.history, {}, historyAnswerSchema);
   }
 
   close(): void {

@@ -1,6 +1,6 @@
 import type { Lang } from '@raspa/browser-kit';
 import { toMinor } from '@raspa/core';
-import { StillCard } from '../card/still-card.ts';
+import { StillCard, stillResult } from '../card/still-card.ts';
 import { createI18n } from '../i18n/i18n.ts';
 import type { DrawContext } from '../models/model-art.ts';
 import { MODEL_ART } from '../models/registry.ts';
@@ -31,12 +31,7 @@ export async function drawRoundCard(host: HTMLElement, round: ReplayRound, lang:
   const i18n = createI18n(lang, currency);
   const prizes = new Map(round.prizeLevels.map((each) => [each.level, minorOf(each.prize, currency)]));
   const context: DrawContext = { i18n, prize: (level) => i18n.money(prizes.get(level) ?? 0) };
-  const won = minorOf(round.prize, currency);
   const still = await StillCard.create(host);
-  still.show(MODEL_ART[card.model], context, card, {
-    won: won > 0,
-    title: i18n.t(won > 0 ? 'wonBanner' : 'lostBanner'),
-    detail: won > 0 ? i18n.money(won) : '',
-  });
+  still.show(MODEL_ART[card.model], context, card, stillResult(i18n, minorOf(round.prize, currency)));
   return still;
 }

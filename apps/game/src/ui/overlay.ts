@@ -2,6 +2,7 @@ import { el } from '@raspa/browser-kit';
 import type { CardModelInfo } from '@raspa/core';
 import type { I18n } from '../i18n/i18n.ts';
 import type { Palette } from '../models/model-art.ts';
+import { buyLabel } from './free-cards-wording.ts';
 import { type LadderLevel, prizeTable } from './prize-table.ts';
 
 /** What the page is doing, as the controls see it. Also written to `<html data-state>` for QA tools. */
@@ -56,6 +57,8 @@ export class Overlay {
     'data-action': 'reveal-all',
   });
   private readonly status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  /** How many free cards are left (ui/free-cards-wording.ts), under the status; empty when none. */
+  private readonly freeNote = el('p', { class: 'free-cards-note', role: 'status', hidden: true });
   private readonly banner = el('div', { class: 'connection', role: 'alert', hidden: true });
   private readonly blocker = el('div', {
     class: 'blocker',
@@ -72,6 +75,7 @@ export class Overlay {
   private pendingReveal = false;
   private icons: ReadonlyMap<string, string> = new Map();
   private prizesOpen = false;
+  private freeCount = 0;
 
   constructor(
     private readonly root: HTMLElement,
@@ -92,7 +96,7 @@ export class Overlay {
       bar,
       this.slot,
       this.rule,
-      el('footer', { class: 'footer' }, [this.status, controls]),
+      el('footer', { class: 'footer' }, [this.status, this.freeNote, controls]),
       this.side,
       this.banner,
       this.blocker,
@@ -162,6 +166,20 @@ export class Overlay {
   setPendingReveal(pending: boolean): void {
     this.pendingReveal = pending;
     this.renderControls();
+  }
+
+  /** The player's free cards: the buy button says it is free while any are left, the note how many. */
+  setFreeCards(count: number, note: string): void {
+    this.freeCount = count;
+    this.freeNote.textContent = note;
+    this.freeNote.hidden = note === '';
+    this.buyButton.dataset.freeCards = String(count);
+    this.renderControls();
+  }
+
+  /** A control of another part of the page (the history's button), placed in the bar before the sound toggle. */
+  addToBar(control: HTMLElement): void {
+    this.soundButton.before(control);
   }
 
   setSound(on: boolean): void {
@@ -237,7 +255,7 @@ export class Overlay {
     const buying = this.mode === 'buying';
     this.buyButton.textContent = buying
       ? this.i18n.t('buying')
-      : this.i18n.t(this.another ? 'buyAnother' : 'buy', { price });
+      : buyLabel(this.i18n, this.freeCount, this.another, price);
     const canBuy = (this.mode === 'idle' || this.mode === 'revealed') && this.online && !this.pendingReveal;
     this.buyButton.disabled = !canBuy;
     this.buyButton.setAttribute('aria-busy', String(buying));
