@@ -146,6 +146,7 @@ export class GameApp {
     performance.mark('raspa:state');
     if (!answer.ok) {
       if (answer.code === 'SESSION_EXPIRED') this.expire();
+      else if (this.protection.endsSession(answer.code)) return;
       else this.overlay.say(answer.message ?? this.i18n.error(answer.code), 'error');
       return;
     }
@@ -201,6 +202,7 @@ export class GameApp {
     const answer = await client.state();
     if (!answer.ok) {
       if (answer.code === 'SESSION_EXPIRED') this.expire();
+      else this.protection.endsSession(answer.code);
       return;
     }
     this.setBalance(answer.data.player.balance);

@@ -111,13 +111,16 @@ export class PlayerProtection {
         document.documentElement.dataset.error = answer.code;
         this.host.say(text, 'error');
         return true;
-      case 'SESSION_ENDED':
-      case 'PLAYER_EXCLUDED':
-        this.ended(answer.code);
-        return true;
       default:
-        return false;
+        return this.endsSession(answer.code);
     }
+  }
+
+  /** A request refused because the session was ended: said as such (true), or not such a refusal. */
+  endsSession(code: string): boolean {
+    if (code !== 'SESSION_ENDED' && code !== 'PLAYER_EXCLUDED') return false;
+    this.ended(code);
+    return true;
   }
 
   /** The session was ended (the `session-ended` push, a refused connection or request). */
