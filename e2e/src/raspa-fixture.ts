@@ -34,6 +34,10 @@ export interface Raspa {
   createGame(model: GameModel): Promise<string>;
   /** A player's session on a game: its gameUrl. */
   newSession(gameId: string, credential: string, lang?: Lang): Promise<string>;
+  /** A player's session on a game, with the ids a test needs to act on it through the API. */
+  seat(gameId: string, credential: string, options?: { lang?: Lang; returnUrl?: string }): Promise<Seat>;
+  /** Changes the operator's profile (PUT /v1/profile/{id}): its jurisdiction, reality check… */
+  setProfile(body: Record<string, unknown>): Promise<void>;
   /** Makes the game's next ticket a win or a loss, by burning tickets with another player. */
   steer(gameId: string, outcome: Outcome): Promise<number>;
   /** A round as the integrator API lists it. */
@@ -41,6 +45,14 @@ export interface Raspa {
   /** Cuts every open connection to the server (the page's socket included), as a network drop would. */
   dropConnections(): void;
   close(): Promise<void>;
+}
+
+export interface Seat {
+  gameUrl: string;
+  playerId: string;
+  sessionId: string;
+  /** The session token of the gameUrl, for a socket of the same session. */
+  token: string;
 }
 
 export async function startRaspa(): Promise<Raspa> {
@@ -77,18 +89,27 @@ export async function startRaspa(): Promise<Raspa> {
   if (webhook.status !== 201) throw new Error(JSON.stringify(webhook.body));
   const burners = new Map<string, Player>();
 
-  async function newSession(gameId: string, credential: string, lang?: Lang): Promise<string> {
+  async function seat(
+    gameId: string,
+    credential: string,
+    options: { lang?: Lang; returnUrl?: string } = {},
+  ): Promise<Seat> {
     const user = await server.call('POST', '/v1/user/auth', {
       token: tokens,
       body: { profileId, credential, credentialType: 'username' },
     });
     const session = await server.call('POST', '/v1/game/session', {
       token: tokens,
-      body: { userToken: user.body.data.userToken, gameId, ...(lang && { lang }) },
+      body: { userToken: user.body.data.userToken, gameId, ...options },
     });
     if (session.status !== 201) throw new Error(JSON.stringify(session.body));
-    return session.body.data.gameUrl;
+    const { gameUrl, sessionId } = session.body.data;
+    const token = new URL(gameUrl).searchParams.get('token') ?? '';
+    return { gameUrl, playerId: user.body.data.userId, sessionId, token };
   }
+
+  const newSession = async (gameId: string, credential: string, lang?: Lang): Promise<string> =>
+    (await seat(gameId, credential, lang && { lang })).gameUrl;
 
   async function burn(gameId: string): Promise<void> {
     let burner = burners.get(gameId);
@@ -142,6 +163,11 @@ export async function startRaspa(): Promise<Raspa> {
       return created.body.data.id;
     },
     newSession,
+    seat,
+    async setProfile(body) {
+      const answer = await server.call('PUT', `/v1/profile/${profileId}`, { token: tokens, body });
+      if (answer.status !== 200) throw new Error(JSON.stringify(answer.body));
+    },
     async steer(gameId, outcome) {
       for (let burned = 0; burned < 60; burned++) {
         const level = await nextLevel(gameId);

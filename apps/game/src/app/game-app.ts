@@ -16,6 +16,7 @@ import { freeCardsNote } from '../ui/free-cards-wording.ts';
 import { HistoryPanel } from '../ui/history-panel.ts';
 import { localTime } from '../ui/local-time.ts';
 import { type Mode, Overlay } from '../ui/overlay.ts';
+import { PlayerProtection } from './player-protection.ts';
 import { Stage } from './stage.ts';
 
 /**
@@ -46,16 +47,22 @@ export class GameApp {
   private drawing: { art: ModelArt; context: DrawContext } | undefined;
   /** The round on the card was a free one (the note then says when it was the last). */
   private lastRoundFree = false;
+  private readonly protection: PlayerProtection;
+  /** The session is over for good (ended, excluded, left): nothing may replace what the page says. */
+  private over = false;
 
   constructor(
     private readonly launch: Launch,
     private readonly config: GameConfig,
     root: HTMLElement,
   ) {
+    const app = this;
     this.i18n = createI18n(launch.lang);
     this.overlay = new Overlay(root, this.i18n, {
       buy: () => void this.buy(),
-      revealAll: () => void this.reveal(),
+      revealAll: () => {
+        if (this.protection.revealAll) void this.reveal();
+      },
       toggleSound: () => this.toggleSound(),
     });
     this.history = new HistoryPanel(this.i18n, {
@@ -64,6 +71,19 @@ export class GameApp {
     });
     this.overlay.addToBar(this.history.button);
     this.host = new HostAnnouncer(new HostBridge(window, launch.sessionId, launch.framed));
+    this.protection = new PlayerProtection(this.overlay, {
+      get client() {
+        return app.client;
+      },
+      get i18n() {
+        return app.i18n;
+      },
+      get returnUrl() {
+        return app.returnUrl;
+      },
+      say: (text, tone) => this.overlay.say(text, tone),
+      end: (title, text) => this.end(title, text),
+    });
     if (launch.model) this.overlay.setTheme(MODEL_ART[launch.model].palette);
     this.overlay.setI18n(this.i18n);
     this.setMode('loading');
@@ -83,6 +103,7 @@ export class GameApp {
         status: (status) => this.onStatus(status),
         balance: (balance) => this.setBalance(balance),
         round: (round) => void this.onRoundPushed(round),
+        ended: (code) => this.protection.ended(code),
       },
       this.config.net.requestTimeoutMs,
     );
@@ -139,6 +160,7 @@ export class GameApp {
     performance.mark('raspa:state');
     if (!answer.ok) {
       if (answer.code === 'SESSION_EXPIRED') this.expire();
+      else if (this.protection.endsSession(answer.code)) return;
       else this.overlay.say(answer.message ?? this.i18n.error(answer.code), 'error');
       return;
     }
@@ -161,6 +183,7 @@ export class GameApp {
       sampling: state.game.sampling,
     });
     this.host.setGame(state.game.gameModel, state.game.currency, state.allowedOrigins);
+    this.protection.apply(state.rules);
     this.setBalance(state.player.balance);
     this.setFreeCards(state.freeCards);
     this.showScreen(stage, art);
@@ -196,6 +219,7 @@ export class GameApp {
     const answer = await client.state();
     if (!answer.ok) {
       if (answer.code === 'SESSION_EXPIRED') this.expire();
+      else this.protection.endsSession(answer.code);
       return;
     }
     this.setBalance(answer.data.player.balance);
@@ -219,6 +243,7 @@ export class GameApp {
   private async buy(): Promise<void> {
     const client = this.client;
     if (!client || (this.mode !== 'idle' && this.mode !== 'revealed')) return;
+    if (!this.protection.mayBuy()) return;
     const previous = this.mode;
     this.setMode('buying');
     this.overlay.say('');
@@ -226,9 +251,10 @@ export class GameApp {
     if (answer.ok) {
       this.setBalance(answer.data.balance);
       this.tones.play('buy');
+      this.protection.bought(answer.data.round);
       this.startRound(answer.data.round);
       this.setFreeCards(answer.data.freeCards);
-      this.overlay.say(this.i18n.t('scratchHint'));
+      this.overlay.say(this.i18n.t(this.protection.scratchHint));
       return;
     }
     if (answer.code === 'ROUND_IN_PROGRESS') {
@@ -246,6 +272,7 @@ export class GameApp {
       return;
     }
     this.setMode(previous);
+    if (this.protection.refused(answer)) return;
     this.fail(answer);
   }
 
@@ -319,6 +346,7 @@ export class GameApp {
   }
 
   private finishRound(round: PlayRound): void {
+    this.protection.roundNews(round);
     this.host.roundClosed(round);
     this.setMode('revealed');
     if (round.prizePending)
@@ -367,6 +395,7 @@ export class GameApp {
       return;
     }
     this.round = round;
+    this.protection.roundNews(round);
     if (this.mode === 'revealing' && !this.revealInFlight) this.finishRound(round);
     if (this.mode === 'revealed' && round.status === 'closed' && round.level > 0) {
       this.overlay.say(this.i18n.t('won', { prize: this.i18n.money(round.prize) }), 'win');
@@ -401,7 +430,18 @@ export class GameApp {
     this.overlay.setSound(this.tones.enabled);
   }
 
+  /** The session is over for good, said with these words (ended, excluded, the player left). */
+  private end(title: string, text: string): void {
+    this.over = true;
+    this.client?.close();
+    this.protection.stop();
+    this.overlay.block(title, text, this.returnUrl);
+    this.mode = 'blocked';
+  }
+
   private expire(): void {
+    if (this.over) return;
+    this.protection.stop();
     this.client?.close();
     document.documentElement.dataset.session = 'expired';
     this.overlay.block(

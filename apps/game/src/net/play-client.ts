@@ -8,21 +8,29 @@ import {
   PLAY_EVENTS,
   PLAY_NAMESPACE,
   PLAY_REQUESTS,
+  type PlayError,
   type PlayErrorCode,
   type PlayRound,
   type PlayState,
   playRoundSchema,
   playStateSchema,
+  type RealityCheckAckAnswer,
   type RevealAnswer,
+  realityCheckAckAnswerSchema,
   revealAnswerSchema,
   SESSION_END_CODES,
+  type SessionEndCode,
+  sessionEndedEventSchema,
 } from '@raspa/core';
 import { io, type Socket } from 'socket.io-client';
 import type { z } from 'zod';
 
 /** A server error code, or OFFLINE when the request could not be sent or answered in time. */
 export type ClientErrorCode = PlayErrorCode | 'OFFLINE';
-export type Answer<T> = { ok: true; data: T } | { ok: false; code: ClientErrorCode; message?: string };
+/** A refusal keeps what the server sent with it: a reality check's figures, a too-soon buy's retryAt. */
+export type Answer<T> =
+  | { ok: true; data: T }
+  | ({ ok: false; code: ClientErrorCode; message?: string } & Pick<PlayError, 'realityCheck' | 'retryAt'>);
 
 export type ConnectionStatus = 'connecting' | 'online' | 'offline' | 'expired';
 
@@ -33,7 +41,12 @@ export interface PlayClientEvents {
   status(status: ConnectionStatus): void;
   balance(balance: number): void;
   round(round: PlayRound): void;
+  /** The session was ended (by its operator, or the player's exclusion): told before `status('expired')`. */
+  ended?(code: SessionEndCode, message: string | undefined): void;
 }
+
+const isSessionEnd = (code: string): code is SessionEndCode =>
+  (SESSION_END_CODES as readonly string[]).includes(code);
 
 /**
  * The page's side of the play protocol (docs/play-protocol.md): one Socket.IO connection to /play,
@@ -68,6 +81,7 @@ export class PlayClient {
     this.socket.on('connect_error', (error: Error) => {
       // Expired, or ended by the operator or an exclusion: reconnecting cannot help.
       if (SESSION_OVER.has(error.message)) {
+        if (isSessionEnd(error.message)) this.events.ended?.(error.message, undefined);
         this.setStatus('expired');
         this.socket.disconnect();
         return;
@@ -86,9 +100,10 @@ export class PlayClient {
       this.setStatus('expired');
       this.socket.disconnect();
     });
-    // The server closes the socket right after; shown as an expired session until the page has its
-    // own words for an ended one (docs/player-protection.md, "Not built yet").
-    this.socket.on(PLAY_EVENTS.sessionEnded, () => {
+    // The server closes the socket right after: the page says why, then treats it as over.
+    this.socket.on(PLAY_EVENTS.sessionEnded, (payload: unknown) => {
+      const parsed = sessionEndedEventSchema.safeParse(payload);
+      this.events.ended?.(parsed.success ? parsed.data.code : 'SESSION_ENDED', parsed.data?.message);
       this.setStatus('expired');
       this.socket.disconnect();
     });
@@ -113,6 +128,11 @@ export class PlayClient {
   /** The player's last rounds of this game, newest first (docs/play-protocol.md, `history`). */
   history(): Promise<Answer<HistoryAnswer>> {
     return this.request(PLAY_REQUESTS.history, {}, historyAnswerSchema);
+  }
+
+  /** "Keep playing" at a reality check. */
+  realityCheckAck(): Promise<Answer<RealityCheckAckAnswer>> {
+    return this.request(PLAY_REQUESTS.realityCheckAck, {}, realityCheckAckAnswerSchema);
   }
 
   close(): void {
@@ -142,10 +162,15 @@ export class PlayClient {
     }
     const parsed = ackSchema(schema).safeParse(answer);
     if (!parsed.success) return { ok: false, code: 'INVALID_REQUEST' };
-    const ack = parsed.data as
-      | { ok: true; data: z.infer<T> }
-      | { ok: false; error: { code: string; message: string } };
+    const ack = parsed.data as { ok: true; data: z.infer<T> } | { ok: false; error: PlayError };
     if (ack.ok) return { ok: true, data: ack.data };
-    return { ok: false, code: ack.error.code as PlayErrorCode, message: ack.error.message };
+    const { code, message, realityCheck, retryAt } = ack.error;
+    return {
+      ok: false,
+      code: code as PlayErrorCode,
+      message,
+      ...(realityCheck && { realityCheck }),
+      ...(retryAt !== undefined && { retryAt }),
+    };
   }
 }

@@ -76,6 +76,9 @@ export class Overlay {
   private icons: ReadonlyMap<string, string> = new Map();
   private prizesOpen = false;
   private freeCount = 0;
+  /** Seconds until the next buy may start (the jurisdiction's gap), or null: no wait. */
+  private buyWait: number | null = null;
+  private readonly footer: HTMLElement;
 
   constructor(
     private readonly root: HTMLElement,
@@ -92,15 +95,8 @@ export class Overlay {
       this.soundButton,
     ]);
     const controls = el('div', { class: 'controls' }, [this.revealButton, this.buyButton]);
-    root.replaceChildren(
-      bar,
-      this.slot,
-      this.rule,
-      el('footer', { class: 'footer' }, [this.status, this.freeNote, controls]),
-      this.side,
-      this.banner,
-      this.blocker,
-    );
+    this.footer = el('footer', { class: 'footer' }, [this.status, this.freeNote, controls]);
+    root.replaceChildren(bar, this.slot, this.rule, this.footer, this.side, this.banner, this.blocker);
     this.buyButton.addEventListener('click', () => actions.buy());
     this.revealButton.addEventListener('click', () => actions.revealAll());
     this.soundButton.addEventListener('click', () => actions.toggleSound());
@@ -209,6 +205,28 @@ export class Overlay {
     this.setMode('blocked');
   }
 
+  /** A band above the status and buttons (the session's rules bar), always in view. */
+  addToFooter(node: HTMLElement): void {
+    this.footer.prepend(node);
+  }
+
+  /** A layer over the page (a modal dialog); it brings its own position. */
+  addLayer(node: HTMLElement): void {
+    this.root.append(node);
+  }
+
+  /** Whether "Reveal all" is offered at all (a jurisdiction may allow scratching only). */
+  setRevealAllOffered(offered: boolean): void {
+    this.revealButton.hidden = !offered;
+  }
+
+  /** The buy button waits out the time between buys, counting down; null gives it back. */
+  setBuyWait(seconds: number | null): void {
+    if (seconds === this.buyWait) return;
+    this.buyWait = seconds;
+    this.renderControls();
+  }
+
   private togglePrizes(open = !this.prizesOpen): void {
     this.prizesOpen = open;
     this.prizesButton.setAttribute('aria-expanded', String(open));
@@ -253,10 +271,17 @@ export class Overlay {
   private renderControls(): void {
     const price = this.game ? this.i18n.money(this.game.price) : '';
     const buying = this.mode === 'buying';
+    // The countdown shows once the card is done; while one is in play the button is off anyway.
+    const waiting = this.buyWait !== null && (this.mode === 'idle' || this.mode === 'revealed');
     this.buyButton.textContent = buying
       ? this.i18n.t('buying')
-      : buyLabel(this.i18n, this.freeCount, this.another, price);
-    const canBuy = (this.mode === 'idle' || this.mode === 'revealed') && this.online && !this.pendingReveal;
+      : waiting
+        ? this.i18n.t('nextCardIn', { s: this.buyWait ?? 0 })
+        : buyLabel(this.i18n, this.freeCount, this.another, price);
+    if (waiting) this.buyButton.dataset.wait = String(this.buyWait);
+    else delete this.buyButton.dataset.wait;
+    const canBuy =
+      (this.mode === 'idle' || this.mode === 'revealed') && this.online && !this.pendingReveal && !waiting;
     this.buyButton.disabled = !canBuy;
     this.buyButton.setAttribute('aria-busy', String(buying));
     this.revealButton.disabled = this.mode !== 'playing';
