@@ -41,8 +41,7 @@ export function promotionView({
     players: figures.players,
     granted: figures.granted,
     used: figures.used,
-    // Free cards cannot be played yet (docs/promotions.md, "Not built yet"): no round has a promotion, so no prize.
-    prizes: 0,
+    prizes: toMajor(figures.prizesMinor, promotion.currency),
   };
 }
 
@@ -114,7 +113,9 @@ export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
       path: '/promotion/:promotionId',
       tag: 'Promotions',
       summary: 'Read a promotion: its status, players, cards granted and used, and prizes',
-      description: 'prizes is 0 until free cards can be played (not built yet).',
+      description:
+        'prizes: the completed prizes of its cards (free rounds), in the game’s currency; a prize still ' +
+        'being paid counts once the wallet confirms it.',
       auth: 'bearer',
       params: promotionParams,
       success: { status: 200, schema: promotionAnswer },
