@@ -443,6 +443,8 @@ export const en = {
     used: 'Cards used',
     prizes: 'Prizes paid',
     cardValue: 'Card value',
+    versions:
+      'A new version of this game (replacing it) takes these cards if its card price and currency are the same, and draws them from its own pool; a version at another price does not take them.',
     startAt: 'Starts',
     expireAt: 'Expires',
     cancelledAt: 'Cancelled',

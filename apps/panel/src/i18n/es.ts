@@ -445,6 +445,8 @@ export const es: Catalogue = {
     used: 'Boletos usados',
     prizes: 'Premios pagados',
     cardValue: 'Valor del boleto',
+    versions:
+      'Una nueva versión de este juego (que lo reemplace) acepta estos boletos si el precio y la moneda son los mismos, y los sortea de su propio lote; una versión con otro precio no los acepta.',
     startAt: 'Inicio',
     expireAt: 'Caduca',
     cancelledAt: 'Cancelada',

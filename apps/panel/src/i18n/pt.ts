@@ -442,6 +442,8 @@ export const pt: Catalogue = {
     used: 'Raspadinhas usadas',
     prizes: 'Prêmios pagos',
     cardValue: 'Valor da raspadinha',
+    versions:
+      'Uma nova versão deste jogo (que o substitua) aceita estas raspadinhas se o preço e a moeda forem os mesmos, e as sorteia do próprio lote; uma versão com outro preço não as aceita.',
     startAt: 'Início',
     expireAt: 'Expira',
     cancelledAt: 'Cancelada',
