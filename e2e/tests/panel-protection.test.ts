@@ -9,7 +9,12 @@ import {
   type TestServer,
   type TokenSet,
 } from '../../apps/server/test/harness.ts';
-import { connectPlayer, seatPlayer, setUpOperatorGame } from '../../apps/server/test/play-fixtures.ts';
+import {
+  connectPlayer,
+  type GameSetup,
+  seatPlayer,
+  setUpOperatorGame,
+} from '../../apps/server/test/play-fixtures.ts';
 import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
 import { launchChromium } from '../src/chromium.ts';
 import { signIn } from '../src/panel-sign-in.ts';
@@ -17,8 +22,9 @@ import { signIn } from '../src/panel-sign-in.ts';
 /**
  * A player's page and the promotions, in Debian's Chromium against a real service (SQLite) and a real
  * HTTP wallet on 127.0.0.1: a wager limit set and its usage read after a card, a raise shown waiting
- * 24 hours; an operator exclusion set and lifted; a promotion created from pasted ids, listed, then
- * cancelled after a confirmation. Each write is checked on the service too.
+ * 24 hours; an operator exclusion set and lifted; a live session listed and ended after a confirmation
+ * (its socket told and closed); a promotion created from pasted ids, listed, then cancelled after a
+ * confirmation. Each write is checked on the service too.
  *
  * PANEL_SCREENSHOTS=docs/screenshots writes the back-office doc's screenshots of these pages.
  */
@@ -34,6 +40,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let tokens: TokenSet;
+let setup: GameSetup;
 let ana: { playerId: string; token: string };
 let bia: { playerId: string };
 let roundId = '';
@@ -52,7 +59,7 @@ beforeAll(async () => {
   server = await startTestServer({ env: LOCAL_INTEGRATION });
   const client = await server.newClient('Casa Lotérica');
   tokens = client.tokens;
-  const setup = await setUpOperatorGame(server, operator, { betPrice: 1 }, tokens);
+  setup = await setUpOperatorGame(server, operator, { betPrice: 1 }, tokens);
   [ana, bia] = await Promise.all([seatPlayer(server, setup, 'ana'), seatPlayer(server, setup, 'bia')]);
   // One card bought by ana: R$1.00 wagered today.
   const player = await connectPlayer(server.url, ana.token);
@@ -148,6 +155,40 @@ describe("a player's page and the promotions, in a real browser against a real s
     expect(
       (await server.call('GET', `/v1/user/${ana.playerId}/exclusion`, { token: tokens })).body.data,
     ).toBeNull();
+  });
+
+  it('lists a live session and ends it after asking: its page is told and closed, the list empties', async () => {
+    // The exclusion above ended ana's first session; a new one, its page connected.
+    const seat = await seatPlayer(server, setup, 'ana');
+    const player = await connectPlayer(server.url, seat.token);
+    const told = new Promise<unknown>((resolve) => player.socket.once('session-ended', resolve));
+    try {
+      const sessions = page.getByRole('region', { name: en.player.sessionsTitle, exact: true }).first();
+      await sessions.getByRole('button', { name: en.player.refreshSessions }).click();
+      const end = sessions.getByRole('button', { name: /^End the session of oxe-ganhei v1 started / });
+      await end.waitFor(WAIT);
+      const asked: string[] = [];
+      page.once('dialog', (dialog) => {
+        asked.push(dialog.message());
+        void dialog.accept();
+      });
+      await end.click();
+      await status(en.player.sessionEnded).waitFor(WAIT);
+      await sessions.getByText(en.player.noSessions).waitFor(WAIT);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatch(
+        /^End the session of oxe-ganhei v1 started .+\? The player’s page closes at once/,
+      );
+      expect(await told).toMatchObject({ code: 'SESSION_ENDED' });
+      const live = await server.call('GET', `/v1/user/${ana.playerId}/sessions`, { token: tokens });
+      expect(live.body.data).toEqual([]);
+      expect(await server.running.app.services.play.buy(seat.sessionId)).toEqual({
+        ok: false,
+        code: 'SESSION_ENDED',
+      });
+    } finally {
+      player.close();
+    }
   });
 
   it('creates a promotion from pasted ids and lists it; its page cancels it after asking', async () => {

@@ -162,6 +162,78 @@ describe('a player with free cards', () => {
   });
 });
 
+describe('a card of a replaced game version (docs/contract.md §14, our decisions)', () => {
+  it('is played in a session of the next version at the same price, from its pool; not at another price', async () => {
+    // A profile of its own: replacing its versions leaves the other tests' game alone.
+    const v1 = await setUpOperatorGame(server, operator, { prizedPercent: 1 });
+    const call = async (method: string, path: string, body?: unknown) => {
+      const answer = await server.call(method, path, {
+        token: v1.tokens,
+        ...(body !== undefined && { body }),
+      });
+      if (answer.status >= 300) throw new Error(`${method} ${path}: ${JSON.stringify(answer.body)}`);
+      return answer.body.data;
+    };
+    const version = async (betPrice: number): Promise<GameSetup> => {
+      const { id } = await call('POST', '/v1/game', {
+        profileId: v1.profileId,
+        gameModel: 'oxe-ganhei',
+        lang: 'en',
+        currency: 'BRL',
+        rtp: 0.9,
+        sampling: 100_001,
+        prizedPercent: 1,
+        betPrice,
+        simulation: false,
+        replacePreviousVersion: true,
+      });
+      return { ...v1, gameId: id };
+    };
+    const [kept, repriced] = await Promise.all([
+      seatPlayer(server, v1, 'version-kept'),
+      seatPlayer(server, v1, 'version-repriced'),
+    ]);
+    const { promotionId } = await call('POST', '/v1/promotion', {
+      profileId: v1.profileId,
+      gameId: v1.gameId,
+      name: 'Welcome',
+      cardsPerPlayer: 1,
+      players: [kept.playerId, repriced.playerId],
+      expireAt: later(HOUR),
+    });
+
+    // Version 2, same price: the card of version 1 is played there, a ticket of version 2's pool.
+    const v2 = await version(2);
+    const onV2 = await seatPlayer(server, v2, 'version-kept');
+    const state = await play().state(onV2.sessionId);
+    expect(state.ok && state.data.freeCards).toEqual({ count: 1, expireAt: later(HOUR) });
+    const free = await play().buy(onV2.sessionId);
+    if (!free.ok) throw new Error(JSON.stringify(free));
+    expect(free.data.round.price).toBe(0);
+    expect(callsOf('bet', free.data.round.roundId)).toEqual([]);
+    const round = await call('GET', `/v1/round/${free.data.round.roundId}`);
+    expect([round.gameId, round.promotionId]).toEqual([v2.gameId, promotionId]);
+    const [pool] = await call('GET', `/v1/game/${v2.gameId}/pools`);
+    expect(round.ticket.poolId).toBe(pool.poolId);
+    const prize = await revealPaid(onV2.sessionId, free.data.round.roundId);
+    expect(prize.body.promotionId).toBe(promotionId);
+
+    // Version 3 costs more: a card worth 2 BRL does not buy a 5 BRL card there; it stays listed.
+    const v3 = await version(5);
+    const onV3 = await seatPlayer(server, v3, 'version-repriced');
+    const priced = await play().state(onV3.sessionId);
+    expect(priced.ok && priced.data.freeCards).toEqual({ count: 0, expireAt: null });
+    const bought = await play().buy(onV3.sessionId);
+    if (!bought.ok) throw new Error(JSON.stringify(bought));
+    expect(bought.data.round.price).toBe(500);
+    expect(callsOf('bet', bought.data.round.roundId)).toHaveLength(1);
+    await revealPaid(onV3.sessionId, bought.data.round.roundId);
+    expect((await call('GET', `/v1/promotion/${promotionId}`)).used).toBe(1);
+    const left = await call('GET', `/v1/user/${repriced.playerId}/free-cards`);
+    expect(left.freeCards).toEqual([expect.objectContaining({ promotionId, left: 1 })]);
+  });
+});
+
 /**
  * SIGKILL between the card's use and its round's opening. They are one unit, so the kill is made
  * where the unit waits between them: the test holds a live round of the player in an uncommitted

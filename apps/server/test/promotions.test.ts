@@ -6,8 +6,8 @@ import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 /**
  * The promotions API (docs/contract.md §14, docs/promotions.md): create, add players, list, read,
- * cancel, and a player's free cards, over real HTTP on both databases. No card is played here,
- * so `used` and `prizes` stay 0 (the play: free-cards-play.test.ts).
+ * cancel, and a player's free cards, over real HTTP on both databases. One test plays cards to read
+ * `used` and `prizes`; the play itself is free-cards-play.test.ts's.
  */
 
 let server: TestServer;
@@ -38,8 +38,8 @@ async function created<T = any>(method: string, path: string, body: unknown, tok
   return answer.body.data;
 }
 
-/** A demo profile with a game (betPrice 2 BRL) and `players` of its players. */
-async function newOffer(token = tokens, players = 2) {
+/** A demo profile with a game (betPrice 2 BRL, `game` overriding) and `players` of its players. */
+async function newOffer(token = tokens, players = 2, game: Record<string, unknown> = {}) {
   const { profileId } = await created('POST', '/v1/profile', { name: 'Promos', type: 'demo' }, token);
   const { id: gameId } = await created(
     'POST',
@@ -55,20 +55,23 @@ async function newOffer(token = tokens, players = 2) {
       betPrice: 2,
       simulation: false,
       replacePreviousVersion: false,
+      ...game,
     },
     token,
   );
   const userIds: string[] = [];
+  const userTokens: string[] = [];
   for (let i = 0; i < players; i++) {
-    const { userId } = await created(
+    const { userId, userToken } = await created(
       'POST',
       '/v1/user/auth',
       { profileId, credential: `p-${randomUUID()}`, credentialType: 'username' },
       token,
     );
     userIds.push(userId);
+    userTokens.push(userToken);
   }
-  return { profileId, gameId, userIds };
+  return { profileId, gameId, userIds, userTokens };
 }
 
 /**
@@ -413,6 +416,40 @@ describe('GET /v1/promotion', () => {
     expect(
       theirs.body.data.filter((p: { promotionId: string }) => [...ids, elsewhere].includes(p.promotionId)),
     ).toEqual([]);
+  });
+});
+
+describe('the figures of played cards', () => {
+  it('sums the completed prizes of its free rounds into prizes, never a bought card’s', async () => {
+    // Every card wins: the demo wallet pays each prize in the reveal.
+    const offer = await newOffer(tokens, 1, { prizedPercent: 1 });
+    const userToken = offer.userTokens[0] as string;
+    const { promotionId } = await created('POST', '/v1/promotion', createBody(offer, { cardsPerPlayer: 1 }));
+    const other = await created('POST', '/v1/promotion', createBody(offer, { name: 'Unplayed' }));
+    await created('DELETE', `/v1/promotion/${other.promotionId}`, undefined);
+    const { sessionId } = await created('POST', '/v1/game/session', { userToken, gameId: offer.gameId });
+    const play = server.running.app.services.play;
+    const prizes: number[] = [];
+    // The first card is the free one, the second bought (its prize is not the promotion's).
+    for (const price of [0, 200]) {
+      const bought = await play.buy(sessionId);
+      if (!bought.ok) throw new Error(JSON.stringify(bought));
+      expect(bought.data.round.price).toBe(price);
+      const revealed = await play.reveal(sessionId, bought.data.round.roundId);
+      if (!revealed.ok) throw new Error(JSON.stringify(revealed));
+      expect(revealed.data.round).toMatchObject({ status: 'closed', prize: expect.any(Number) });
+      prizes.push(revealed.data.round.prize);
+    }
+    expect(prizes[0]).toBeGreaterThan(0);
+
+    const read = await readPromotion(promotionId);
+    expect(read).toMatchObject({ used: 1, prizes: (prizes[0] as number) / 100 });
+    const list = await server.call('GET', `/v1/promotion?gameId=${offer.gameId}`, { token: tokens });
+    const listed = list.body.data.map((item: { name: string; used: number; prizes: number }) => [
+      item.name,
+      [item.used, item.prizes],
+    ]);
+    expect(Object.fromEntries(listed)).toEqual({ Unplayed: [0, 0], 'Welcome offer': [1, read.prizes] });
   });
 });
 

@@ -137,7 +137,7 @@ describe('createApiClient against a real service', () => {
     expect(bad.messages[0]).toMatch(/dateStart/);
   });
 
-  it("sets a player's limits and exclusion, and sends a promotion's writes with an Idempotency-Key", async () => {
+  it("sets a player's limits and exclusion, ends a session, and sends a promotion's writes with an Idempotency-Key", async () => {
     const { profileId } = (await api().listProfiles()).items[0] ?? { profileId: '' };
     const [game] = await api().listGames(profileId);
     const user = await server.call('POST', '/v1/user/auth', {
@@ -157,6 +157,23 @@ describe('createApiClient against a real service', () => {
     });
     await api().liftExclusion(userId);
     expect(await api().getExclusion(userId)).toBeNull();
+
+    // The versions above were all deactivated: a session needs an active one.
+    const active = (await api().listGames(profileId)).find((version) => version.version === 2);
+    await api().setGameActive(active?.id ?? '', { profileId, active: true });
+    const session = await server.call('POST', '/v1/game/session', {
+      token: tokens ?? null,
+      body: { userToken: user.body.data.userToken, gameId: active?.id },
+    });
+    const sessionId = session.body.data.sessionId as string;
+    const live = await api().listSessions(userId);
+    expect(live.items).toEqual([
+      expect.objectContaining({ id: sessionId, gameId: active?.id, status: 'live' }),
+    ]);
+    expect(live.pagination.totalCount).toBe(1);
+    await api().endSession(sessionId);
+    expect((await api().listSessions(userId)).items).toEqual([]);
+    await expect(api().endSession('nope')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
 
     const body = {
       profileId,

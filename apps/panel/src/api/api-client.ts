@@ -18,6 +18,7 @@ import type {
   Limits,
   LimitsUpdate,
   ListedTransaction,
+  LiveSession,
   NewApiKey,
   PageQuery,
   Pagination,
@@ -274,6 +275,19 @@ export function createApiClient(options: ApiClientOptions) {
     /** Lifts an operator exclusion (a self one cannot be lifted before it ends: 409). */
     liftExclusion: (userId: string) =>
       send({ method: 'DELETE', path: `/user/${segment(userId)}/exclusion`, auth: 'bearer' }).then(
+        () => undefined,
+      ),
+    /** The player's live sessions, newest first. */
+    listSessions: (userId: string, query: PageQuery = {}) =>
+      page<LiveSession>({
+        method: 'GET',
+        path: `/user/${segment(userId)}/sessions`,
+        auth: 'bearer',
+        query: { ...query },
+      }),
+    /** Ends a session at once on every instance (its page is told SESSION_ENDED); a repeat changes nothing. */
+    endSession: (sessionId: string) =>
+      send({ method: 'DELETE', path: `/game/session/${segment(sessionId)}`, auth: 'bearer' }).then(
         () => undefined,
       ),
     freeCards: (userId: string) =>

@@ -224,9 +224,20 @@ export const en = {
     exclude: 'Exclude',
     excluded: 'Player excluded.',
     sessionsTitle: 'Sessions',
-    // Issue 25: GET /v1/user/{userId}/sessions and DELETE /v1/game/session/{id} are being built.
-    sessionsLater:
-      'Not available yet: the player’s live sessions, each with “End session”, will be listed here once the service lists them.',
+    sessionsIntro:
+      'Live sessions: neither ended nor expired. Ending one closes the player’s open pages at once, on every instance; a card in play finishes and its prize is paid.',
+    session: 'Session',
+    game: 'Game',
+    started: 'Started',
+    expires: 'Expires',
+    noSessions: 'No live session.',
+    refreshSessions: 'Refresh the sessions',
+    endSession: 'End session',
+    endSessionOf: (game: string, started: string) => `End the session of ${game} started ${started}`,
+    confirmEnd: (game: string, started: string) =>
+      `End the session of ${game} started ${started}? The player’s page closes at once; a card in play finishes.`,
+    sessionEnded: 'Session ended.',
+    sessionsMore: (shown: number, total: number) => `The newest ${shown} of ${total} live sessions.`,
     freeCardsTitle: 'Free cards',
     promotion: 'Promotion',
     left: 'Cards left',
@@ -432,6 +443,8 @@ export const en = {
     used: 'Cards used',
     prizes: 'Prizes paid',
     cardValue: 'Card value',
+    versions:
+      'A new version of this game (replacing it) takes these cards if its card price and currency are the same, and draws them from its own pool; a version at another price does not take them.',
     startAt: 'Starts',
     expireAt: 'Expires',
     cancelledAt: 'Cancelled',

@@ -226,8 +226,21 @@ export const es: Catalogue = {
     exclude: 'Excluir',
     excluded: 'Jugador excluido.',
     sessionsTitle: 'Sesiones',
-    sessionsLater:
-      'Aún no disponible: las sesiones activas del jugador, cada una con «Terminar sesión», aparecerán aquí cuando el servicio las liste.',
+    sessionsIntro:
+      'Sesiones activas: ni terminadas ni vencidas. Terminar una cierra al instante las páginas abiertas del jugador, en todas las instancias; un boleto en juego termina y su premio se paga.',
+    session: 'Sesión',
+    game: 'Juego',
+    started: 'Inicio',
+    expires: 'Vence',
+    noSessions: 'Ninguna sesión activa.',
+    refreshSessions: 'Actualizar las sesiones',
+    endSession: 'Terminar sesión',
+    endSessionOf: (game: string, started: string) => `Terminar la sesión de ${game} iniciada ${started}`,
+    confirmEnd: (game: string, started: string) =>
+      `¿Terminar la sesión de ${game} iniciada ${started}? La página del jugador se cierra al instante; un boleto en juego termina.`,
+    sessionEnded: 'Sesión terminada.',
+    sessionsMore: (shown: number, total: number) =>
+      `Las ${shown} más recientes de ${total} sesiones activas.`,
     freeCardsTitle: 'Boletos gratis',
     promotion: 'Promoción',
     left: 'Restantes',
@@ -432,6 +445,8 @@ export const es: Catalogue = {
     used: 'Boletos usados',
     prizes: 'Premios pagados',
     cardValue: 'Valor del boleto',
+    versions:
+      'Una nueva versión de este juego (que lo reemplace) acepta estos boletos si el precio y la moneda son los mismos, y los sortea de su propio lote; una versión con otro precio no los acepta.',
     startAt: 'Inicio',
     expireAt: 'Caduca',
     cancelledAt: 'Cancelada',

@@ -224,8 +224,20 @@ export const pt: Catalogue = {
     exclude: 'Excluir',
     excluded: 'Jogador excluído.',
     sessionsTitle: 'Sessões',
-    sessionsLater:
-      'Ainda não disponível: as sessões ativas do jogador, cada uma com “Encerrar sessão”, aparecerão aqui quando o serviço as listar.',
+    sessionsIntro:
+      'Sessões ativas: nem encerradas nem expiradas. Encerrar uma fecha na hora as páginas abertas do jogador, em todas as instâncias; uma raspadinha em jogo termina e seu prêmio é pago.',
+    session: 'Sessão',
+    game: 'Jogo',
+    started: 'Início',
+    expires: 'Expira',
+    noSessions: 'Nenhuma sessão ativa.',
+    refreshSessions: 'Atualizar as sessões',
+    endSession: 'Encerrar sessão',
+    endSessionOf: (game: string, started: string) => `Encerrar a sessão de ${game} iniciada ${started}`,
+    confirmEnd: (game: string, started: string) =>
+      `Encerrar a sessão de ${game} iniciada ${started}? A página do jogador fecha na hora; uma raspadinha em jogo termina.`,
+    sessionEnded: 'Sessão encerrada.',
+    sessionsMore: (shown: number, total: number) => `As ${shown} mais recentes de ${total} sessões ativas.`,
     freeCardsTitle: 'Raspadinhas grátis',
     promotion: 'Promoção',
     left: 'Restantes',
@@ -430,6 +442,8 @@ export const pt: Catalogue = {
     used: 'Raspadinhas usadas',
     prizes: 'Prêmios pagos',
     cardValue: 'Valor da raspadinha',
+    versions:
+      'Uma nova versão deste jogo (que o substitua) aceita estas raspadinhas se o preço e a moeda forem os mesmos, e as sorteia do próprio lote; uma versão com outro preço não as aceita.',
     startAt: 'Início',
     expireAt: 'Expira',
     cancelledAt: 'Cancelada',

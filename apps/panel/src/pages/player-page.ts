@@ -8,6 +8,7 @@ import { roundCurrency, statusBadge } from '../ui/round-cells.ts';
 import { heading, link } from './auth-pages.ts';
 import { exclusionSection } from './player-exclusion.ts';
 import { limitsSection } from './player-limits.ts';
+import { sessionsSection } from './player-sessions.ts';
 import { promotionBadge } from './promotion-parts.ts';
 import { roundLink } from './round-link.ts';
 
@@ -29,8 +30,8 @@ function loadedSection<T>(
 }
 
 /**
- * A player's page (from the players list): limits with usage, exclusion, free cards per promotion and
- * the last rounds. There is no GET of one player: the list's link brings the credential and profile.
+ * A player's page (from the players list): limits with usage, exclusion, live sessions with "End
+ * session", free cards per promotion and the last rounds. There is no GET of one player: the list's link brings the credential and profile.
  */
 export const playerPage: Page = (context) => {
   const { api, t, lang } = context;
@@ -99,11 +100,7 @@ export const playerPage: Page = (context) => {
     ...profileFeedback.nodes(),
     limitsSlot,
     exclusionSection(context, userId),
-    // Issue 25, in progress elsewhere: list GET /v1/user/{userId}/sessions here, each with an
-    // "End session" button (DELETE /v1/game/session/{id}), once the service has them.
-    section(t.player.sessionsTitle, [
-      el('p', { class: 'hint', 'data-testid': 'sessions-later' }, [t.player.sessionsLater]),
-    ]),
+    sessionsSection(context, userId, profileId),
     freeCards,
     rounds,
   ]);

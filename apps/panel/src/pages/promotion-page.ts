@@ -88,6 +88,7 @@ export const promotionPage: Page = (context) => {
           promotion.cancelledAt ? [t.promotions.cancelledAt, utcTime(promotion.cancelledAt, lang)] : null,
           [t.common.created, utcTime(promotion.createdAt, lang)],
         ]),
+        el('p', { class: 'hint' }, [t.promotions.versions]),
         open ? null : el('p', { class: 'notice' }, [t.promotions.closed]),
       ]),
       open

@@ -47,6 +47,7 @@ import type {
   ticketSchema,
   walletAttemptSchema,
 } from './routes/round-routes.ts';
+import type { liveSessionSchema } from './routes/session-routes.ts';
 import type { playerListQuery, playerSchema } from './routes/user-routes.ts';
 import type {
   deliveryLogSchema,
@@ -145,6 +146,8 @@ export type PendingLimit = Limits['pending']['limits'][number];
 export type LimitsUpdate = z.input<typeof limitsBody>;
 export type Exclusion = z.output<typeof exclusionSchema>;
 export type ExclusionCreate = z.input<typeof exclusionBody>;
+/** GET /v1/user/{userId}/sessions: one live session (not ended, not expired). */
+export type LiveSession = z.output<typeof liveSessionSchema>;
 
 // ---- promotions
 export type Promotion = z.output<typeof promotionSchema>;

@@ -37,7 +37,10 @@ export const promotionPlayers = z
 export const promotionCreateBody = z
   .object({
     profileId: id,
-    gameId: id.meta({ description: 'The game version its cards are for; a card is worth its betPrice' }),
+    gameId: id.meta({
+      description:
+        'The game version its cards are for; a card is worth its betPrice. Later versions of its model at the same betPrice and currency take them too',
+    }),
     name: z
       .string('must be a string')
       .trim()

@@ -92,7 +92,7 @@ export function createPromotionService(deps: Deps) {
     return entries.map((promotion) => ({
       promotion,
       status: promotionStatus(timesOf(promotion), at),
-      figures: figures.get(promotion.id) ?? { players: 0, granted: 0, used: 0 },
+      figures: figures.get(promotion.id) ?? { players: 0, granted: 0, used: 0, prizesMinor: 0 },
     }));
   }
 

@@ -663,6 +663,8 @@ export interface PromotionFigures {
   granted: number;
   /** Cards a round opened with. */
   used: number;
+  /** The completed prizes of its rounds, in the game's minor units. */
+  prizesMinor: number;
 }
 
 /** Which promotions a list shows; `status` is computed at `now`, as promotionStatus computes it. */

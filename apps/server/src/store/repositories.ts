@@ -463,11 +463,16 @@ export interface PromotionsRepo {
 
 /** The play of free cards (docs/promotions.md, "A card used exactly once"). */
 export interface FreeCardsRepo {
-  /** The player's grants of one game, in any state, the first to expire first. */
+  /**
+   * The player's grants that may be played in a session of `gameId` (its own, and those of another
+   * version of its model at the same card price: docs/contract.md §14), in any state, the first to
+   * expire first.
+   */
   grantsOfGame(playerId: string, gameId: string): Promise<PlayerGrant[]>;
   /**
    * Uses one card of the player's grant, only while one is left and the promotion is active at
-   * `now` for `gameId`: true when it did. Call it in the unit that inserts the card's round.
+   * `now` for a session of `gameId` (as grantsOfGame): true when it did. Call it in the unit that
+   * inserts the card's round.
    */
   useCard(card: { promotionId: string; playerId: string; gameId: string; now: string }): Promise<boolean>;
 }

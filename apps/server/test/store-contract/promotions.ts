@@ -150,8 +150,8 @@ export function describePromotionsContract(open: OpenStore): void {
       expect(await store().promotions.grant(promotion.id, profile.id, [b, c, foreign.id], 4)).toBe(1);
       const figures = await store().promotions.figuresOf([promotion.id, empty.id]);
       expect(Object.fromEntries(figures)).toEqual({
-        [promotion.id]: { players: 3, granted: 12, used: 0 },
-        [empty.id]: { players: 0, granted: 0, used: 0 },
+        [promotion.id]: { players: 3, granted: 12, used: 0, prizesMinor: 0 },
+        [empty.id]: { players: 0, granted: 0, used: 0, prizesMinor: 0 },
       });
       expect((await store().promotions.figuresOf([])).size).toBe(0);
     });

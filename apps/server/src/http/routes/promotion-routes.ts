@@ -41,8 +41,7 @@ export function promotionView({
     players: figures.players,
     granted: figures.granted,
     used: figures.used,
-    // Free cards cannot be played yet (docs/promotions.md, "Not built yet"): no round has a promotion, so no prize.
-    prizes: 0,
+    prizes: toMajor(figures.prizesMinor, promotion.currency),
   };
 }
 
@@ -61,7 +60,9 @@ export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
         'Each listed player gets cardsPerPlayer free cards of the game, usable from startAt (default: now) ' +
         'until expireAt; a card is worth the game’s betPrice. Up to 10,000 players per call (a repeat is kept ' +
         `once; this body may be up to 1 MiB, not 100 KiB); add more with POST /v1/promotion/{promotionId}/players. ${OWNERSHIP} ` +
-        'Free cards cannot be played yet: this release stores and reports promotions only.',
+        'A buy in a session of the game uses a card (no /bet). When the game is replaced by a new version ' +
+        '(replacePreviousVersion), the cards are played in sessions of the new version if its betPrice and ' +
+        'currency are the same (drawing from its pool); a version at another price does not take them.',
       auth: 'signed',
       bodyLimit: '1mb',
       body: promotionCreateBody,
@@ -114,7 +115,9 @@ export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
       path: '/promotion/:promotionId',
       tag: 'Promotions',
       summary: 'Read a promotion: its status, players, cards granted and used, and prizes',
-      description: 'prizes is 0 until free cards can be played (not built yet).',
+      description:
+        'prizes: the completed prizes of its cards (free rounds), in the game’s currency; a prize still ' +
+        'being paid counts once the wallet confirms it.',
       auth: 'bearer',
       params: promotionParams,
       success: { status: 200, schema: promotionAnswer },

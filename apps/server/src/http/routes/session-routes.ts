@@ -50,7 +50,7 @@ const sessionSchema = z
   })
   .meta({ id: 'Session' });
 
-const liveSessionSchema = z
+export const liveSessionSchema = z
   .object({
     id: z.string(),
     gameId: z.string(),

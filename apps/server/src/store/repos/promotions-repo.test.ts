@@ -69,7 +69,7 @@ describe('promotions repository', () => {
     expect(await repo.grant('promo', 'pr', ids, 2)).toBe(0);
     expect(x.statements).toBe(3);
     expect(Object.fromEntries(await repo.figuresOf(['promo']))).toEqual({
-      promo: { players: 10_000, granted: 20_000, used: 0 },
+      promo: { players: 10_000, granted: 20_000, used: 0, prizesMinor: 0 },
     });
     db.close();
   });

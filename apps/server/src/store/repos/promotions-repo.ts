@@ -68,9 +68,19 @@ const insert = statement<PromotionRecord>(`INSERT INTO promotions (id, client_id
 const byId = statement<{ id: string }, PromotionEntry>(
   `SELECT ${COLUMNS} FROM promotions p JOIN games g ON g.id = p.game_id WHERE p.id = :id`,
 );
+/**
+ * The figures of a page of promotions in one statement: players, cards granted and used from the
+ * grants, and the completed prizes of its rounds (a promotion with rounds has grants: no grant is
+ * ever deleted). The prizes go from the promotion to its free rounds by `rounds_by_promotion` and to
+ * their prizes by `transactions_by_round`, so they read its rounds only, never a bought one.
+ */
 const figures = statement<{ ids: string | string[] }, PromotionFigures & { promotionId: string }>(
-  (d) => `SELECT promotion_id AS "promotionId", count(*) AS players, sum(cards) AS granted, sum(used) AS used
-   FROM promotion_grants WHERE promotion_id IN (${idRows(d, 'ids')}) GROUP BY promotion_id`,
+  (d) => `SELECT g.promotion_id AS "promotionId", count(*) AS players, sum(g.cards) AS granted,
+   sum(g.used) AS used,
+   (SELECT coalesce(sum(t.amount_minor), 0) FROM rounds r JOIN transactions t ON t.round_id = r.id
+     WHERE r.promotion_id = g.promotion_id AND r.promotion_id IS NOT NULL
+       AND t.type = 'prize' AND t.status = 'completed') AS "prizesMinor"
+   FROM promotion_grants g WHERE g.promotion_id IN (${idRows(d, 'ids')}) GROUP BY g.promotion_id`,
 );
 const players = statement<{ profileId: string; ids: string | string[] }, { id: string }>(
   (d) => `SELECT id FROM players WHERE profile_id = :profileId AND id IN (${idRows(d, 'ids')})`,
@@ -102,7 +112,7 @@ export function createPromotionsRepo(x: Exec): PromotionsRepo {
     }),
     figuresOf: async (ids) => {
       const byPromotion = new Map<string, PromotionFigures>(
-        ids.map((id) => [id, { players: 0, granted: 0, used: 0 }]),
+        ids.map((id) => [id, { players: 0, granted: 0, used: 0, prizesMinor: 0 }]),
       );
       if (ids.length === 0) return byPromotion;
       for (const { promotionId, ...row } of await x.all(figures, { ids: idListParam(x.dialect, ids) })) {
