@@ -132,6 +132,29 @@ describe('loss and wager limits', () => {
     else expect(await buy(exact)).toMatchObject({ ok: true });
   });
 
+  it('a free card is not played by a player at a loss limit either: the limit pauses play, the card stays', async () => {
+    const player = await seat(game, 'loss-free-card');
+    await putLimits(player, { limits: [money('loss', 'day', (PRICE - 1) / 100)] });
+    const expireAt = new Date(server.clock().getTime() + 60 * MINUTE).toISOString();
+    const granted = await server.call('POST', '/v1/promotion', {
+      token: tokens,
+      body: {
+        profileId: game.profileId,
+        gameId: game.gameId,
+        name: 'Welcome',
+        cardsPerPlayer: 1,
+        players: [player.playerId],
+        expireAt,
+      },
+    });
+    expect(granted.status).toBe(201);
+    await refused(player, 'LIMIT_REACHED');
+    const promotion = await server.call('GET', `/v1/promotion/${granted.body.data.promotionId}`, {
+      token: tokens,
+    });
+    expect(promotion.body.data.used).toBe(0);
+  });
+
   it('20 buys at once by a player one card short of a loss limit open one round', async () => {
     const player = await seat(game, 'loss-burst');
     await putLimits(player, { limits: [money('loss', 'day', PRICE / 100)] });
