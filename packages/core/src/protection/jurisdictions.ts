@@ -111,7 +111,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: LEI_14790,
           reference:
-            'art. 26, I (no one under 18 may bet), read in the LegJur copy; art. 16, sole paragraph, II (the advertising rules cover "a proibição de participação de menores de 18 (dezoito) anos"), read in a third-party mirror of the signed DOU of 30 December 2023 (diaoficial.com), not on in.gov.br. No copy on planalto.gov.br is stored (searched again on 26 November 2026). The law bars minors; the "18+" notice on the game is our reading of it',
+            'art. 26, I (no one under 18 may bet) and art. 26, § 4 ("Os impedimentos de que trata o caput deste artigo serão informados pelos agentes operadores de apostas, de forma destacada, nos canais físicos ou on-line de comercialização"), read in copies only: LegJur, and a JSON transcription of planalto.gov.br/ccivil_03/_ato2023-2026/2023/lei/l14790.htm in the public repository agc2020/consulta; art. 16, sole paragraph, II in a third-party mirror of the signed DOU of 30 December 2023 (diaoficial.com). Nothing on planalto.gov.br or in.gov.br is stored (searched again on 26 November 2026). § 4 asks the operator to show the ban prominently in its online channel; the "18+" notice on the game is our way of doing that there',
           checked: false,
         },
       },
