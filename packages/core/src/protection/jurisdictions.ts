@@ -56,7 +56,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: UKGC_RTS,
           reference:
-            'RTS 14G (at least 5 s from the start of a game until the next game cycle can start; casino games other than slots): the 5 s rule confirmed in the Commission\'s 2024 consultation response, the letter 14G and its text only in law-firm summaries, to be checked in the RTS itself. Slots ("reel-based" games) have 2.5 s instead; a scratch card is not reel-based, and 5 s meets both',
+            'RTS 14G ("a minimum of 5 seconds from the time a game is started until the next game cycle can be commenced"; casino games other than slots and peer-to-peer poker, since 17 January 2025): letter, wording and scope read only in law-firm summaries (Harris Hagan, Wiggin). The Commission\'s own pages confirm the 5 s rule and its form (Summer 2023 consultation response, "Costs, timings and testing of games"), but the only stored copy of its RTS 14 page predates the revision (14C to 14F "Slots", no 14G): searched again on 26 November 2026, not found. Applies if a scratch card is a casino game, which is how an operator\'s remote casino licence offers it (docs/player-protection.md, "Casino game or instant lottery?"). Slots have 2.5 s; 5 s meets both',
           checked: false,
         },
       },
@@ -66,7 +66,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: UKGC_RTS,
           reference:
-            'RTS 14E (the customer must not be able to shorten the time until the result is shown: no turbo, quick spin, slam stop): letter and text only in law-firm summaries, which also report that its guidance exempts a "scratch-all" feature of instant-win games; to be checked in the RTS itself. No "Reveal all" is our stricter choice (issue 25)',
+            'RTS 14E ("must not permit a customer to reduce the time until the result is presented": turbo, quick spin, slam stop; "all casino" since 17 January 2025): read only in law-firm summaries, which also report that its guidance exempts a "scratch-all" feature of instant-win games. The Commission\'s stored RTS 14 page predates the revision and gives 14E to slots only; the revised page was searched for on 26 November 2026 and is not stored. No "Reveal all" is our stricter choice (issue 25); no text read requires it',
           checked: false,
         },
       },
@@ -76,7 +76,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: UKGC_RTS,
           reference:
-            "RTS 13C (elapsed time displayed for the whole gaming session, in hours, minutes and seconds), read in the Commission's own text; that it applies beyond slots since 17 January 2025 is still to be checked",
+            'RTS 13C ("The elapsed time should be displayed for the duration of the gaming session"; guidance: in hours, minutes and seconds), read in the Commission\'s own text, the 2021 "Annex 1 – Summary of changes to RTS" (gamblingcommission.gov.uk/consultation-response/online-games-design-and-reverse-withdrawals/ogdrw-annex-1-summary-of-changes-to-rts). That it applies to all casino games since 17 January 2025 is read only in summaries',
           checked: true,
         },
       },
@@ -86,7 +86,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: UKGC_RTS,
           reference:
-            "RTS 2E (net position since the session started, in the account's currency, shown throughout the gaming session), read in the Commission's own text; that it applies beyond slots since 17 January 2025 is still to be checked",
+            'RTS 2E (all gaming sessions must "clearly display a customer\'s net position, in the currency of their account or product … since the session started"), read in the Commission\'s own text (the same 2021 Annex 1). Its scope is not settled by the Commission\'s text: the stored RTS annex (gamblingcommission.gov.uk/standards/remote-gambling-and-software-technical-standards/5-annex) still lists "RTS 2E – displaying transactions (Slots)"; the extension to all casino games on 17 January 2025 is read only in summaries',
           checked: true,
         },
       },
@@ -101,7 +101,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: PORTARIA_1231,
           reference:
-            'art. 4, II (inform the RTP of each online game in the betting system); art. 2, XX (RTP defined, as amended by 2.579/2025): both read only in unofficial copies, to be checked in the DOU (in.gov.br)',
+            'art. 4, II ("informar o retorno teórico ao jogador de cada jogo on-line disponibilizado no sistema de apostas"); art. 2, XX (RTP defined, as amended by 2.579/2025): read only in unofficial copies (Tiknews, Legisweb). No copy on in.gov.br or gov.br is stored (searched again on 26 November 2026)',
           checked: false,
         },
       },
@@ -111,7 +111,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: LEI_14790,
           reference:
-            'art. 26, I (no one under 18 may bet); art. 16, sole paragraph, II (the advertising rules cover the ban on under-18s): read only in unofficial copies, to be checked on planalto.gov.br; the law bars minors, the "18+" notice on the game is our reading of it',
+            'art. 26, I (no one under 18 may bet) and art. 26, § 4 ("Os impedimentos de que trata o caput deste artigo serão informados pelos agentes operadores de apostas, de forma destacada, nos canais físicos ou on-line de comercialização"), read in copies only: LegJur, and a JSON transcription of planalto.gov.br/ccivil_03/_ato2023-2026/2023/lei/l14790.htm in the public repository agc2020/consulta; art. 16, sole paragraph, II in a third-party mirror of the signed DOU of 30 December 2023 (diaoficial.com). Nothing on planalto.gov.br or in.gov.br is stored (searched again on 26 November 2026). § 4 asks the operator to show the ban prominently in its online channel; the "18+" notice on the game is our way of doing that there',
           checked: false,
         },
       },
@@ -121,7 +121,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: PORTARIA_1231,
           reference:
-            "art. 4, I and III (inform the bettor of the risks at registration and at each access; warning signs); read only in an unofficial copy, to be checked in the DOU. The link to the Secretariat's centralised self-exclusion platform (2.579/2025) is a different duty, not covered by this link",
+            'art. 4, I and III (inform the bettor of the risks of dependence and of losing what is bet "no momento do cadastro, assim como no momento do acesso ao sistema de apostas"; warning signs for self-monitoring): read only in an unofficial copy (Tiknews); not stored on in.gov.br (searched again on 26 November 2026). The direct link to the Secretariat\'s centralised self-exclusion platform (2.579/2025, per its own FAQ on gov.br) is a different duty, not covered by this link',
           checked: false,
         },
       },
@@ -131,7 +131,7 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
         source: {
           regulation: PORTARIA_1231,
           reference:
-            "art. 31 as amended by 2.579/2025 (registration fields V, XI and XII, among them mandatory prudential limits of time elapsed and of loss), per the Secretariat's FAQ on gov.br, the article text to be checked in the DOU; no alert interval found in any text: 60 minutes is our choice",
+            'art. 31, V, XI and XII as amended by 2.579/2025: at registration, "limites prudenciais obrigatórios (de perda financeira e de tempo transcorrido)", read in the Secretariat\'s own FAQ on gov.br (item 3), not in the ordinance, whose text is not stored. No text read sets an alert interval: 60 minutes is our choice',
           checked: false,
         },
       },
