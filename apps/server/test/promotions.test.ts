@@ -453,6 +453,30 @@ describe('the figures of played cards', () => {
   });
 });
 
+describe('a jurisdiction that forbids free cards (BR)', () => {
+  it('takes no promotion, and a profile with open promotions cannot move to it until they are cancelled', async () => {
+    const offer = await newOffer(tokens, 1);
+    const { promotionId } = await created('POST', '/v1/promotion', createBody(offer));
+    const toBr = () =>
+      server.call('PUT', `/v1/profile/${offer.profileId}`, { token: tokens, body: { jurisdiction: 'BR' } });
+    const refused = await toBr();
+    expect([refused.status, refused.body.code]).toEqual([409, 'CONFLICT']);
+    expect(refused.body.messages[0]).toMatch(
+      /^jurisdiction: BR rules forbid free cards, and profile .* has 1 scheduled or active promotion: cancel it first/,
+    );
+
+    expect((await server.call('DELETE', `/v1/promotion/${promotionId}`, { token: tokens })).status).toBe(200);
+    expect((await toBr()).status).toBe(200);
+    const before = await snapshots.snapshot();
+    const create = await server.call('POST', '/v1/promotion', { token: tokens, body: createBody(offer) });
+    expect([create.status, create.body.code]).toEqual([409, 'CONFLICT']);
+    expect(create.body.messages[0]).toMatch(
+      /is under BR rules, which forbid free cards \(Lei 14\.790\/2023 art\. 29, I/,
+    );
+    expect(await snapshots.snapshot()).toBe(before);
+  });
+});
+
 describe('DELETE /v1/promotion/{id}', () => {
   it('cancels: its cards end, a repeat answers the same, and each is audited', async () => {
     const offer = await newOffer(tokens, 1);

@@ -1,4 +1,4 @@
-import type { Jurisdiction } from '@raspa/core';
+import { type Jurisdiction, playRulesOf } from '@raspa/core';
 import { isoNow } from '../clock.ts';
 import type { Deps } from '../deps.ts';
 import type { PageRequest } from '../store/paging.ts';
@@ -122,6 +122,23 @@ export function createProfileService(deps: Deps, hooks: { changed?: (profileId: 
         };
         requireWallet(next);
         requireDefaultCurrency(next);
+        if (playRulesOf(current.jurisdiction).freeCards && !playRulesOf(next.jurisdiction).freeCards) {
+          // Cards granted before would stay playable under rules that forbid them (promotions.md).
+          const open = async (status: 'scheduled' | 'active') =>
+            (
+              await tx.promotions.list(
+                { clientId: auth.clientId, profileId, gameId: null, status, now: next.updatedAt },
+                { pageIndex: 1, pageSize: 1 },
+              )
+            ).totalCount;
+          const count = (await open('scheduled')) + (await open('active'));
+          if (count > 0) {
+            throw new ApiError(
+              'CONFLICT',
+              `jurisdiction: ${next.jurisdiction} rules forbid free cards, and profile ${profileId} has ${count} scheduled or active ${count === 1 ? 'promotion' : 'promotions'}: cancel ${count === 1 ? 'it' : 'them'} first (DELETE /v1/promotion/{promotionId})`,
+            );
+          }
+        }
         await tx.profiles.update(next);
         const { changed } = hooks;
         if (changed) tx.afterCommit(() => changed(profileId));

@@ -3,13 +3,20 @@ import {
   freeCardsLines,
   isPromotionOpen,
   type PromotionStatus,
+  playRulesOf,
   promotionStatus,
   promotionTimeProblems,
 } from '@raspa/core';
 import { isoNow } from '../clock.ts';
 import type { Deps } from '../deps.ts';
 import type { Page, PageRequest } from '../store/paging.ts';
-import type { PlayerGrant, PromotionEntry, PromotionFigures, PromotionRecord } from '../store/records.ts';
+import type {
+  PlayerGrant,
+  ProfileRecord,
+  PromotionEntry,
+  PromotionFigures,
+  PromotionRecord,
+} from '../store/records.ts';
 import type { Repositories } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
@@ -59,6 +66,18 @@ const timesOf = (record: Pick<PromotionRecord, 'startAt' | 'expireAt' | 'cancell
   expireAt: Date.parse(record.expireAt),
   cancelledAt: record.cancelledAt === null ? null : Date.parse(record.cancelledAt),
 });
+
+/**
+ * A jurisdiction whose rules forbid free cards (BR: Lei 14.790 art. 29, I; core's jurisdictions.ts)
+ * takes no promotion and no new players for one: refused before anything is written.
+ */
+export function requireFreeCardsAllowed(profile: Pick<ProfileRecord, 'id' | 'jurisdiction'>): void {
+  if (playRulesOf(profile.jurisdiction).freeCards) return;
+  throw new ApiError(
+    'CONFLICT',
+    `profile ${profile.id} is under ${profile.jurisdiction} rules, which forbid free cards (Lei 14.790/2023 art. 29, I: no bonus or prior advantage for a bet, even as a promotion; docs/promotions.md)`,
+  );
+}
 
 /**
  * Free-card promotions (docs/contract.md §14, docs/promotions.md): created for one game version
@@ -128,6 +147,7 @@ export function createPromotionService(deps: Deps) {
       }
       return store.transaction(async (tx) => {
         const profile = await referencedProfile(tx, auth.clientId, input.profileId);
+        requireFreeCardsAllowed(profile);
         const game = await referencedGame(tx, auth.clientId, input.gameId);
         if (game.profileId !== profile.id) {
           throw new ApiError(
@@ -172,6 +192,8 @@ export function createPromotionService(deps: Deps) {
             `promotion ${promotionId} is ${status}: players can no longer be added`,
           );
         }
+        const profile = await tx.profiles.findById(promotion.profileId);
+        if (profile) requireFreeCardsAllowed(profile);
         await requirePlayersOf(tx, promotion.profileId, players);
         const added = await tx.promotions.grant(
           promotion.id,

@@ -27,13 +27,14 @@ describe('playRulesOf', () => {
     });
   });
 
-  it('BR: RTP, 18+, the responsible-gaming link and a default reality check', () => {
+  it('BR: RTP, 18+, the responsible-gaming link, a default reality check and no free cards', () => {
     expect(playRulesOf('BR')).toEqual({
       ...DEFAULT_PLAY_RULES,
       showRtp: true,
       ageNotice: 18,
       showResponsibleGamingLink: true,
       defaultRealityCheckMinutes: 60,
+      freeCards: false,
     });
   });
 

@@ -20,6 +20,7 @@ export const DEFAULT_PLAY_RULES: PlayRules = {
   ageNotice: null,
   showResponsibleGamingLink: false,
   defaultRealityCheckMinutes: null,
+  freeCards: true,
 };
 
 export interface RuleSource {
@@ -132,6 +133,16 @@ export const JURISDICTION_PRESETS: Readonly<Record<Jurisdiction, JurisdictionPre
           regulation: PORTARIA_1231,
           reference:
             'art. 31, V, XI and XII as amended by 2.579/2025: at registration, "limites prudenciais obrigatórios (de perda financeira e de tempo transcorrido)", read in the Secretariat\'s own FAQ on gov.br (item 3), not in the ordinance, whose text is not stored. No text read sets an alert interval: 60 minutes is our choice',
+          checked: false,
+        },
+      },
+      {
+        rule: 'freeCards',
+        value: false,
+        source: {
+          regulation: LEI_14790,
+          reference:
+            'art. 29, I (the operator may not "conceder, sob qualquer forma, adiantamento, antecipação, bonificação ou vantagem prévia, ainda que a mero título de promoção, de divulgação ou de propaganda, para a realização de aposta"): read in a transcription of the planalto.gov.br text, to be checked there. A free card is such an advantage on a plain reading, so promotions are refused under BR (docs/promotions.md)',
           checked: false,
         },
       },

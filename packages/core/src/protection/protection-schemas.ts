@@ -32,6 +32,8 @@ export const playRulesSchema = z.object({
   showResponsibleGamingLink: z.boolean(),
   /** The reality-check interval when neither the player nor the profile sets one (minutes, or null). */
   defaultRealityCheckMinutes: z.number().int().nullable(),
+  /** Whether the operator may grant free cards (promotions, CONTRACT §14) to the profile's players. */
+  freeCards: z.boolean(),
 });
 
 export type PlayRules = z.infer<typeof playRulesSchema>;
