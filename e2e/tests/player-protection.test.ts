@@ -153,23 +153,29 @@ describe("player protection on the player's page", () => {
     // The page's clock is the service's, moved with it: the countdowns end when the test says.
     const start = raspa.server.clock().getTime();
     await context.clock.setFixedTime(start);
-    const { page, frame } = await openFramed(context, raspa.host.urlFor(seat.gameUrl));
+    const opened = await openFramed(context, raspa.host.urlFor(seat.gameUrl));
+    const { page } = opened;
+    let { frame } = opened;
     const advance = async (ms: number) => {
       raspa.server.clock.advance(ms);
       await context.clock.setFixedTime(raspa.server.clock());
     };
     expect(await frame.locator('[data-action="reveal-all"]').isHidden()).toBe(true);
-    const elapsed = frame.locator('[data-elapsed]');
-    const net = frame.locator('[data-net]');
+    let elapsed = frame.locator('[data-elapsed]');
+    let net = frame.locator('[data-net]');
     expect(await elapsed.textContent()).toBe('0:00:00');
     expect(await net.getAttribute('data-net')).toBe('0');
 
     // Another tab of the session has just bought: the page's buy is refused, and waits it out.
     const other = await connectPlayer(raspa.server.url, seat.token);
+    let otherNet = 0;
     try {
       const bought = await other.ask('buy');
       if (!bought.ok) throw new Error(`the other tab could not buy: ${bought.error.code}`);
-      await other.ask('reveal', { roundId: bought.data.round.roundId });
+      const revealed = await other.ask('reveal', { roundId: bought.data.round.roundId });
+      if (!revealed.ok || revealed.data.round.status !== 'closed')
+        throw new Error('the other tab’s card is not paid');
+      otherNet = revealed.data.round.prize - revealed.data.round.price;
     } finally {
       other.close();
     }
@@ -190,7 +196,8 @@ describe("player protection on the player's page", () => {
     );
     expect(await elapsed.textContent()).toBe('0:00:05');
 
-    // Bought, scratched (no "Reveal all"); the net position counts it; the next buy waits 5 s.
+    // Bought, scratched (no "Reveal all"); the net position counts it (not the other tab's card,
+    // until the page's next `state`); the next buy waits 5 s.
     await buyButton(frame).click();
     await waitForState(frame, 'playing');
     const first = await roundOf(frame);
@@ -208,6 +215,23 @@ describe("player protection on the player's page", () => {
     expect(await buyButton(frame).getAttribute('data-wait')).toBe('5');
     expect(await buyButton(frame).isDisabled()).toBe(true);
     await shootFrame(page, 'protection-gb-bar');
+
+    // A reload keeps the session's elapsed time and net position, now with the other tab's card:
+    // the server's figures in `state` are the page's base.
+    await page.reload();
+    const reloaded = await (await page.waitForSelector('iframe')).contentFrame();
+    if (!reloaded) throw new Error('the game frame did not load again');
+    frame = reloaded;
+    elapsed = frame.locator('[data-elapsed]');
+    net = frame.locator('[data-net]');
+    const sessionNet = String(expectedNet + otherNet);
+    await frame.waitForFunction(
+      (want) => document.querySelector('[data-net]')?.getAttribute('data-net') === want,
+      sessionNet,
+      WAIT,
+    );
+    expect(await net.textContent()).toBe(i18n.money(Number(sessionNet)));
+    expect(await elapsed.textContent()).toBe('0:00:05');
     await advance(5000);
     await frame.waitForFunction(
       () => !document.querySelector('[data-action="buy"]')?.hasAttribute('data-wait'),

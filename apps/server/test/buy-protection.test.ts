@@ -1,4 +1,4 @@
-import { PLAY_ERRORS } from '@raspa/core';
+import { PLAY_ERRORS, playStateSchema } from '@raspa/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import {
@@ -274,6 +274,69 @@ describe('the jurisdiction’s minimum time between buys (GB)', () => {
     expect(await refused(player, 'BUY_TOO_SOON')).toMatchObject({ retryAt });
     await advance(1);
     await buyAndReveal(player);
+  });
+});
+
+describe('the session’s figures in the play state (GB)', () => {
+  const figuresOf = async (player: Seated) => {
+    const state = await player.socket.ask('state');
+    if (!state.ok) throw new Error(`state: ${state.error.code}`);
+    return playStateSchema.parse(state.data).session;
+  };
+
+  it('zeros for a fresh session; then bought and free cards, won and lost, as a reality check counts them', async () => {
+    const player = await seat(gbGame, 'gb-figures');
+    const startedAt = (await server.deps.store.sessions.findById(player.sessionId))?.createdAt;
+    const asOf = () => server.clock().toISOString();
+    expect(await figuresOf(player)).toEqual({ startedAt, asOf: asOf(), wagered: 0, won: 0, net: 0 });
+    const promotion = await server.call('POST', '/v1/promotion', {
+      token: gbGame.tokens,
+      body: {
+        profileId: gbGame.profileId,
+        gameId: gbGame.gameId,
+        name: 'Figures',
+        cardsPerPlayer: 1,
+        players: [player.playerId],
+        expireAt: new Date(server.clock().getTime() + 60 * MINUTE).toISOString(),
+      },
+    });
+    expect(promotion.status).toBe(201);
+    const seen = { wagered: 0, won: 0, free: 0, lost: 0, prized: 0 };
+    for (let i = 0; i < 30 && (seen.free === 0 || seen.lost === 0 || seen.prized === 0); i++) {
+      const round = await buyAndReveal(player);
+      seen.wagered += round.price;
+      seen.won += round.prize;
+      if (round.price === 0) seen.free++;
+      else if (round.prize > 0) seen.prized++;
+      else seen.lost++;
+      await advance(5000); // GB's gap between buys
+    }
+    expect(seen.free).toBe(1);
+    expect(seen.lost * seen.prized).toBeGreaterThan(0);
+    // A card in play counts its price, not yet its prize.
+    const open = await buy(player);
+    if (!open.ok) throw new Error(`buy: ${open.error.code}`);
+    const wagered = seen.wagered + PRICE;
+    const figures = { wagered, won: seen.won, net: seen.won - wagered };
+    expect(await figuresOf(player)).toEqual({ startedAt, asOf: asOf(), ...figures });
+    expect(await player.socket.ask('reveal', { roundId: open.data.round.roundId })).toMatchObject({
+      ok: true,
+    });
+    const won = seen.won + open.data.round.prize;
+    const closed = { wagered, won, net: won - wagered };
+    expect(await figuresOf(player)).toMatchObject(closed);
+    // The reality check of the same session counts the same.
+    const limits = await server.call('PUT', `/v1/user/${player.playerId}/limits`, {
+      token: gbGame.tokens,
+      body: { limits: [], realityCheckMinutes: 1 },
+    });
+    expect(limits.status).toBe(200);
+    await advance(MINUTE);
+    expect((await refused(player, 'REALITY_CHECK')).realityCheck).toMatchObject(closed);
+  });
+
+  it('none without a jurisdiction that shows them', async () => {
+    expect(await figuresOf(await seat(game, 'no-figures'))).toBeNull();
   });
 });
 

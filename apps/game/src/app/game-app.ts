@@ -184,6 +184,7 @@ export class GameApp {
     });
     this.host.setGame(state.game.gameModel, state.game.currency, state.allowedOrigins);
     this.protection.apply(state.rules);
+    this.protection.sessionFigures(state.session, state.openRound);
     this.setBalance(state.player.balance);
     this.setFreeCards(state.freeCards);
     this.showScreen(stage, art);
@@ -224,6 +225,7 @@ export class GameApp {
     }
     this.setBalance(answer.data.player.balance);
     this.setFreeCards(answer.data.freeCards);
+    this.protection.sessionFigures(answer.data.session, answer.data.openRound);
     const open = answer.data.openRound;
     const round = this.round;
     if (round && (this.mode === 'playing' || this.mode === 'revealing')) {

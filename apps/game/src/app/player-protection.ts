@@ -1,10 +1,17 @@
-import type { PlayRound, PlayStateRules, SessionEndCode } from '@raspa/core';
+import type { PlayRound, PlayStateRules, SessionEndCode, SessionFigures } from '@raspa/core';
 import type { I18n } from '../i18n/i18n.ts';
 import type { StringKey } from '../i18n/strings.ts';
 import type { Answer, PlayClient } from '../net/play-client.ts';
 import { secondsLeft } from '../rules/buy-pace.ts';
 import { NOTHING_SHOWN, type RulesShown, rulesShown } from '../rules/rules-shown.ts';
-import { netOf, openPosition, type SessionPosition, withBet, withPrize } from '../rules/session-position.ts';
+import {
+  fromServer,
+  netOf,
+  openPosition,
+  type SessionPosition,
+  withBet,
+  withPrize,
+} from '../rules/session-position.ts';
 import type { Overlay, Tone } from '../ui/overlay.ts';
 import { RealityCheckDialog } from '../ui/reality-check-dialog.ts';
 import { SessionRulesBar } from '../ui/session-rules-bar.ts';
@@ -59,6 +66,18 @@ export class PlayerProtection {
     this.bar.show(this.shown, this.host.i18n, this.position.startedAt);
     this.bar.setNet(netOf(this.position));
     document.documentElement.dataset.revealAll = String(this.shown.revealAll);
+  }
+
+  /**
+   * The state's session figures (at load, reconnect and resync): the server's count of the whole
+   * session replaces the page's, so a reload or another tab's cards change nothing of what is shown.
+   * Null: the rules show neither (or an older server); the page keeps its own count.
+   */
+  sessionFigures(figures: SessionFigures | null | undefined, openRound: PlayRound | null): void {
+    if (!figures) return;
+    this.position = fromServer(figures, openRound, this.now());
+    this.bar.setStartedAt(this.position.startedAt);
+    this.bar.setNet(netOf(this.position));
   }
 
   get revealAll(): boolean {

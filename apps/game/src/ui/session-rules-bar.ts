@@ -38,6 +38,12 @@ export class SessionRulesBar {
     if (shown.elapsed) this.ticker = window.setInterval(() => this.tick(), TICK_MS);
   }
 
+  /** When the session started, on the page's clock (the server's figures arrived). */
+  setStartedAt(startedAt: number): void {
+    this.startedAt = startedAt;
+    this.tick();
+  }
+
   /** The session's net position (won − wagered), in minor units. */
   setNet(net: number): void {
     this.net = net;

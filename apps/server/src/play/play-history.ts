@@ -1,5 +1,5 @@
-import type { PlayRound, PlayStateRules } from '@raspa/core';
-import { playRulesOf } from '@raspa/core';
+import type { PlayRound, PlayStateRules, SessionFigures, SummaryRound } from '@raspa/core';
+import { playRulesOf, realityCheckFigures } from '@raspa/core';
 import type { GameRecord, HistoryRoundRow, ProfileRecord } from '../store/records.ts';
 
 /**
@@ -14,6 +14,23 @@ export function playStateRulesOf(game: GameRecord, profile: ProfileRecord): Play
     rtp: game.rtpPpm / 1_000_000,
     responsibleGamingUrl: profile.responsibleGamingUrl,
   };
+}
+
+/** Whether the page shows the session's figures, so whether `state` reads them (a statement). */
+export const showsSessionFigures = (rules: PlayStateRules): boolean =>
+  rules.showElapsedTime || rules.showNetPosition;
+
+/**
+ * The session's figures for `state`: the reality check's own sums (realityCheckFigures) over the
+ * same rounds (`sessionRounds`), so the page's net position and a reality check's never disagree.
+ */
+export function sessionFiguresOf(
+  rounds: readonly SummaryRound[],
+  startedAt: string,
+  asOf: string,
+): SessionFigures {
+  const { wagered, won, net } = realityCheckFigures(rounds, Date.parse(startedAt), Date.parse(asOf));
+  return { startedAt, asOf, wagered, won, net };
 }
 
 /** A past round as the page draws it: the same shape as any round, its card scratched by the page. */

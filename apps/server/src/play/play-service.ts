@@ -7,7 +7,7 @@ import type { Wallet, WalletDirectory } from '../wallet/wallet.ts';
 import { createBetFlow } from './bet-flow.ts';
 import { createCallsInFlight } from './calls-in-flight.ts';
 import { freeCardGrantOf, freeCardsState } from './free-card-grants.ts';
-import { historyRoundOf, playStateRulesOf } from './play-history.ts';
+import { historyRoundOf, playStateRulesOf, sessionFiguresOf, showsSessionFigures } from './play-history.ts';
 import { createPlayRecords, type PlayRecords } from './play-records.ts';
 import {
   type BuyResult,
@@ -202,9 +202,15 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
         if (reported !== known)
           await store.transaction((tx) => tx.rounds.updatePlayer(player.id, game.currency, reported, 0, 0));
       }
-      const [live, grants] = await Promise.all([
+      const rules = playStateRulesOf(game, profile);
+      // Only where the page shows them (GB): the read's rows grow with the session's rounds, and
+      // `state` runs at every page load and reconnect. Never on the round's path.
+      const [live, grants, sessionRounds] = await Promise.all([
         store.rounds.findLiveRound(player.id),
         store.freeCards.grantsOfGame(player.id, game.id),
+        showsSessionFigures(rules)
+          ? store.protection.sessionRounds(player.id, session.id, session.createdAt)
+          : undefined,
       ]);
       return {
         ok: true,
@@ -225,7 +231,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
           },
           openRound: live ? playRoundOf(live) : null,
           freeCards: freeCardsState(grants.map(freeCardGrantOf), deps.clock().getTime()),
-          rules: playStateRulesOf(game, profile),
+          rules,
+          session: sessionRounds ? sessionFiguresOf(sessionRounds, session.createdAt, nowIso()) : null,
         },
       };
     },

@@ -87,6 +87,20 @@ export const playStateRulesSchema = playRulesSchema.extend({
   responsibleGamingUrl: z.string().nullable(),
 });
 
+/**
+ * The session's own figures (GB: RTS 13C's elapsed time, 2E's net position), by the reality check's
+ * definitions (core realityCheckFigures): `wagered` the prices paid of its rounds whose bet was
+ * confirmed, `won` the prizes of its closed rounds, `net` = won − wagered, in minor units, up to
+ * `asOf`, the server's clock when it read them (the page's measure of the clocks' offset).
+ */
+export const sessionFiguresSchema = z.object({
+  startedAt: z.string(),
+  asOf: z.string(),
+  wagered: z.number().int(),
+  won: z.number().int(),
+  net: z.number().int(),
+});
+
 export const playStateSchema = z.object({
   sessionId: z.string(),
   lang: z.enum(['pt', 'en', 'es']),
@@ -107,6 +121,8 @@ export const playStateSchema = z.object({
   openRound: playRoundSchema.nullable(),
   freeCards: freeCardsStateSchema,
   rules: playStateRulesSchema,
+  /** The session's figures when `rules` show its elapsed time or net position; null otherwise. */
+  session: sessionFiguresSchema.nullable(),
 });
 
 export const revealRequestSchema = z.object({ roundId: z.string().min(1).max(100) });
@@ -204,5 +220,6 @@ export type RevealAnswer = z.infer<typeof revealAnswerSchema>;
 export type RealityCheckAckAnswer = z.infer<typeof realityCheckAckAnswerSchema>;
 export type HistoryAnswer = z.infer<typeof historyAnswerSchema>;
 export type PlayStateRules = z.infer<typeof playStateRulesSchema>;
+export type SessionFigures = z.infer<typeof sessionFiguresSchema>;
 export type SessionEndedEvent = z.infer<typeof sessionEndedEventSchema>;
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: PlayError };
