@@ -158,11 +158,14 @@ export function profileRoutes({ services }: RouteKit): RouteDefinition[] {
       path: '/profile/:profileId',
       tag: 'Profiles',
       summary: 'Change a profile',
+      description:
+        'Changes the given fields. Moving to a jurisdiction that forbids free cards (BR) is a 409 while the ' +
+        'profile has scheduled or active promotions: cancel them first.',
       auth: 'signed',
       params: profileParams,
       body: profileUpdateBody,
       success: { status: 200, schema: profileAnswer },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 403, 404, 409, 500],
       handle: async ({ auth, params, body }) =>
         ok(profileView(await services.profiles.update(auth, params.profileId, body))),
     }),

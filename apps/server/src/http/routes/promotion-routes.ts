@@ -62,7 +62,8 @@ export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
         `once; this body may be up to 1 MiB, not 100 KiB); add more with POST /v1/promotion/{promotionId}/players. ${OWNERSHIP} ` +
         'A buy in a session of the game uses a card (no /bet). When the game is replaced by a new version ' +
         '(replacePreviousVersion), the cards are played in sessions of the new version if its betPrice and ' +
-        'currency are the same (drawing from its pool); a version at another price does not take them.',
+        'currency are the same (drawing from its pool); a version at another price does not take them. ' +
+        'A profile under a jurisdiction that forbids free cards (BR) is a 409, and nothing is stored.',
       auth: 'signed',
       bodyLimit: '1mb',
       body: promotionCreateBody,
@@ -80,7 +81,8 @@ export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
       summary: 'Add players to a scheduled or active promotion',
       description:
         'Each listed player not yet in the promotion gets cardsPerPlayer cards; one already in it keeps the ' +
-        'cards they have (counted in alreadyGranted). An ended or cancelled promotion is a 409. ' +
+        'cards they have (counted in alreadyGranted). An ended or cancelled promotion is a 409, as is one of a ' +
+        'profile under a jurisdiction that forbids free cards (BR). ' +
         'A userId listed that is not a player of the promotion’s profile is a 404 naming it, and nothing is stored.',
       auth: 'signed',
       bodyLimit: '1mb',
