@@ -1,6 +1,6 @@
 // The wire shapes of docs/contract.md §14. The promotion routes (http/routes/promotion-routes.ts)
 // use them; walletPrizePromotionField is the `/prize` body's field (http-wallet.ts walletBody);
-// roundPromotionField waits for the round lists and webhooks (docs/promotions.md, "Not built yet").
+// roundPromotionField is the rounds' field in lists, round details and webhooks (schemas/round.ts).
 import { PROMOTION_LIMITS, PROMOTION_STATUSES } from '@raspa/core';
 import { z } from 'zod';
 import { id, isoTime } from './common.ts';
