@@ -443,14 +443,7 @@ export class GameApp {
 
   private expire(): void {
     if (this.over) return;
-    this.protection.stop();
-    this.client?.close();
     document.documentElement.dataset.session = 'expired';
-    this.overlay.block(
-      this.i18n.t('sessionExpiredTitle'),
-      this.i18n.error('SESSION_EXPIRED'),
-      this.returnUrl,
-    );
-    this.mode = 'blocked';
+    this.end(this.i18n.t('sessionExpiredTitle'), this.i18n.error('SESSION_EXPIRED'));
   }
 }

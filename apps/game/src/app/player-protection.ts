@@ -146,7 +146,7 @@ export class PlayerProtection {
   ended(code: SessionEndCode): void {
     const { i18n } = this.host;
     document.documentElement.dataset.session = code === 'PLAYER_EXCLUDED' ? 'excluded' : 'ended';
-    this.stop();
+    // The host's end calls stop() (GameApp.end): the pacer, the bar and the dialog stop once.
     this.host.end(
       i18n.t('sessionEndedTitle'),
       code === 'PLAYER_EXCLUDED' ? i18n.t('sessionExcluded') : i18n.error('SESSION_ENDED'),

@@ -42,7 +42,7 @@ export interface PlayClientEvents {
   balance(balance: number): void;
   round(round: PlayRound): void;
   /** The session was ended (by its operator, or the player's exclusion): told before `status('expired')`. */
-  ended?(code: SessionEndCode, message: string | undefined): void;
+  ended?(code: SessionEndCode): void;
 }
 
 const isSessionEnd = (code: string): code is SessionEndCode =>
@@ -81,7 +81,7 @@ export class PlayClient {
     this.socket.on('connect_error', (error: Error) => {
       // Expired, or ended by the operator or an exclusion: reconnecting cannot help.
       if (SESSION_OVER.has(error.message)) {
-        if (isSessionEnd(error.message)) this.events.ended?.(error.message, undefined);
+        if (isSessionEnd(error.message)) this.events.ended?.(error.message);
         this.setStatus('expired');
         this.socket.disconnect();
         return;
@@ -103,7 +103,7 @@ export class PlayClient {
     // The server closes the socket right after: the page says why, then treats it as over.
     this.socket.on(PLAY_EVENTS.sessionEnded, (payload: unknown) => {
       const parsed = sessionEndedEventSchema.safeParse(payload);
-      this.events.ended?.(parsed.success ? parsed.data.code : 'SESSION_ENDED', parsed.data?.message);
+      this.events.ended?.(parsed.success ? parsed.data.code : 'SESSION_ENDED');
       this.setStatus('expired');
       this.socket.disconnect();
     });

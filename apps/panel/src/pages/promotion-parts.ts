@@ -21,7 +21,7 @@ export const isOpen = (status: PromotionStatus) => status === 'scheduled' || sta
 
 /** The service's most players per call. */
 export const PLAYERS_PER_CALL = PROMOTION_LIMITS.playersPerCall.max;
-const DAYS = Math.round(PROMOTION_LIMITS.maxDurationMs / 86_400_000);
+export const MAX_DAYS = Math.round(PROMOTION_LIMITS.maxDurationMs / 86_400_000);
 
 /** A draft's problems, in the panel's language. */
 export function draftMessages(problems: readonly DraftProblem[], t: Catalogue): string[] {
@@ -37,7 +37,7 @@ function draftMessage(problem: DraftProblem, t: Catalogue): string {
   if (problem.kind === 'bad-time') {
     return t.promotions.badTime(problem.field === 'startAt' ? t.promotions.startAt : t.promotions.expireAt);
   }
-  if (problem.rule === 'long') return t.promotions.timeProblems.long(DAYS);
+  if (problem.rule === 'long') return t.promotions.timeProblems.long(MAX_DAYS);
   if (problem.rule === 'other') return problem.message;
   return t.promotions.timeProblems[problem.rule];
 }
@@ -89,5 +89,3 @@ export function playersSender(
     },
   };
 }
-
-export const MAX_DAYS = DAYS;

@@ -1,3 +1,5 @@
+import { inBatches } from './player-ids.ts';
+
 /** How far a list sent in several calls got: every id, or the ids before the call that failed, and its error. */
 export type BatchOutcome = { sent: number; error?: undefined } | { sent: number; error: unknown };
 
@@ -14,8 +16,7 @@ export async function sendInBatches<T>(
 ): Promise<BatchOutcome> {
   let sent = 0;
   progress(0, items.length);
-  for (let index = 0; sent < items.length; index++) {
-    const batch = items.slice(sent, sent + size);
+  for (const [index, batch] of inBatches(items, size).entries()) {
     try {
       await send(batch, index);
     } catch (error) {

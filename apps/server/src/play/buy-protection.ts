@@ -10,7 +10,7 @@ import {
   limitPeriodBounds,
   limitUsed,
   NO_LIMIT,
-  type PlayLang,
+  playLangOf,
   playRulesOf,
   realityCheckDueAt,
   realityCheckFigures,
@@ -44,7 +44,6 @@ export type BuyCheck = PlayFailure | { ok: true; guards: LiveRoundGuards };
 /** Players this process knows to be protected, at most this many (the oldest learned forgotten first). */
 const KNOWN_PROTECTED_MAX = 10_000;
 
-const asLang = (lang: string): PlayLang => (lang === 'pt' || lang === 'es' ? lang : 'en');
 const msOf = (iso: string | null | undefined): number | null => (iso ? Date.parse(iso) : null);
 
 /**
@@ -165,7 +164,7 @@ export function createBuyProtection(runtime: Pick<PlayRuntime, 'deps' | 'records
     const failure: PlayFailure = {
       ok: false,
       code: refusal.code,
-      message: buyRefusalMessage(refusal, asLang(buy.session.lang), buy.profile.timezone),
+      message: buyRefusalMessage(refusal, playLangOf(buy.session.lang), buy.profile.timezone),
     };
     if (refusal.code === 'BUY_TOO_SOON') failure.retryAt = new Date(refusal.retryAt).toISOString();
     if (refusal.code === 'REALITY_CHECK') {

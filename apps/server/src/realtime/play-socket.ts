@@ -7,6 +7,7 @@ import {
   type PlayRequest,
   parsePlayRequest,
   playErrorMessage,
+  playLangOf,
 } from '@raspa/core';
 import { Server, type ServerOptions, type Socket } from 'socket.io';
 import { type Logger, withLogContext } from '../logger.ts';
@@ -21,8 +22,6 @@ interface SocketData {
   playerId: string;
   lang: PlayLang;
 }
-
-const asLang = (lang: string): PlayLang => (lang === 'pt' || lang === 'es' ? lang : 'en');
 
 /**
  * The play protocol over Socket.IO (docs/play-protocol.md): one thin handler that reads each
@@ -71,7 +70,7 @@ export function attachPlaySockets(
         const data: SocketData = {
           sessionId: live.session.id,
           playerId: live.player.id,
-          lang: asLang(live.session.lang),
+          lang: playLangOf(live.session.lang),
         };
         socket.data = data;
         next();
@@ -112,14 +111,13 @@ export function attachPlaySockets(
         answered = true;
         ack(answer);
       };
-      const failWith = (code: PlayErrorCode) =>
-        reply({ ok: false, error: { code, message: playErrorMessage(code, data.lang) } });
       // A refusal may carry its own sentence and details (player protection: play-runtime.ts PlayFailure).
       const refuse = ({ ok: _, code, message, ...details }: PlayFailure) =>
         reply({
           ok: false,
           error: { code, message: message ?? playErrorMessage(code, data.lang), ...details },
         });
+      const failWith = (code: PlayErrorCode) => refuse({ ok: false, code });
       const request = parsePlayRequest(event, args);
       if (!request) {
         failWith('INVALID_REQUEST');

@@ -124,14 +124,7 @@ export function createProfileService(deps: Deps, hooks: { changed?: (profileId: 
         requireDefaultCurrency(next);
         if (playRulesOf(current.jurisdiction).freeCards && !playRulesOf(next.jurisdiction).freeCards) {
           // Cards granted before would stay playable under rules that forbid them (promotions.md).
-          const open = async (status: 'scheduled' | 'active') =>
-            (
-              await tx.promotions.list(
-                { clientId: auth.clientId, profileId, gameId: null, status, now: next.updatedAt },
-                { pageIndex: 1, pageSize: 1 },
-              )
-            ).totalCount;
-          const count = (await open('scheduled')) + (await open('active'));
+          const count = await tx.promotions.countOpen(profileId, next.updatedAt);
           if (count > 0) {
             throw new ApiError(
               'CONFLICT',

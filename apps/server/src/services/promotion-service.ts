@@ -71,7 +71,7 @@ const timesOf = (record: Pick<PromotionRecord, 'startAt' | 'expireAt' | 'cancell
  * A jurisdiction whose rules forbid free cards (BR: Lei 14.790 art. 29, I; core's jurisdictions.ts)
  * takes no promotion and no new players for one: refused before anything is written.
  */
-export function requireFreeCardsAllowed(profile: Pick<ProfileRecord, 'id' | 'jurisdiction'>): void {
+function requireFreeCardsAllowed(profile: Pick<ProfileRecord, 'id' | 'jurisdiction'>): void {
   if (playRulesOf(profile.jurisdiction).freeCards) return;
   throw new ApiError(
     'CONFLICT',
@@ -193,7 +193,8 @@ export function createPromotionService(deps: Deps) {
           );
         }
         const profile = await tx.profiles.findById(promotion.profileId);
-        if (profile) requireFreeCardsAllowed(profile);
+        if (!profile) throw new Error(`promotion ${promotion.id} has no profile ${promotion.profileId}`);
+        requireFreeCardsAllowed(profile);
         await requirePlayersOf(tx, promotion.profileId, players);
         const added = await tx.promotions.grant(
           promotion.id,

@@ -456,6 +456,8 @@ export interface PromotionsRepo {
    */
   grant(promotionId: string, profileId: string, playerIds: readonly string[], cards: number): Promise<number>;
   /** Sets cancelled_at once; false (nothing changed) when it was already cancelled. */
+  /** How many of the profile's promotions are scheduled or active at `now` (not cancelled, not expired). */
+  countOpen(profileId: string, now: string): Promise<number>;
   cancel(id: string, at: string): Promise<boolean>;
   /** Every grant of a player, in any state, with its promotion's game, name and times. */
   grantsOfPlayer(playerId: string): Promise<PlayerGrant[]>;

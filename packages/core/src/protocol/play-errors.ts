@@ -94,6 +94,9 @@ export type PlayErrorCode = keyof typeof PLAY_ERRORS;
 export const PLAY_ERROR_CODES = Object.keys(PLAY_ERRORS) as PlayErrorCode[];
 export type PlayLang = 'pt' | 'en' | 'es';
 
+/** A session's language as the play speaks it: pt and es as they are, anything else English. */
+export const playLangOf = (lang: string): PlayLang => (lang === 'pt' || lang === 'es' ? lang : 'en');
+
 export function playErrorMessage(code: PlayErrorCode, lang: PlayLang): string {
   return PLAY_ERRORS[code][lang];
 }

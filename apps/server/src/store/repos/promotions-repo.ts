@@ -92,6 +92,10 @@ const grant = statement<{ promotionId: string; profileId: string; ids: string | 
    SELECT ${d === 'postgres' ? ':promotionId::text, id, :cards::integer' : ':promotionId, id, :cards'}, 0 FROM players WHERE profile_id = :profileId AND id IN (${idRows(d, 'ids')})
    ON CONFLICT (promotion_id, player_id) DO NOTHING`,
 );
+const openCount = statement<{ profileId: string; now: string }, { n: number }>(
+  `SELECT count(*) AS n FROM promotions
+   WHERE profile_id = :profileId AND cancelled_at IS NULL AND expire_at > :now`,
+);
 const cancel = statement<{ id: string; at: string }>(
   'UPDATE promotions SET cancelled_at = :at WHERE id = :id AND cancelled_at IS NULL',
 );
@@ -127,6 +131,7 @@ export function createPromotionsRepo(x: Exec): PromotionsRepo {
     },
     grant: async (promotionId, profileId, playerIds, cards) =>
       x.run(grant, { promotionId, profileId, ids: idListParam(x.dialect, playerIds), cards }),
+    countOpen: async (profileId, now) => Number((await x.first(openCount, { profileId, now }))?.n ?? 0),
     cancel: async (id, at) => (await x.run(cancel, { id, at })) === 1,
     grantsOfPlayer: async (playerId) => x.all(grantsOf, { playerId }),
   };
