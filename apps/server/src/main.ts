@@ -82,7 +82,10 @@ async function serve({ alone }: { alone: boolean }): Promise<void> {
     startingUntilToldReady: alone,
     ...(pushes && { socketAdapter: pushes.adapter }),
     // A worker on the embedded file leaves the webhooks to the primary (see supervise).
-    ...(primaryDelivers() && { webhookNudge: coalescedNudge(() => process.send?.(DELIVERY_NUDGE)) }),
+    // A send after the primary died fails to the callback; the worker exits on the disconnect.
+    ...(primaryDelivers() && {
+      webhookNudge: coalescedNudge(() => process.send?.(DELIVERY_NUDGE, () => {})),
+    }),
     // Only the whole installation may send pending calls at once: on PostgreSQL other instances
     // may be sending them, and their leases expire instead.
     releasePendingAtStart: alone && !config.DATABASE_URL,
@@ -126,11 +129,16 @@ function primaryDelivers(): boolean {
 async function supervise(): Promise<void> {
   const built = buildDeps(config);
   // Its attempts are counted by a live worker (the first), which serves /metrics; none is lost
-  // unless no worker is connected at that moment.
+  // unless no worker is connected at that moment. A worker may die between the check and the
+  // write: its EPIPE comes to the callback (without one, an 'error' event on the Worker that
+  // stopped the primary, and every worker with it).
   const toAWorker = batchedReports((report) =>
     Object.values(cluster.workers ?? {})
       .find((worker) => worker?.isConnected())
-      ?.send(report),
+      ?.send(report, (error: Error | null) => {
+        if (error)
+          built.logger.warn('webhook attempts not counted: their worker stopped', { error: error.message });
+      }),
   );
   const deps: Deps = primaryDelivers()
     ? { ...built, metrics: { ...built.metrics, webhookAttempt: toAWorker } }
@@ -185,6 +193,11 @@ async function supervise(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   const fork = (): Worker => {
     const worker = cluster.fork();
+    // A message to a worker that just died (the Socket.IO adapter relays between them) fails with
+    // EPIPE as an 'error' event: logged, as its 'exit' follows and starts another.
+    worker.on('error', (error) =>
+      deps.logger.warn('a message to a worker failed', { pid: worker.process.pid, error: error.message }),
+    );
     worker.on('exit', (code, signal) => {
       if (stopping) return;
       deps.logger.error('a worker stopped; starting another', { pid: worker.process.pid, code, signal });

@@ -27,6 +27,8 @@ export interface Fleet {
   killOne(): void;
   /** Resolves once the killed process is replaced. */
   replaced(): Promise<void>;
+  /** What the serving processes logged at level error, for a failure's message. */
+  errors(): string[];
 }
 
 export interface ScenarioOptions {
@@ -269,7 +271,11 @@ export async function playThroughAKill(
   const split = players
     .slice(0, options.twoTabPlayers)
     .filter((player) => player.tabs.some((tab) => tab.gone) && player.tabs.some((tab) => !tab.gone));
-  expect(split.length).toBeGreaterThan(0);
+  const tabs = players.flatMap((player) => player.tabs);
+  expect(
+    split.length,
+    `two-tab players split by the kill (${tabs.filter((tab) => tab.gone).length} of ${tabs.length} tabs gone); errors logged: ${fleet.errors().join('\n') || 'none'}`,
+  ).toBeGreaterThan(0);
   expect(roundsPerBurst.filter((ids) => ids.length === 1).length).toBeGreaterThan(options.players);
   expect(new Set(refusals).has('ROUND_IN_PROGRESS')).toBe(true);
   // A bet's new balance reaches every tab of its player, whichever process each tab is on (the

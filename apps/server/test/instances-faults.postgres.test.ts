@@ -34,6 +34,7 @@ describe('three instances on one PostgreSQL database behind HAProxy, one killed 
         call,
         apiKey: API_KEY,
         killOne: () => instances[0]?.child.kill('SIGKILL'),
+        errors: () => instances.flatMap((instance) => instance.errors()),
         // Started again where HAProxy expects it; its health check lets it back in.
         async replaced() {
           await fleet.start({ PORT: killedPort });

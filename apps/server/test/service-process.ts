@@ -10,6 +10,8 @@ export interface ServiceProcess {
   url: string;
   child: ChildProcess;
   logs(): string;
+  /** The lines logged at level error or fatal, and what a process printed that is not JSON (a crash). */
+  errors(): string[];
   /** The worker pids the primary logged (WORKERS > 1). */
   workerPids(): number[];
   call: ReturnType<typeof apiCaller>;
@@ -50,6 +52,7 @@ export async function startServiceProcess(
     url,
     child,
     logs: () => logs,
+    errors: () => errorLines(logs),
     workerPids: () => JSON.parse(listening() ?? '{"pids":[]}').pids,
     call: apiCaller(url),
     stop: () =>
@@ -112,4 +115,10 @@ export async function sessionToken(
     body: { userToken: user.body.data.userToken, gameId: at.gameId },
   });
   return new URL(session.body.data.gameUrl).searchParams.get('token') ?? '';
+}
+
+function errorLines(logs: string): string[] {
+  return logs
+    .split('\n')
+    .filter((line) => line.trim() && !(line.startsWith('{') && !/"level":"(error|fatal)"/.test(line)));
 }

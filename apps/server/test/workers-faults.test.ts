@@ -50,7 +50,13 @@ describe('WORKERS=2 on one SQLite file, a worker killed mid-burst', () => {
         url: running.url,
         call: running.call,
         apiKey: API_KEY,
-        killOne: () => process.kill(pids[0] as number, 'SIGKILL'),
+        killOne() {
+          // Nothing stopped before the kill: a worker that died by itself would leave the scenario
+          // with tabs gone for another reason than the kill.
+          expect(running.errors()).toEqual([]);
+          process.kill(pids[0] as number, 'SIGKILL');
+        },
+        errors: running.errors,
         // The primary starts another worker: two workers again, one of them new.
         async replaced() {
           await eventually(() => running.logs().includes('a worker stopped; starting another'), 30_000);
@@ -64,6 +70,10 @@ describe('WORKERS=2 on one SQLite file, a worker killed mid-burst', () => {
       operator,
       { players: PLAYERS, twoTabPlayers: TWO_TAB_PLAYERS, roundsEach: ROUNDS_EACH },
     );
+    // The primary outlived the kill (a message to the dead worker once stopped it, and every
+    // worker with it): the one error logged is the killed worker's stop.
+    const errors = running.errors().map((line) => (line.startsWith('{') ? JSON.parse(line).msg : line));
+    expect(errors).toEqual(['a worker stopped; starting another']);
     expect(await running.stop()).toBe(0);
   }, 400_000);
 });
