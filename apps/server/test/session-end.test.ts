@@ -114,6 +114,24 @@ describe('DELETE /v1/game/session/{sessionId}', () => {
     ]);
   });
 
+  it('is kept by the round’s insert where its word never came: the buy is refused, no bet sent, nothing written', async () => {
+    const seat = await newSeat();
+    const player = await connect(seat);
+    expect((await player.ask('state')).ok).toBe(true); // this process keeps the session
+    // Ended as another process would, whose word to this one was lost (a dropped NOTIFY).
+    expect(
+      await server.deps.store.sessions.end(seat.sessionId, 'SESSION_ENDED', new Date().toISOString()),
+    ).toBe(true);
+    const betsBefore = operator.calls.filter((c) => c.kind === 'bet').length;
+
+    const buy = await player.ask('buy');
+    expect(buy).toMatchObject({ ok: false, error: { code: 'SESSION_ENDED' } });
+    expect(operator.calls.filter((c) => c.kind === 'bet')).toHaveLength(betsBefore);
+    expect(await server.deps.store.rounds.findLiveRound(seat.playerId)).toBeUndefined();
+    // Known ended here from then on, without another insert.
+    expect(await player.ask('state')).toMatchObject({ ok: false, error: { code: 'SESSION_ENDED' } });
+  });
+
   it('answers 404 for an unknown session, 403 for another client’s, 401 without a token, 400 for a bad id', async () => {
     const seat = await newSeat();
     expect((await endSession('nope')).status).toBe(404);

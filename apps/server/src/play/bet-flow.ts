@@ -120,6 +120,9 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     }
     if (!inserted) {
       // Why not, only if not: read after the unit (it wrote nothing), as READ COMMITTED would have.
+      // Its session ended on another process whose word of it this one missed: kept ended now.
+      const fresh = await runtime.records.freshSession(session.id);
+      if (fresh?.endCode) return fail(fresh.endCode);
       const current = await store.games.findById(game.id);
       if (!current?.active) return fail('GAME_INACTIVE');
       // A free card is played without a bet (free-card-flow.ts); without one, the live round refused it.

@@ -56,15 +56,17 @@ const insertTransaction = statement<LedgerTransaction>(
   `INSERT INTO transactions (${columnsOf(TRANSACTION_FIELDS)}) VALUES (${parametersOf(TRANSACTION_FIELDS)})`,
 );
 /**
- * A buy's round: only for an active game, and DO NOTHING when the player's live round exists (the
- * only unique index a new round's id can meet). On PostgreSQL under READ COMMITTED a concurrent
- * buy's uncommitted round makes this wait for it, then do nothing: no unique violation, no rerun.
+ * A buy's round: only for an active game whose session has not ended, and DO NOTHING when the
+ * player's live round exists (the only unique index a new round's id can meet). On PostgreSQL under
+ * READ COMMITTED a concurrent buy's uncommitted round makes this wait for it, then do nothing: no
+ * unique violation, no rerun. The session's end is checked here too (its primary key): a process
+ * that missed another's word of it (session-endings.ts) still keeps the session in its cache.
  * A bought round (`promotionId` null) only while the player holds no usable free card of the game
  * (free-cards-repo.ts `noUsableFreeCard`). With its `guards` (live-round-guards.ts): player
  * protection's conditions, refused the same way.
  */
 const liveRoundText = (d: Dialect, guards: LiveRoundGuards) =>
-  `INSERT INTO rounds (${columnsOf(ROUND_FIELDS)}) SELECT ${parametersOf(ROUND_FIELDS)} WHERE EXISTS (SELECT 1 FROM games WHERE id = :gameId AND ${isSet(d, 'active')}) AND ${noUsableFreeCard(d, (field) => `:${field}`)}${liveRoundGuardsSql(guards, (name) => `:${name}`)} ON CONFLICT DO NOTHING`;
+  `INSERT INTO rounds (${columnsOf(ROUND_FIELDS)}) SELECT ${parametersOf(ROUND_FIELDS)} WHERE EXISTS (SELECT 1 FROM games WHERE id = :gameId AND ${isSet(d, 'active')}) AND NOT EXISTS (SELECT 1 FROM game_sessions WHERE id = :sessionId AND ended_at IS NOT NULL) AND ${noUsableFreeCard(d, (field) => `:${field}`)}${liveRoundGuardsSql(guards, (name) => `:${name}`)} ON CONFLICT DO NOTHING`;
 /** The bet's parameters beside the round's: `:bet_id`, `:bet_roundId`, … */
 const BET = 'bet_';
 const betParameters = (bet: LedgerTransaction) => {
