@@ -254,5 +254,16 @@ describe("player protection on the player's page", () => {
     expect(await blocker.getByRole('link', { name: i18n.t('backToSite') }).getAttribute('href')).toBe(
       RETURN_URL,
     );
+
+    // Its gameUrl opened again (the operator's page reloaded): still framed, it says the session
+    // ended, not that it expired.
+    await page.reload();
+    const reopened = await (await page.waitForSelector('iframe')).contentFrame();
+    if (!reopened) throw new Error('the game frame did not load again');
+    await reopened.waitForFunction(() => document.documentElement.dataset.session === 'ended', null, WAIT);
+    await reopened
+      .getByRole('alertdialog', { name: i18n.t('sessionEndedTitle') })
+      .getByText(i18n.error('SESSION_ENDED'))
+      .waitFor(WAIT);
   });
 });

@@ -97,6 +97,11 @@ export class GameApp {
       this.expire();
       return;
     }
+    // Its gameUrl opened again after its operator ended it: said at once, without connecting.
+    if (this.launch.ended) {
+      this.protection.ended(this.launch.ended);
+      return;
+    }
     this.client = new PlayClient(
       this.launch.token,
       {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionIdOf, takeToken } from './launch.ts';
+import { sessionIdOf, sessionStateOf, takeToken } from './launch.ts';
 
 describe('takeToken', () => {
   it('takes the token off the gameUrl and keeps the rest', () => {
@@ -26,5 +26,15 @@ describe('sessionIdOf', () => {
   it('reads the session id from the path', () => {
     expect(sessionIdOf('/play/01a2-xyz')).toBe('01a2-xyz');
     expect(sessionIdOf('/somewhere/else')).toBe('');
+  });
+});
+
+describe('sessionStateOf', () => {
+  it('reads what the server knew of the session from data-session', () => {
+    expect(sessionStateOf('ok')).toEqual({ known: true, ended: null });
+    expect(sessionStateOf('ended')).toEqual({ known: true, ended: 'SESSION_ENDED' });
+    expect(sessionStateOf('excluded')).toEqual({ known: true, ended: 'PLAYER_EXCLUDED' });
+    for (const unknown of ['expired', undefined, '', 'toString', '__proto__'])
+      expect(sessionStateOf(unknown)).toEqual({ known: false, ended: null });
   });
 });

@@ -1,5 +1,5 @@
 import { asLang, type Lang } from '@raspa/browser-kit';
-import { type GameModel, isGameModel } from '@raspa/core';
+import { type GameModel, isGameModel, type SessionEndCode } from '@raspa/core';
 
 /** What the page knows before it connects: from its URL and the attributes the server wrote. */
 export interface Launch {
@@ -11,6 +11,8 @@ export interface Launch {
   model: GameModel | null;
   /** False when the server already knows the token is unknown or expired. */
   sessionKnown: boolean;
+  /** How the session ended, when the server already knows it did (a gameUrl opened again). */
+  ended: SessionEndCode | null;
   /** True inside an operator's frame. */
   framed: boolean;
 }
@@ -27,6 +29,22 @@ export function takeToken(href: string): { token: string | null; cleanUrl: strin
     token: token && token.length > 0 ? token : null,
     cleanUrl: `${url.pathname}${url.search}${url.hash}`,
   };
+}
+
+/** `data-session` as the server writes it (http/play-page.ts): a known session, live or ended. */
+const KNOWN_SESSION: Record<string, SessionEndCode | null> = {
+  ok: null,
+  ended: 'SESSION_ENDED',
+  excluded: 'PLAYER_EXCLUDED',
+};
+
+/** Whether the server knew the session, and how it ended if it did. */
+export function sessionStateOf(dataSession: string | undefined): {
+  known: boolean;
+  ended: SessionEndCode | null;
+} {
+  const known = dataSession !== undefined && Object.hasOwn(KNOWN_SESSION, dataSession);
+  return { known, ended: known ? (KNOWN_SESSION[dataSession] ?? null) : null };
 }
 
 export function sessionIdOf(pathname: string): string {
@@ -46,12 +64,14 @@ export function readLaunch(win: Window): Launch {
   } catch {
     framed = true;
   }
+  const session = sessionStateOf(root.dataset.session);
   return {
     token,
     sessionId: sessionIdOf(win.location.pathname),
-    lang: asLang(root.lang && root.dataset.session === 'ok' ? root.lang : win.navigator.language),
+    lang: asLang(root.lang && session.known ? root.lang : win.navigator.language),
     model: isGameModel(model) ? model : null,
     sessionKnown: root.dataset.session !== 'expired',
+    ended: session.ended,
     framed,
   };
 }

@@ -9,12 +9,20 @@ import type { LiveSession } from '../services/session-service.ts';
 import { createPlayPageRouter, frameAncestors } from './play-page.ts';
 
 const TOKEN = 'ses_valid-token';
+const ENDED_TOKEN = 'ses_ended-token';
 const live = {
-  session: { id: 'session-1', lang: 'es' },
+  session: { id: 'session-1', lang: 'es', endCode: null },
   game: { gameModel: 'frevo-da-sorte' },
   profile: { allowedOrigins: ['https://casino.example', 'http://localhost:3000'] },
 } as unknown as LiveSession;
-const sessions = { resolveSessionToken: async (token: string) => (token === TOKEN ? live : undefined) };
+const ended = {
+  ...live,
+  session: { id: 'session-3', lang: 'pt', endCode: 'PLAYER_EXCLUDED' },
+} as LiveSession;
+const sessions = {
+  resolveSessionToken: async (token: string) =>
+    token === TOKEN ? live : token === ENDED_TOKEN ? ended : undefined,
+};
 
 let built: string;
 let servers: Server[] = [];
@@ -63,6 +71,18 @@ describe('GET /play/{sessionId}', () => {
     const html = await response.text();
     expect(html).toContain('<html lang="es" data-session="ok" data-model="frevo-da-sorte">');
     expect(html).toContain('/play/assets/index-abc123.js');
+  });
+
+  it('serves an ended session’s page as framed and worded as its live one, marked with how it ended', async () => {
+    const base = await serve(built);
+    const response = await fetch(`${base}/play/session-3?token=${ENDED_TOKEN}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toContain(
+      "frame-ancestors 'self' https://casino.example http://localhost:3000",
+    );
+    expect(await response.text()).toContain(
+      '<html lang="pt" data-session="excluded" data-model="frevo-da-sorte">',
+    );
   });
 
   it('answers an unknown token, or the token of another session, with frame-ancestors none and an expired page', async () => {

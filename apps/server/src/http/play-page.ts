@@ -14,8 +14,9 @@ const ASSET_MAX_AGE = '365d';
 /**
  * The player's page behind each gameUrl (docs/contract.md §8): `GET /play/{sessionId}?token=…` answers the
  * built HTML with `frame-ancestors` from the session profile's allowedOrigins, and `/play/assets/*`
- * its hashed files. The token is read to find the profile and never logged. An unknown or expired
- * token gets `frame-ancestors 'none'` and a page that says the session has expired.
+ * its hashed files. The token is read to find the profile and never logged. An ended session's page
+ * is framed and worded as its live one was and says it ended (`data-session` ended or excluded); an
+ * unknown or expired token gets `frame-ancestors 'none'` and a page that says the session has expired.
  */
 export function createPlayPageRouter(options: {
   sessions: Pick<SessionService, 'resolveSessionToken'>;
@@ -49,7 +50,7 @@ export function createPlayPageRouter(options: {
     const ancestors = session ? frameAncestors(session.profile.allowedOrigins) : "'none'";
     const lang = session && PAGE_LANGS.includes(session.session.lang) ? session.session.lang : 'en';
     const root = session
-      ? `<html lang="${lang}" data-session="ok" data-model="${session.game.gameModel}">`
+      ? `<html lang="${lang}" data-session="${SESSION_STATE[session.session.endCode ?? 'live']}" data-model="${session.game.gameModel}">`
       : '<html lang="en" data-session="expired">';
     pageHeaders(response, ancestors);
     response.status(200).type('html').send(withRoot(html, root));
@@ -57,6 +58,9 @@ export function createPlayPageRouter(options: {
 
   return router;
 }
+
+/** `data-session` of a known session's page: the page says an ended session is over without connecting. */
+const SESSION_STATE = { live: 'ok', SESSION_ENDED: 'ended', PLAYER_EXCLUDED: 'excluded' } as const;
 
 /** The operator pages allowed to frame the page, plus the service itself; each checked to be an origin. */
 export function frameAncestors(allowedOrigins: readonly string[]): string {

@@ -157,9 +157,16 @@ export function createSessionService(deps: Deps, endings: SessionEndNotifier) {
    * deactivated game may still need to close a round in flight).
    */
   async function openSession(sessionToken: string): Promise<OpenedSession> {
-    const session = await store.sessions.findLiveByTokenHash(digest(sessionToken), isoNow(deps));
+    const session = await sessionOfToken(sessionToken);
     if (!session) return { ok: false, code: 'SESSION_EXPIRED' };
     if (session.endCode) return { ok: false, code: session.endCode };
+    return { ok: true, live: await recordsOf(session) };
+  }
+
+  const sessionOfToken = (sessionToken: string) =>
+    store.sessions.findLiveByTokenHash(digest(sessionToken), isoNow(deps));
+
+  async function recordsOf(session: GameSessionRecord): Promise<LiveSession> {
     const [player, game, profile] = await Promise.all([
       store.players.findById(session.playerId),
       store.games.findById(session.gameId),
@@ -167,7 +174,7 @@ export function createSessionService(deps: Deps, endings: SessionEndNotifier) {
     ]);
     // Foreign keys guarantee all three; a gap would be a corrupt database, not a bad token.
     if (!player || !game || !profile) throw new Error(`session ${session.id} refers to missing records`);
-    return { ok: true, live: { session, player, game, profile } };
+    return { session, player, game, profile };
   }
 
   return {
@@ -222,10 +229,13 @@ export function createSessionService(deps: Deps, endings: SessionEndNotifier) {
 
     openSession,
 
-    /** The live session of a gameUrl token, or undefined when it is unknown, expired or ended. */
+    /**
+     * The session behind a gameUrl's page, live or ended (its `session.endCode` says which: the
+     * page, framed by its operator, says it ended), or undefined when unknown or expired.
+     */
     async resolveSessionToken(sessionToken: string): Promise<LiveSession | undefined> {
-      const opened = await openSession(sessionToken);
-      return opened.ok ? opened.live : undefined;
+      const session = await sessionOfToken(sessionToken);
+      return session && recordsOf(session);
     },
   };
 }

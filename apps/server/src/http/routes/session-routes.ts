@@ -91,7 +91,7 @@ export function sessionRoutes({ services }: RouteKit): RouteDefinition[] {
       description:
         'Its open pages are sent the socket event session-ended (code SESSION_ENDED) and disconnected, on ' +
         'every instance; any later connection or request of it answers SESSION_ENDED, and its gameUrl opened ' +
-        'again shows the session is over (as for an expired one). A round in ' +
+        "again shows, in the operator's frame, that the session ended. A round in " +
         'play is left to close by itself (its prize is paid). Ending an ended or expired session answers ' +
         `200 again and changes nothing. ${OWNERSHIP}`,
       auth: 'bearer',
