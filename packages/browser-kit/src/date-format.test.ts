@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { utcTime } from './date-format.ts';
+import { localTime, utcTime } from './date-format.ts';
 
 const ISO = '2026-03-05T18:04:09.000Z';
 
@@ -15,5 +15,11 @@ describe('times for people', () => {
     expect(utcTime(null, 'en')).toBe('—');
     expect(utcTime('', 'en')).toBe('—');
     expect(utcTime('yesterday', 'pt')).toBe('yesterday');
+  });
+
+  it('are shown to a player in a time zone, without seconds, in their language', () => {
+    expect(localTime(ISO, 'pt', 'America/Sao_Paulo')).toBe('05/03/2026, 15:04');
+    expect(localTime(ISO, 'en', 'UTC')).toBe('3/5/26, 6:04 PM');
+    expect(localTime('soon', 'es')).toBe('soon');
   });
 });

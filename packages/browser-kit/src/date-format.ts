@@ -12,3 +12,18 @@ export function utcTime(iso: string | null, lang: Lang, dateStyle: 'short' | 'me
   const text = new Intl.DateTimeFormat(localeOf(lang), { dateStyle, timeStyle: 'medium', timeZone: 'UTC' });
   return `${text.format(date)} UTC`;
 }
+
+/**
+ * An ISO time as a player reads it: short date and time in their language and, unless a test names
+ * one, their device's time zone (the game's history list, a free card's expiry). Text that is not a
+ * time comes back as is.
+ */
+export function localTime(iso: string, lang: Lang, timeZone?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(localeOf(lang), {
+    dateStyle: 'short',
+    timeStyle: 'short',
+    ...(timeZone && { timeZone }),
+  }).format(date);
+}

@@ -1,7 +1,7 @@
 // The browser kit: what the player's page, the panel and the sandbox share. CSS comes apart:
 // `@raspa/browser-kit/reset.css` and `@raspa/browser-kit/tokens.css`.
 
-export { utcTime } from './date-format.ts';
+export { localTime, utcTime } from './date-format.ts';
 export { type Child, el, fill, type Props, svg, uid } from './dom.ts';
 export { asLang, knownLang, LANGS, type Lang, preferredLang } from './language.ts';
 export { LOCALES, localeOf } from './locale.ts';

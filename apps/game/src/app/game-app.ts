@@ -1,3 +1,4 @@
+import { localTime } from '@raspa/browser-kit';
 import { CARD_MODELS, type FreeCardsState, type PlayRound, type PlayState } from '@raspa/core';
 import type { Launch } from '../boot/launch.ts';
 import type { GameConfig } from '../config.ts';
@@ -14,7 +15,6 @@ import { LoadingScreen } from '../screens/loading-screen.ts';
 import { Tones } from '../sound/tones.ts';
 import { freeCardsNote } from '../ui/free-cards-wording.ts';
 import { HistoryPanel } from '../ui/history-panel.ts';
-import { localTime } from '../ui/local-time.ts';
 import { type Mode, Overlay } from '../ui/overlay.ts';
 import { PlayerProtection } from './player-protection.ts';
 import { Stage } from './stage.ts';

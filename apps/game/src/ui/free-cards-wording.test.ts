@@ -1,8 +1,8 @@
+import { localTime } from '@raspa/browser-kit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../i18n/i18n.ts';
 import { buyLabel, EXPIRY_SOON_MS, freeCardsNote } from './free-cards-wording.ts';
-import { localTime } from './local-time.ts';
 
 const LANGS = ['pt', 'en', 'es'] as const;
 const NOW = Date.parse('2026-11-26T10:00:00Z');

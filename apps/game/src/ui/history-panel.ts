@@ -1,11 +1,10 @@
-import { el } from '@raspa/browser-kit';
+import { el, localTime } from '@raspa/browser-kit';
 import type { HistoryAnswer, PlayRound } from '@raspa/core';
 import { StillCard, stillResult } from '../card/still-card.ts';
 import type { I18n } from '../i18n/i18n.ts';
 import type { DrawContext, ModelArt } from '../models/model-art.ts';
 import type { Answer } from '../net/play-client.ts';
 import { historyRows } from './history-rows.ts';
-import { localTime } from './local-time.ts';
 
 export interface HistoryPanelDeps {
   /** The `history` request (net/play-client.ts), its answer checked with the core's schema. */

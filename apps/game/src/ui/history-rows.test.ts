@@ -1,8 +1,8 @@
+import { localTime } from '@raspa/browser-kit';
 import type { PlayRound } from '@raspa/core';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '../i18n/i18n.ts';
 import { historyRows } from './history-rows.ts';
-import { localTime } from './local-time.ts';
 
 const card = {
   model: 'oxe-ganhei',

@@ -3,7 +3,6 @@ import {
   type BuyRefusal,
   buyRefusalMessage,
   decideBuy,
-  type Exclusion,
   isExcluded,
   LIMIT_PERIODS,
   type LimitUsage,
@@ -18,7 +17,7 @@ import {
   settleLimit,
 } from '@raspa/core';
 import type { LiveRoundGuards } from '../store/live-round-guards.ts';
-import { keyOf, moneyStatesOf, stateAt } from '../store/protection-records.ts';
+import { exclusionOf, keyOf, moneyStatesOf, stateAt } from '../store/protection-records.ts';
 import type {
   BuyProtectionRecord,
   GameRecord,
@@ -106,8 +105,7 @@ export function createBuyProtection(runtime: Pick<PlayRuntime, 'deps' | 'records
     return read;
   }
 
-  const exclusionIn = (read: BuyProtectionRecord | undefined): Exclusion | null =>
-    read?.exclusion ? { reason: read.exclusion.reason, until: msOf(read.exclusion.endsAt) } : null;
+  const exclusionIn = (read: BuyProtectionRecord | undefined) => exclusionOf(read?.exclusion);
 
   /** The interval in force: the player's, else the profile's, else the jurisdiction's. */
   const intervalOf = (profile: ProfileRecord, limits: readonly StoredLimitRecord[]) =>
@@ -197,13 +195,10 @@ export function createBuyProtection(runtime: Pick<PlayRuntime, 'deps' | 'records
   return {
     /** Before the round's insert (and so before the wallet): refused, or the insert's guards. */
     async check(buy: ProtectedBuy, now: number): Promise<BuyCheck> {
-      if (knownProtected.has(buy.player.id)) {
-        const decided = await decideRead(buy, now);
-        if (!decided.decision.ok) return failureOf(decided.buy, decided.decision, now);
-        return { ok: true, guards: guardsFor(buy.profile, now, knownProtected.has(buy.player.id)) };
-      }
-      // Only the reality check can refuse without a read; when it does, decide on everything.
-      if (decideBuy(inputOf(buy, now)).ok) return { ok: true, guards: guardsFor(buy.profile, now, false) };
+      // A player not known as protected: only the reality check can refuse without a read; when
+      // it does, decide on everything.
+      if (!knownProtected.has(buy.player.id) && decideBuy(inputOf(buy, now)).ok)
+        return { ok: true, guards: guardsFor(buy.profile, now, false) };
       const decided = await decideRead(buy, now);
       if (!decided.decision.ok) return failureOf(decided.buy, decided.decision, now);
       return { ok: true, guards: guardsFor(buy.profile, now, knownProtected.has(buy.player.id)) };

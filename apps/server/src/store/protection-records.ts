@@ -7,7 +7,9 @@ import type { ExclusionRecord, StoredLimitRecord } from './records.ts';
  * exclusion.ts).
  */
 
-export const exclusionOf = (record: ExclusionRecord | undefined): Exclusion | null =>
+export const exclusionOf = (
+  record: Pick<ExclusionRecord, 'reason' | 'endsAt'> | null | undefined,
+): Exclusion | null =>
   record ? { reason: record.reason, until: record.endsAt === null ? null : Date.parse(record.endsAt) } : null;
 
 export function stateOf(row: StoredLimitRecord): LimitState {
