@@ -1,5 +1,5 @@
 import { asLang, type Lang } from '@raspa/browser-kit';
-import { type GameModel, isGameModel, type SessionEndCode } from '@raspa/core';
+import { type GameModel, isGameModel, PAGE_SESSION_STATE, type SessionEndCode } from '@raspa/core';
 
 /** What the page knows before it connects: from its URL and the attributes the server wrote. */
 export interface Launch {
@@ -31,20 +31,14 @@ export function takeToken(href: string): { token: string | null; cleanUrl: strin
   };
 }
 
-/** `data-session` as the server writes it (http/play-page.ts): a known session, live or ended. */
-const KNOWN_SESSION: Record<string, SessionEndCode | null> = {
-  ok: null,
-  ended: 'SESSION_ENDED',
-  excluded: 'PLAYER_EXCLUDED',
-};
-
-/** Whether the server knew the session, and how it ended if it did. */
+/** Whether the server knew the session, and how it ended if it did (core PAGE_SESSION_STATE). */
 export function sessionStateOf(dataSession: string | undefined): {
   known: boolean;
   ended: SessionEndCode | null;
 } {
-  const known = dataSession !== undefined && Object.hasOwn(KNOWN_SESSION, dataSession);
-  return { known, ended: known ? (KNOWN_SESSION[dataSession] ?? null) : null };
+  const entry = Object.entries(PAGE_SESSION_STATE).find(([, state]) => state === dataSession);
+  if (!entry) return { known: false, ended: null };
+  return { known: true, ended: entry[0] === 'live' ? null : (entry[0] as SessionEndCode) };
 }
 
 export function sessionIdOf(pathname: string): string {

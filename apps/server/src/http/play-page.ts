@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PAGE_SESSION_STATE } from '@raspa/core';
 import express, { type Response, Router } from 'express';
 import type { SessionService } from '../services/session-service.ts';
 import { PAGE_LANGS, readBuiltPage, withRoot } from './built-page.ts';
@@ -50,7 +51,7 @@ export function createPlayPageRouter(options: {
     const ancestors = session ? frameAncestors(session.profile.allowedOrigins) : "'none'";
     const lang = session && PAGE_LANGS.includes(session.session.lang) ? session.session.lang : 'en';
     const root = session
-      ? `<html lang="${lang}" data-session="${SESSION_STATE[session.session.endCode ?? 'live']}" data-model="${session.game.gameModel}">`
+      ? `<html lang="${lang}" data-session="${PAGE_SESSION_STATE[session.session.endCode ?? 'live']}" data-model="${session.game.gameModel}">`
       : '<html lang="en" data-session="expired">';
     pageHeaders(response, ancestors);
     response.status(200).type('html').send(withRoot(html, root));
@@ -58,9 +59,6 @@ export function createPlayPageRouter(options: {
 
   return router;
 }
-
-/** `data-session` of a known session's page: the page says an ended session is over without connecting. */
-const SESSION_STATE = { live: 'ok', SESSION_ENDED: 'ended', PLAYER_EXCLUDED: 'excluded' } as const;
 
 /** The operator pages allowed to frame the page, plus the service itself; each checked to be an origin. */
 export function frameAncestors(allowedOrigins: readonly string[]): string {

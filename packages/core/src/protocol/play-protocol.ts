@@ -208,6 +208,15 @@ export const historyAnswerSchema = z.object({ rounds: z.array(playRoundSchema).m
 /** Why a session ended: by its operator (SESSION_ENDED) or by the player's exclusion (PLAYER_EXCLUDED). */
 export const SESSION_END_CODES = ['SESSION_ENDED', 'PLAYER_EXCLUDED'] as const;
 export type SessionEndCode = (typeof SESSION_END_CODES)[number];
+/**
+ * The page's `<html data-session>` for a session the server knows when it serves the gameUrl: live
+ * ('ok'), or how it ended, so the page says so without connecting. Unknown or expired: 'expired'.
+ */
+export const PAGE_SESSION_STATE = {
+  live: 'ok',
+  SESSION_ENDED: 'ended',
+  PLAYER_EXCLUDED: 'excluded',
+} as const;
 /** The `session-ended` push, sent just before the server closes the socket; `message` in the session's language. */
 export const sessionEndedEventSchema = z.object({ code: z.enum(SESSION_END_CODES), message: z.string() });
 
