@@ -86,6 +86,23 @@ async function buyAndReveal(player: Seated) {
   return revealed.data.round;
 }
 
+/** A promotion of one free card of `setup`'s game for `player`, for an hour. */
+async function grantOneCard(setup: GameSetup, player: Seated) {
+  const granted = await server.call('POST', '/v1/promotion', {
+    token: setup === game ? tokens : setup.tokens, // as seat() does
+    body: {
+      profileId: setup.profileId,
+      gameId: setup.gameId,
+      name: 'One card',
+      cardsPerPlayer: 1,
+      players: [player.playerId],
+      expireAt: new Date(server.clock().getTime() + 60 * MINUTE).toISOString(),
+    },
+  });
+  expect(granted.status).toBe(201);
+  return granted;
+}
+
 const putLimits = (player: Seated, body: unknown) =>
   server.call('PUT', `/v1/user/${player.playerId}/limits`, { token: tokens, body });
 const money = (type: string, period: string, amount: number) => ({ type, period, currency: 'BRL', amount });
@@ -135,19 +152,7 @@ describe('loss and wager limits', () => {
   it('a free card is not played by a player at a loss limit either: the limit pauses play, the card stays', async () => {
     const player = await seat(game, 'loss-free-card');
     await putLimits(player, { limits: [money('loss', 'day', (PRICE - 1) / 100)] });
-    const expireAt = new Date(server.clock().getTime() + 60 * MINUTE).toISOString();
-    const granted = await server.call('POST', '/v1/promotion', {
-      token: tokens,
-      body: {
-        profileId: game.profileId,
-        gameId: game.gameId,
-        name: 'Welcome',
-        cardsPerPlayer: 1,
-        players: [player.playerId],
-        expireAt,
-      },
-    });
-    expect(granted.status).toBe(201);
+    const granted = await grantOneCard(game, player);
     await refused(player, 'LIMIT_REACHED');
     const promotion = await server.call('GET', `/v1/promotion/${granted.body.data.promotionId}`, {
       token: tokens,
@@ -289,18 +294,7 @@ describe('the session’s figures in the play state (GB)', () => {
     const startedAt = (await server.deps.store.sessions.findById(player.sessionId))?.createdAt;
     const asOf = () => server.clock().toISOString();
     expect(await figuresOf(player)).toEqual({ startedAt, asOf: asOf(), wagered: 0, won: 0, net: 0 });
-    const promotion = await server.call('POST', '/v1/promotion', {
-      token: gbGame.tokens,
-      body: {
-        profileId: gbGame.profileId,
-        gameId: gbGame.gameId,
-        name: 'Figures',
-        cardsPerPlayer: 1,
-        players: [player.playerId],
-        expireAt: new Date(server.clock().getTime() + 60 * MINUTE).toISOString(),
-      },
-    });
-    expect(promotion.status).toBe(201);
+    await grantOneCard(gbGame, player);
     const seen = { wagered: 0, won: 0, free: 0, lost: 0, prized: 0 };
     for (let i = 0; i < 30 && (seen.free === 0 || seen.lost === 0 || seen.prized === 0); i++) {
       const round = await buyAndReveal(player);

@@ -455,9 +455,9 @@ export interface PromotionsRepo {
    * have). Returns how many were added.
    */
   grant(promotionId: string, profileId: string, playerIds: readonly string[], cards: number): Promise<number>;
-  /** Sets cancelled_at once; false (nothing changed) when it was already cancelled. */
   /** How many of the profile's promotions are scheduled or active at `now` (not cancelled, not expired). */
   countOpen(profileId: string, now: string): Promise<number>;
+  /** Sets cancelled_at once; false (nothing changed) when it was already cancelled. */
   cancel(id: string, at: string): Promise<boolean>;
   /** Every grant of a player, in any state, with its promotion's game, name and times. */
   grantsOfPlayer(playerId: string): Promise<PlayerGrant[]>;
