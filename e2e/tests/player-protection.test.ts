@@ -53,6 +53,15 @@ async function buyAndRevealAll(frame: Frame): Promise<string> {
   return roundOf(frame);
 }
 
+/** The elapsed time on screen: it is redrawn on the page's own tick, so a moved clock shows within one. */
+async function waitForElapsed(frame: Frame, want: string): Promise<void> {
+  await frame.waitForFunction(
+    (text) => document.querySelector('[data-elapsed]')?.textContent === text,
+    want,
+    WAIT,
+  );
+}
+
 const putLimits = async (seat: Seat, body: unknown) => {
   const answer = await raspa.server.call('PUT', `/v1/user/${seat.playerId}/limits`, {
     token: raspa.tokens,
@@ -161,9 +170,8 @@ describe("player protection on the player's page", () => {
       await context.clock.setFixedTime(raspa.server.clock());
     };
     expect(await frame.locator('[data-action="reveal-all"]').isHidden()).toBe(true);
-    let elapsed = frame.locator('[data-elapsed]');
     let net = frame.locator('[data-net]');
-    expect(await elapsed.textContent()).toBe('0:00:00');
+    await waitForElapsed(frame, '0:00:00');
     expect(await net.getAttribute('data-net')).toBe('0');
 
     // Another tab of the session has just bought: the page's buy is refused, and waits it out.
@@ -194,7 +202,7 @@ describe("player protection on the player's page", () => {
       null,
       WAIT,
     );
-    expect(await elapsed.textContent()).toBe('0:00:05');
+    await waitForElapsed(frame, '0:00:05');
 
     // Bought, scratched (no "Reveal all"); the net position counts it (not the other tab's card,
     // until the page's next `state`); the next buy waits 5 s.
@@ -222,7 +230,6 @@ describe("player protection on the player's page", () => {
     const reloaded = await (await page.waitForSelector('iframe')).contentFrame();
     if (!reloaded) throw new Error('the game frame did not load again');
     frame = reloaded;
-    elapsed = frame.locator('[data-elapsed]');
     net = frame.locator('[data-net]');
     const sessionNet = String(expectedNet + otherNet);
     await frame.waitForFunction(
@@ -231,7 +238,7 @@ describe("player protection on the player's page", () => {
       WAIT,
     );
     expect(await net.textContent()).toBe(i18n.money(Number(sessionNet)));
-    expect(await elapsed.textContent()).toBe('0:00:05');
+    await waitForElapsed(frame, '0:00:05');
     await advance(5000);
     await frame.waitForFunction(
       () => !document.querySelector('[data-action="buy"]')?.hasAttribute('data-wait'),
@@ -241,7 +248,7 @@ describe("player protection on the player's page", () => {
     await buyButton(frame).click();
     await waitForState(frame, 'playing');
     expect(await roundOf(frame)).not.toBe(first);
-    expect(await elapsed.textContent()).toBe('0:00:10');
+    await waitForElapsed(frame, '0:00:10');
 
     // The operator ends the session: the page says so (not "expired") and offers the way back.
     const ended = await raspa.server.call('DELETE', `/v1/game/session/${seat.sessionId}`, {
