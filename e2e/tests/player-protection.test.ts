@@ -263,14 +263,15 @@ describe("player protection on the player's page", () => {
     );
 
     // Its gameUrl opened again (the operator's page reloaded): still framed, it says the session
-    // ended, not that it expired.
+    // ended, not that it expired, and still offers the way back.
     await page.reload();
     const reopened = await (await page.waitForSelector('iframe')).contentFrame();
     if (!reopened) throw new Error('the game frame did not load again');
     await reopened.waitForFunction(() => document.documentElement.dataset.session === 'ended', null, WAIT);
-    await reopened
-      .getByRole('alertdialog', { name: i18n.t('sessionEndedTitle') })
-      .getByText(i18n.error('SESSION_ENDED'))
-      .waitFor(WAIT);
+    const reopenedBlocker = reopened.getByRole('alertdialog', { name: i18n.t('sessionEndedTitle') });
+    await reopenedBlocker.getByText(i18n.error('SESSION_ENDED')).waitFor(WAIT);
+    expect(await reopenedBlocker.getByRole('link', { name: i18n.t('backToSite') }).getAttribute('href')).toBe(
+      RETURN_URL,
+    );
   });
 });

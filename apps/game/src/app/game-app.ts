@@ -36,7 +36,7 @@ export class GameApp {
   private client: PlayClient | undefined;
   private screen: CardScreen | undefined;
   private game: PlayState['game'] | undefined;
-  private returnUrl: string | null = null;
+  private returnUrl: string | null;
   /** The round on the card, if any. */
   private round: PlayRound | null = null;
   private mode: Mode = 'loading';
@@ -58,6 +58,7 @@ export class GameApp {
   ) {
     const app = this;
     this.i18n = createI18n(launch.lang);
+    this.returnUrl = launch.returnUrl;
     this.overlay = new Overlay(root, this.i18n, {
       buy: () => void this.buy(),
       revealAll: () => {

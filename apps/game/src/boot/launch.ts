@@ -13,6 +13,8 @@ export interface Launch {
   sessionKnown: boolean;
   /** How the session ended, when the server already knows it did (a gameUrl opened again). */
   ended: SessionEndCode | null;
+  /** An ended session's way back to the operator's site (a live one learns it from `state`). */
+  returnUrl: string | null;
   /** True inside an operator's frame. */
   framed: boolean;
 }
@@ -66,6 +68,7 @@ export function readLaunch(win: Window): Launch {
     model: isGameModel(model) ? model : null,
     sessionKnown: root.dataset.session !== 'expired',
     ended: session.ended,
+    returnUrl: root.dataset.returnUrl ?? null,
     framed,
   };
 }

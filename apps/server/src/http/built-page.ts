@@ -16,5 +16,25 @@ export async function readBuiltPage(distDir: string, file: string): Promise<stri
   }
 }
 
-/** The page with the service's own root element: how it tells a built page what it serves. */
-export const withRoot = (html: string, root: string): string => html.replace(/<html[^>]*>/, root);
+/**
+ * The page with the service's own root element: how it tells a built page what it serves. Values are
+ * escaped, since some come from an operator (a session's returnUrl); an undefined one is left out.
+ */
+export function withRoot(html: string, attributes: Record<string, string | undefined>): string {
+  const written = Object.entries(attributes)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+    .join('');
+  return html.replace(/<html[^>]*>/, () => `<html${written}>`);
+}
+
+const ATTRIBUTE_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '<': '&lt;',
+  '>': '&gt;',
+};
+
+export const escapeAttribute = (value: string): string =>
+  value.replace(/[&"'<>]/g, (char) => ATTRIBUTE_ESCAPES[char] ?? char);

@@ -11,13 +11,18 @@ import { createPlayPageRouter, frameAncestors } from './play-page.ts';
 const TOKEN = 'ses_valid-token';
 const ENDED_TOKEN = 'ses_ended-token';
 const live = {
-  session: { id: 'session-1', lang: 'es', endCode: null },
+  session: { id: 'session-1', lang: 'es', endCode: null, returnUrl: 'https://casino.example/lobby' },
   game: { gameModel: 'frevo-da-sorte' },
   profile: { allowedOrigins: ['https://casino.example', 'http://localhost:3000'] },
 } as unknown as LiveSession;
 const ended = {
   ...live,
-  session: { id: 'session-3', lang: 'pt', endCode: 'PLAYER_EXCLUDED' },
+  session: {
+    id: 'session-3',
+    lang: 'pt',
+    endCode: 'PLAYER_EXCLUDED',
+    returnUrl: 'https://casino.example/lobby?a=1&b="2"',
+  },
 } as LiveSession;
 const sessions = {
   resolveSessionToken: async (token: string) =>
@@ -80,8 +85,9 @@ describe('GET /play/{sessionId}', () => {
     expect(response.headers.get('content-security-policy')).toContain(
       "frame-ancestors 'self' https://casino.example http://localhost:3000",
     );
+    // Its way back is written (escaped: an operator's URL), since the page will never get a `state`.
     expect(await response.text()).toContain(
-      '<html lang="pt" data-session="excluded" data-model="frevo-da-sorte">',
+      '<html lang="pt" data-session="excluded" data-model="frevo-da-sorte" data-return-url="https://casino.example/lobby?a=1&amp;b=&quot;2&quot;">',
     );
   });
 

@@ -16,7 +16,7 @@ const ASSET_MAX_AGE = '365d';
  * The player's page behind each gameUrl (docs/contract.md §8): `GET /play/{sessionId}?token=…` answers the
  * built HTML with `frame-ancestors` from the session profile's allowedOrigins, and `/play/assets/*`
  * its hashed files. The token is read to find the profile and never logged. An ended session's page
- * is framed and worded as its live one was and says it ended (`data-session` ended or excluded); an
+ * is framed and worded as its live one was and says it ended (`data-session` ended or excluded, with its `data-return-url`); an
  * unknown or expired token gets `frame-ancestors 'none'` and a page that says the session has expired.
  */
 export function createPlayPageRouter(options: {
@@ -51,8 +51,14 @@ export function createPlayPageRouter(options: {
     const ancestors = session ? frameAncestors(session.profile.allowedOrigins) : "'none'";
     const lang = session && PAGE_LANGS.includes(session.session.lang) ? session.session.lang : 'en';
     const root = session
-      ? `<html lang="${lang}" data-session="${PAGE_SESSION_STATE[session.session.endCode ?? 'live']}" data-model="${session.game.gameModel}">`
-      : '<html lang="en" data-session="expired">';
+      ? {
+          lang,
+          'data-session': PAGE_SESSION_STATE[session.session.endCode ?? 'live'],
+          'data-model': session.game.gameModel,
+          // A live page learns its way back from `state`; an ended one never asks, so it is written here.
+          'data-return-url': session.session.endCode ? (session.session.returnUrl ?? undefined) : undefined,
+        }
+      : { lang: 'en', 'data-session': 'expired' };
     pageHeaders(response, ancestors);
     response.status(200).type('html').send(withRoot(html, root));
   });

@@ -33,12 +33,11 @@ export function createReplayPageRouter(options: {
     const wanted = typeof asked === 'string' && PAGE_LANGS.includes(asked) ? asked : undefined;
     const game = cover?.gameLang && PAGE_LANGS.includes(cover.gameLang) ? cover.gameLang : undefined;
     const lang = wanted ?? game ?? (request.acceptsLanguages(...PAGE_LANGS) || 'en');
-    const root = `<html lang="${lang}" data-replay="${cover ? 'ok' : 'expired'}">`;
     pageHeaders(response, "'self'");
     response
       .status(cover ? 200 : 404)
       .type('html')
-      .send(withRoot(html, root));
+      .send(withRoot(html, { lang, 'data-replay': cover ? 'ok' : 'expired' }));
   };
 
   router.get('/replay/:token', (request, response) => serve(request.params.token, request, response));
