@@ -74,6 +74,9 @@ describe('WORKERS=2', () => {
       pushed.push(balances);
     }
 
+    // Both workers announced the player and the first answered the second (three messages), so each
+    // knows of the other (the second one hop after that answer, well before a buy's wallet call ends).
+    await eventually(async () => (await crossProcessMessages([url], 2)).presence >= 3, 10_000);
     // Every tab asks at once; the tabs are on both processes: one round opens.
     const answers = await Promise.all(tabs.map((tab) => tab.ask('buy')));
     expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
