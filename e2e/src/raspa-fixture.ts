@@ -7,7 +7,7 @@ import {
   type TestServer,
   type TokenSet,
 } from '../../apps/server/test/harness.ts';
-import { connectPlayer, type Player } from '../../apps/server/test/play-fixtures.ts';
+import { connectPlayer, type Player, seatPlayer } from '../../apps/server/test/play-fixtures.ts';
 import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
 import { type OperatorPage, startOperatorPage } from './operator-page.ts';
 
@@ -89,24 +89,8 @@ export async function startRaspa(): Promise<Raspa> {
   if (webhook.status !== 201) throw new Error(JSON.stringify(webhook.body));
   const burners = new Map<string, Player>();
 
-  async function seat(
-    gameId: string,
-    credential: string,
-    options: { lang?: Lang; returnUrl?: string } = {},
-  ): Promise<Seat> {
-    const user = await server.call('POST', '/v1/user/auth', {
-      token: tokens,
-      body: { profileId, credential, credentialType: 'username' },
-    });
-    const session = await server.call('POST', '/v1/game/session', {
-      token: tokens,
-      body: { userToken: user.body.data.userToken, gameId, ...options },
-    });
-    if (session.status !== 201) throw new Error(JSON.stringify(session.body));
-    const { gameUrl, sessionId } = session.body.data;
-    const token = new URL(gameUrl).searchParams.get('token') ?? '';
-    return { gameUrl, playerId: user.body.data.userId, sessionId, token };
-  }
+  const seat = (gameId: string, credential: string, options: { lang?: Lang; returnUrl?: string } = {}) =>
+    seatPlayer(server, { tokens, profileId, gameId }, credential, options);
 
   const newSession = async (gameId: string, credential: string, lang?: Lang): Promise<string> =>
     (await seat(gameId, credential, lang && { lang })).gameUrl;

@@ -64,26 +64,28 @@ export async function registerWebhook(call: Caller, tokens: TokenSet, url: strin
   return webhook.body.data.webhookId;
 }
 
-/** A player with a session on the game; returns the session token of its gameUrl. */
-/** A player of the game with a session: its ids and the session token of its gameUrl. */
+/** A player of the game with a session (its language and way back, if given): its ids, gameUrl and token. */
 export async function seatPlayer(
   server: Pick<TestServer, 'call'>,
   setup: Pick<GameSetup, 'tokens' | 'profileId' | 'gameId'>,
   credential: string,
-): Promise<{ playerId: string; sessionId: string; token: string }> {
+  options: { lang?: string; returnUrl?: string } = {},
+): Promise<{ playerId: string; sessionId: string; gameUrl: string; token: string }> {
   const user = await server.call('POST', '/v1/user/auth', {
     token: setup.tokens,
     body: { profileId: setup.profileId, credential, credentialType: 'username' },
   });
   const session = await server.call('POST', '/v1/game/session', {
     token: setup.tokens,
-    body: { userToken: user.body.data.userToken, gameId: setup.gameId },
+    body: { userToken: user.body.data.userToken, gameId: setup.gameId, ...options },
   });
   if (session.status !== 201) throw new Error(JSON.stringify(session.body));
+  const { gameUrl, sessionId } = session.body.data;
   return {
     playerId: user.body.data.userId,
-    sessionId: session.body.data.sessionId,
-    token: new URL(session.body.data.gameUrl).searchParams.get('token') ?? '',
+    sessionId,
+    gameUrl,
+    token: new URL(gameUrl).searchParams.get('token') ?? '',
   };
 }
 

@@ -140,40 +140,57 @@ interface RoundCost {
   roundTrips: number;
 }
 
+/**
+ * Two rounds of the session not measured: the first rounds read the session, player, game and
+ * profile, take a block of draws, and learn whether the player is protected.
+ */
+async function warmUp(sessionId: string): Promise<void> {
+  for (let i = 0; i < 2; i++) await playRound(sessionId);
+}
+
+/** The cost of each of `count` rounds of the session (with ROUND_WRITES_LIST, each one's statements printed). */
+async function measureRounds(sessionId: string, count: number): Promise<RoundCost[]> {
+  const costs: RoundCost[] = [];
+  for (let i = 0; i < count; i++) {
+    const from = log.ran.length;
+    const tripsFrom = log.roundTrips;
+    const won = await playRound(sessionId);
+    const ran = log.ran.slice(from);
+    costs.push({ won, ...costOf(ran), roundTrips: log.roundTrips - tripsFrom });
+    if (process.env.ROUND_WRITES_LIST) printRound(won, ran);
+  }
+  return costs;
+}
+
+/** The most any of the rounds won (or lost) cost, or undefined when none did. */
+function worstOf(costs: RoundCost[], won: boolean): Omit<RoundCost, 'won'> | undefined {
+  const of = costs.filter((cost) => cost.won === won);
+  return of.length === 0
+    ? undefined
+    : {
+        units: Math.max(...of.map((c) => c.units)),
+        statements: Math.max(...of.map((c) => c.statements)),
+        roundTrips: Math.max(...of.map((c) => c.roundTrips)),
+      };
+}
+
 describe('a round through the play service', () => {
   it('stays within its budget of write units and data statements, won and lost', async () => {
     const { sessionId } = await seatPlayer(server, game, 'budget-player');
-    const round = () => playRound(sessionId);
-    // The first rounds read the session, player, game and profile, and take a block of draws.
-    for (let i = 0; i < 2; i++) await round();
-
+    await warmUp(sessionId);
     const counters = await counterRows();
-    const costs: RoundCost[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      const from = log.ran.length;
-      const tripsFrom = log.roundTrips;
-      const won = await round();
-      const ran = log.ran.slice(from);
-      costs.push({ won, ...costOf(ran), roundTrips: log.roundTrips - tripsFrom });
-      if (process.env.ROUND_WRITES_LIST) printRound(won, ran);
-    }
-    const won = costs.filter((cost) => cost.won);
-    const lost = costs.filter((cost) => !cost.won);
-    expect(won.length).toBeGreaterThan(0);
-    expect(lost.length).toBeGreaterThan(0);
-    const worst = (of: RoundCost[]) => ({
-      units: Math.max(...of.map((cost) => cost.units)),
-      statements: Math.max(...of.map((cost) => cost.statements)),
-      roundTrips: Math.max(...of.map((cost) => cost.roundTrips)),
-    });
-    if (process.env.ROUND_WRITES_LIST) console.log('worst: lost', worst(lost), 'won', worst(won));
-    expect(worst(lost).units).toBeLessThanOrEqual(BUDGET.lost.units);
-    expect(worst(lost).statements).toBeLessThanOrEqual(BUDGET.lost.statements);
-    expect(worst(won).units).toBeLessThanOrEqual(BUDGET.won.units);
-    expect(worst(won).statements).toBeLessThanOrEqual(BUDGET.won.statements);
+    const costs = await measureRounds(sessionId, ROUNDS);
+    const lost = worstOf(costs, false);
+    const won = worstOf(costs, true);
+    if (!lost || !won) throw new Error(`${ROUNDS} rounds were not both won and lost`);
+    if (process.env.ROUND_WRITES_LIST) console.log('worst: lost', lost, 'won', won);
+    expect(lost.units).toBeLessThanOrEqual(BUDGET.lost.units);
+    expect(lost.statements).toBeLessThanOrEqual(BUDGET.lost.statements);
+    expect(won.units).toBeLessThanOrEqual(BUDGET.won.units);
+    expect(won.statements).toBeLessThanOrEqual(BUDGET.won.statements);
     if (onPostgres) {
-      expect(worst(lost).roundTrips).toBeLessThanOrEqual(ROUND_TRIPS.lost);
-      expect(worst(won).roundTrips).toBeLessThanOrEqual(ROUND_TRIPS.won);
+      expect(lost.roundTrips).toBeLessThanOrEqual(ROUND_TRIPS.lost);
+      expect(won.roundTrips).toBeLessThanOrEqual(ROUND_TRIPS.won);
     }
     // No unit of these rounds wrote a shared counter row, by statement or by trigger.
     expect(await counterRows()).toEqual(counters);
@@ -182,28 +199,9 @@ describe('a round through the play service', () => {
 
 describe('a round of a player with limits (issue 25)', () => {
   it('costs one statement more than a player’s without, the buy’s protection read, and no write unit', async () => {
-    /** Each round's cost, after 2 rounds of warm-up (a first buy learns the player is protected). */
     const measure = async (sessionId: string) => {
-      const round = () => playRound(sessionId);
-      for (let i = 0; i < 2; i++) await round();
-      const costs: RoundCost[] = [];
-      for (let i = 0; i < 12; i++) {
-        const from = log.ran.length;
-        const tripsFrom = log.roundTrips;
-        const won = await round();
-        costs.push({ won, ...costOf(log.ran.slice(from)), roundTrips: log.roundTrips - tripsFrom });
-      }
-      return costs;
-    };
-    const worstOf = (costs: RoundCost[], won: boolean) => {
-      const of = costs.filter((cost) => cost.won === won);
-      return of.length === 0
-        ? undefined
-        : {
-            units: Math.max(...of.map((c) => c.units)),
-            statements: Math.max(...of.map((c) => c.statements)),
-            roundTrips: Math.max(...of.map((c) => c.roundTrips)),
-          };
+      await warmUp(sessionId);
+      return measureRounds(sessionId, 12);
     };
     const plain = await measure((await seatPlayer(server, game, 'unprotected-reference')).sessionId);
     const { sessionId, playerId } = await seatPlayer(server, game, 'protected-budget-player');
