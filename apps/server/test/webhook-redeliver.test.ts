@@ -31,7 +31,10 @@ afterAll(async () => {
   await operator?.close();
 });
 
-/** Plays one round to its end for the given game; its id, once both its events were answered. */
+/**
+ * Plays one round to its end for the given game; its id, once both its events were answered and
+ * the answers logged (the attempt is recorded after the receiver answers, not with it).
+ */
 async function playedRound(setup: GameSetup, answered = 2): Promise<string> {
   const player = await connectPlayer(server.url, await newSession(server, setup, `hook-${++players}`));
   sockets.push(player);
@@ -40,6 +43,11 @@ async function playedRound(setup: GameSetup, answered = 2): Promise<string> {
   const roundId: string = bought.data.round.roundId;
   await player.ask('reveal', { roundId });
   await eventually(() => operator.events.filter((event) => event.payload._id === roundId).length >= answered);
+  await eventually(
+    async () =>
+      (await log(setup.tokens, setup.webhookId)).data.filter((row: any) => row.payload._id === roundId)
+        .length >= answered,
+  );
   return roundId;
 }
 
