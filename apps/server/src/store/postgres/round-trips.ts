@@ -1,5 +1,4 @@
-import { writeFileSync } from 'node:fs';
-import type { StatementCounts } from '../sqlite/statement-stats.ts';
+import { type StatementCounts, writeStatementCounts } from '../sqlite/statement-stats.ts';
 
 /**
  * A diagnostic (STATEMENT_STATS on PostgreSQL, `pnpm bench:play --database postgres --statements`):
@@ -35,7 +34,7 @@ export function countRoundTrips(file: string): RoundTrips {
       [UNITS]: { calls: units, ms: 0 },
       [WAITS]: { calls: waits, ms: 0 },
     };
-    writeFileSync(`${file}.${process.pid}`, JSON.stringify(out));
+    writeStatementCounts(file, out);
   };
   process.on('SIGUSR2', write);
   process.on('exit', write);

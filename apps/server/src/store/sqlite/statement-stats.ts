@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
 // The connection's type from the driver: database.ts imports this module.
@@ -18,6 +18,16 @@ export interface StatementCount {
 }
 
 export type StatementCounts = Record<string, StatementCount>;
+
+/**
+ * Writes a process's counts to `${file}.${pid}`, whole or not at all: the bench reads the file as
+ * soon as it appears, so it is written beside it and renamed into place.
+ */
+export function writeStatementCounts(file: string, counts: StatementCounts): void {
+  const target = `${file}.${process.pid}`;
+  writeFileSync(`${target}.partial`, JSON.stringify(counts));
+  renameSync(`${target}.partial`, target);
+}
 
 type Method = (...args: unknown[]) => unknown;
 
@@ -58,7 +68,7 @@ export function countStatements(db: Db, file: string): void {
   const write = () => {
     const out: StatementCounts = {};
     for (const [sql, count] of counts) out[sql] = { calls: count.calls, ms: Number(count.ns) / 1e6 };
-    writeFileSync(`${file}.${process.pid}`, JSON.stringify(out));
+    writeStatementCounts(file, out);
   };
   process.on('SIGUSR2', write);
   process.on('exit', write);
