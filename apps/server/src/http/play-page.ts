@@ -16,8 +16,9 @@ const ASSET_MAX_AGE = '365d';
  * The player's page behind each gameUrl (docs/contract.md §8): `GET /play/{sessionId}?token=…` answers the
  * built HTML with `frame-ancestors` from the session profile's allowedOrigins, and `/play/assets/*`
  * its hashed files. The token is read to find the profile and never logged. An ended session's page
- * is framed and worded as its live one was and says it ended (`data-session` ended or excluded, with its `data-return-url`); an
- * unknown or expired token gets `frame-ancestors 'none'` and a page that says the session has expired.
+ * is framed and worded as its live one was and says it ended (`data-session` ended or excluded, with
+ * its `data-return-url`); an unknown or expired token gets `frame-ancestors 'none'` and a page that
+ * says the session has expired.
  */
 export function createPlayPageRouter(options: {
   sessions: Pick<SessionService, 'resolveSessionToken'>;
