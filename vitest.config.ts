@@ -28,6 +28,8 @@ function onBothDatabases(testDir: string): string[] {
 
 export default defineConfig({
   test: {
+    // test-record.mjs writes each file's outcome and retries for the check's summary and test:shake.
+    reporters: ['default', './scripts/test-record.mjs'],
     projects: [
       'packages/*',
       'apps/*',

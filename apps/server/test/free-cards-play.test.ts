@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fleetSettings } from './fleet-scenario.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from './harness.ts';
 import { connectPlayer, eventually, type GameSetup, seatPlayer, setUpOperatorGame } from './play-fixtures.ts';
-import { startServiceProcess } from './service-process.ts';
+import { RETRY_ONCE_IN_CI, startServiceProcess } from './service-process.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
 /**
@@ -241,7 +241,7 @@ describe('a card of a replaced game version (docs/contract.md §14, our decision
  * UPDATE ran. PostgreSQL only: SQLite runs a unit's statements in one synchronous turn, with no
  * wait between them to kill in (its transaction is all or nothing the same way).
  */
-describe.runIf(onPostgres)('a SIGKILL between using a card and opening its round', () => {
+describe.runIf(onPostgres)('a SIGKILL between using a card and opening its round', RETRY_ONCE_IN_CI, () => {
   it('loses no card and uses none twice', async () => {
     const url = server.config.DATABASE_URL;
     if (!url) throw new Error('no DATABASE_URL');
