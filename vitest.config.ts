@@ -43,10 +43,10 @@ export default defineConfig({
           include: onBothDatabases(fileURLToPath(new URL('./apps/server/test', import.meta.url))),
           env: { RASPA_TEST_STORE: 'postgres' },
           globalSetup: ['test/postgres-global-setup.ts'],
-          // Every commit is a network round trip and an fsync: the 100-player burst of play-loop
-          // took over 30 s here on PostgreSQL when the machine was loaded.
-          testTimeout: 60_000,
-          hookTimeout: 30_000,
+          // Bounds against a hang, as in the server project: every commit is a network round trip
+          // and an fsync, and play-loop's 100-player burst took over 30 s on a loaded machine.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       // Checks of the repository itself (the README's commands), beside the scripts they check.

@@ -181,7 +181,7 @@ export async function startRaspa(): Promise<Raspa> {
 /** Waits until `check` holds (polling), or fails after `ms` (a bound for a loaded machine). */
 export async function eventually<T>(
   check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 20_000,
+  ms = 60_000,
 ): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {

@@ -164,7 +164,7 @@ describe('settling in the back office, in a real browser against a real service'
     const [pool] = await eventually(async () => {
       const pools = await server.call('GET', `/v1/game/${gameId}/pools`, { token: tokens });
       return pools.body.data[0]?.seed ? pools.body.data : undefined;
-    }, 30_000);
+    });
     expect(pool).toMatchObject({ number: 1, draws: SAMPLING, endedAt: expect.any(String) });
 
     await nav(en.nav.games).click();
@@ -201,7 +201,7 @@ describe('settling in the back office, in a real browser against a real service'
     // The receiver answers the next delivery with a 500: a failed attempt, retried later.
     operator.webhookAnswers(500);
     await playOne((await seat('later')).token);
-    await eventually(async () => (await failures()) > 0, 30_000);
+    await eventually(async () => (await failures()) > 0);
     // The overview's week is the browser's: make it the service's (its test clock is in March 2026).
     await page.clock.setFixedTime(server.clock());
     await nav(en.nav.overview).click();

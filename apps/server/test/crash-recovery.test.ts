@@ -166,13 +166,13 @@ describe(
         // Logged too: the drain that sent it has ended, and the next one starts with one in flight.
         const log = (await call('GET', `/v1/webhook/${webhookId}`, { token: tokens })).body.data as any[];
         return log.some((row) => row.payload._id === lateRound && row.success);
-      }, 30_000);
+      });
 
       // From here the receiver holds every delivery. The late round's reveal, (c) committed: its
       // close-round goes first and is held, alone (a drain sends one at a time until a 2xx).
       operator.holdWebhooks(true);
       expect((await late.ask('reveal', { roundId: lateRound })).ok).toBe(true);
-      await eventually(() => operator.heldWebhooks() === 1, 30_000);
+      await eventually(() => operator.heldWebhooks() === 1);
 
       // Between (b) and (c): bought, not revealed. One closes by the idle time-out after the restart,
       // the other is revealed by its player, back on the page.
@@ -190,7 +190,7 @@ describe(
         const before = callsOf('prize');
         operator.failNext('prize', fault);
         player.socket.emit('reveal', { roundId }, () => {});
-        await eventually(() => callsOf('prize') === before + 1, 30_000);
+        await eventually(() => callsOf('prize') === before + 1);
         return roundId;
       };
       const winnerRound = await prizeHeld('winner', 'ok-then-hang');
@@ -203,7 +203,7 @@ describe(
       retried.socket.emit('reveal', { roundId: retriedRound }, () => {});
       const sentOf = (roundId: string) =>
         operator.calls.filter((c) => c.kind === 'prize' && c.body.roundId === roundId).length;
-      await eventually(() => sentOf(retriedRound) === 2, 30_000);
+      await eventually(() => sentOf(retriedRound) === 2);
       // Between (a) and (b): the round and its bet committed pending and sent; the wallet takes the
       // bet and never answers, or never even sees it.
       const betHeld = async (credential: string, fault: 'ok-then-hang' | 'hang') => {
@@ -211,7 +211,7 @@ describe(
         const before = callsOf('bet');
         operator.failNext('bet', fault);
         player.socket.emit('buy', () => {});
-        await eventually(() => callsOf('bet') === before + 1, 30_000);
+        await eventually(() => callsOf('bet') === before + 1);
       };
       await betHeld('bettor', 'ok-then-hang');
       await betHeld('unsent', 'hang');
@@ -238,7 +238,7 @@ describe(
       // open-rounds together (WEBHOOK_IN_FLIGHT), and the receiver holds them.
       operator.answerHeldWebhooks(200);
       const opened = [idleRound, returningRound, closedRound, winnerRound, unpaidRound, retriedRound];
-      await eventually(() => opened.every(receivedOpen) && operator.heldWebhooks() >= 2, 30_000);
+      await eventually(() => opened.every(receivedOpen) && operator.heldWebhooks() >= 2);
 
       // Some of the batch answered just before the kill (their record maybe not committed: those
       // are sent again), the others still held (sent again).

@@ -282,7 +282,7 @@ export async function playThroughAKill(
   // Socket.IO adapter): a two-tab player whose tabs both lived got pushes on both. (With two
   // workers no player keeps both; workers.test.ts checks their pushes.)
   const bothLived = players.slice(0, options.twoTabPlayers).filter((p) => p.tabs.every((tab) => !tab.gone));
-  await eventually(() => bothLived.every((p) => p.tabs.every((tab) => tab.balancePushes > 0)), 15_000);
+  await eventually(() => bothLived.every((p) => p.tabs.every((tab) => tab.balancePushes > 0)));
 
   // The dead process is replaced (a worker forked again, an instance restarted).
   await fleet.replaced();
@@ -295,7 +295,7 @@ export async function playThroughAKill(
       revealOpenRound(async () => {
         const live = player.tabs.find((each) => !each.gone);
         if (live) return live;
-        const tab = await eventually(() => openTab(url, player.token).catch(() => undefined), 30_000);
+        const tab = await eventually(() => openTab(url, player.token).catch(() => undefined));
         player.tabs.push(tab);
         return tab;
       }, 60_000),
@@ -421,7 +421,7 @@ export async function expectRecovered(
       rows.filter((row) => row.success).map((row) => `${row.eventType} ${row.payload._id}`),
     );
     return operator.events.every((e) => accepted.has(`${e.event} ${e.payload._id}`)) && rows;
-  }, 30_000);
+  });
   const logged = tally(
     log.map((row) =>
       receiptKey(row.eventType, row.payload._id, Math.floor(Date.parse(row.timestamp) / 1000)),

@@ -288,7 +288,7 @@ describe.runIf(onPostgres)('a SIGKILL between using a card and opening its round
                AND l.relation = 'promotion_grants'::regclass AND l.mode = 'RowExclusiveLock')`,
         );
         return waiting.rows[0]?.pid as number | undefined;
-      }, 30_000);
+      });
       expect(pid).toBeGreaterThan(0);
       service.child.kill('SIGKILL');
       await new Promise((resolve) => service.child.once('exit', resolve));
@@ -298,7 +298,7 @@ describe.runIf(onPostgres)('a SIGKILL between using a card and opening its round
       await eventually(async () => {
         const gone = await watcher.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid]);
         return gone.rowCount === 0;
-      }, 30_000);
+      });
       expect(await used(promotionId)).toBe(0);
       const rounds = await watcher.query('SELECT count(*)::int AS n FROM rounds WHERE promotion_id = $1', [
         promotionId,

@@ -61,35 +61,32 @@ describe('pushes with two instances behind HAProxy', () => {
     for (let i = 0; i < 3; i++) tabs.push(await openTab(token));
     // Each instance holds a tab: each announced the player, and the first tab's instance answered the
     // other's `here` (three messages). Only that answer says it knows of the other: the first tab buys.
-    await eventually(async () => (await sent('presence')).reduce((a, b) => a + b, 0) >= 3, 10_000);
+    await eventually(async () => (await sent('presence')).reduce((a, b) => a + b, 0) >= 3);
     const [playing] = tabs as [Tab];
 
     // The buy at one tab: its balance reaches every tab.
     const bought = await playing.player.ask('buy');
     if (!bought.ok) throw new Error(`buy failed: ${JSON.stringify(bought)}`);
     const { round } = bought.data as { round: PlayRound & { prize: number } };
-    await eventually(() => tabs.every((tab) => tab.balances.includes(START - PRICE)), 15_000);
+    await eventually(() => tabs.every((tab) => tab.balances.includes(START - PRICE)));
 
     // The reveal at one tab, its prize left unanswered: the round as it stands reaches every tab.
     fleet.operator.failNext('prize', 'http500');
     const revealed = await playing.player.ask('reveal', { roundId: round.roundId });
     expect(revealed).toMatchObject({ ok: true, data: { round: { status: 'closing', prizePending: true } } });
-    await eventually(
-      () => tabs.every((tab) => tab.rounds.some((r) => r.roundId === round.roundId && r.prizePending)),
-      15_000,
+    await eventually(() =>
+      tabs.every((tab) => tab.rounds.some((r) => r.roundId === round.roundId && r.prizePending)),
     );
 
     // The retrier pays it a second later, on whichever instance leased the call, away from any
     // socket: the paid balance and the closed round reach every tab.
     const paid = START - PRICE + round.prize;
-    await eventually(
-      () =>
-        tabs.every(
-          (tab) =>
-            tab.balances.includes(paid) &&
-            tab.rounds.some((r) => r.roundId === round.roundId && r.status === 'closed' && !r.prizePending),
-        ),
-      30_000,
+    await eventually(() =>
+      tabs.every(
+        (tab) =>
+          tab.balances.includes(paid) &&
+          tab.rounds.some((r) => r.roundId === round.roundId && r.status === 'closed' && !r.prizePending),
+      ),
     );
     expect(fleet.operator.balanceOf('ana')).toBe(paid);
     for (const tab of tabs) tab.player.close();

@@ -38,7 +38,7 @@ export async function startLoadBalancer(instances: [string, string, string]): Pr
   await eventually(async () => {
     if (child.exitCode !== null) throw new Error(`haproxy exited: ${logs}`);
     return (await fetch(`${url}/ready`).catch(() => undefined))?.ok;
-  }, 30_000);
+  });
   return {
     url,
     logs: () => logs,

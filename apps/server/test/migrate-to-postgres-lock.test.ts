@@ -45,5 +45,5 @@ describe('the copy source', () => {
       other.exec('ROLLBACK');
       other.close();
     }
-  }, 30_000);
+  });
 });

@@ -8,6 +8,7 @@ import type { Settings } from '../src/deps.ts';
 import { createPanelAuthService } from '../src/services/panel-auth-service.ts';
 import { solveCaptcha, solvedCaptcha as solvedCaptchaOf } from './captcha-solver.ts';
 import { startTestServer, type TestServer } from './harness.ts';
+import { eventually } from './play-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.ts';
 
 const PANEL_URL = 'https://panel.example/reset';
@@ -60,15 +61,6 @@ afterAll(async () => {
 });
 
 const panel = () => server.running.app.services.panel;
-
-/** Waits until `check` holds (polling), or fails after a bound generous for a loaded machine. */
-async function eventuallyTrue(check: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A solved captcha: a challenge issued as GET /v1/auth/captcha issues it, solved as the widget would. */
 const solvedCaptcha = () => solvedCaptchaOf(panel());
@@ -327,7 +319,7 @@ describe('POST /v1/auth/forgot-password', () => {
         .then(() => {
           settled = true;
         });
-      await eventuallyTrue(() => sink.waiting >= 1); // the e-mail was on its way when we answered
+      await eventually(() => sink.waiting >= 1); // the e-mail was on its way when we answered
       expect(settled).toBe(false);
       sink.release();
       await settling;

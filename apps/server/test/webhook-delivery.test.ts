@@ -24,6 +24,7 @@ import {
   type TokenSet,
 } from './harness.ts';
 import { type LedgerFixtures, ledgerFixtures, type Seat } from './ledger-fixtures.ts';
+import { eventually } from './play-fixtures.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -232,21 +233,16 @@ async function listed(operator: Operator, hook: Hook) {
   return answer.body.data.find((w: { id: string }) => w.id === hook.id);
 }
 
-async function until(check: () => boolean, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /**
  * Resolves once `check` holds, or after `fallbackMs` (below the dispatcher's time-out) if it never
  * does: a receiver's answer that waits for it cannot hang a test whose sender is wrong; the test's
  * assertions then fail instead.
  */
 function once(check: () => boolean, fallbackMs = TEST_TIMEOUT_MS / 2): Promise<void> {
-  return until(check, fallbackMs).catch(() => {});
+  return eventually(check, fallbackMs).then(
+    () => {},
+    () => {},
+  );
 }
 
 // ---- tests ----
@@ -930,7 +926,7 @@ describe('running', () => {
         payload: round.payload,
       }),
     );
-    await until(() => receiver.at(hook.path).length === 1);
+    await eventually(() => receiver.at(hook.path).length === 1);
     await delivery.dispatcher.stop();
     expect(await eventStatus(id)).toBe('delivered');
   });
@@ -944,7 +940,7 @@ describe('running', () => {
     try {
       const restarted = createWebhookDispatcher({ ...server.deps, store: reopened }, { timeoutMs: 2000 });
       restarted.start();
-      await until(() => receiver.at(hook.path).length === 1);
+      await eventually(() => receiver.at(hook.path).length === 1);
       await restarted.stop();
       expect((await reopened.outbox.findById(ids[0] ?? ''))?.status).toBe('delivered');
     } finally {

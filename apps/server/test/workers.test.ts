@@ -76,7 +76,7 @@ describe('WORKERS=2', () => {
 
     // Both workers announced the player and the first answered the second (three messages), so each
     // knows of the other (the second one hop after that answer, well before a buy's wallet call ends).
-    await eventually(async () => (await crossProcessMessages([url], 2)).presence >= 3, 10_000);
+    await eventually(async () => (await crossProcessMessages([url], 2)).presence >= 3);
     // Every tab asks at once; the tabs are on both processes: one round opens.
     const answers = await Promise.all(tabs.map((tab) => tab.ask('buy')));
     expect(answers.filter((answer) => answer.ok)).toHaveLength(1);
@@ -84,7 +84,7 @@ describe('WORKERS=2', () => {
       expect(refused.error.code).toBe('ROUND_IN_PROGRESS');
     expect(operator.calls.filter((c) => c.kind === 'bet')).toHaveLength(1);
     // The one bet's new balance reaches every tab, whichever process it is on.
-    await eventually(() => pushed.every((balances) => balances.includes(100_000 - 200)), 15_000);
+    await eventually(() => pushed.every((balances) => balances.includes(100_000 - 200)));
     for (const tab of tabs) tab.close();
 
     // A player with one tab: its rounds' pushes stay in its process (issue 23).
@@ -103,7 +103,7 @@ describe('WORKERS=2', () => {
     alone.close();
 
     // Who posted the first event: the primary on the file, a worker on PostgreSQL.
-    const held = await eventually(() => operator.events[0], 15_000);
+    const held = await eventually(() => operator.events[0]);
     const primary = service.child.pid as number;
     const sender = connectionOwner(held.remotePort as number, [primary, ...service.workerPids()]);
     if (database) expect(service.workerPids()).toContain(sender);
@@ -113,7 +113,7 @@ describe('WORKERS=2', () => {
     // Every round's events arrive, each round's close-round after its open-round.
     const kinds = (roundId: string) =>
       operator.events.filter((e) => e.payload._id === roundId && e.status === 200).map((e) => e.event);
-    await eventually(() => roundIds.every((id) => kinds(id).length >= 2), 15_000);
+    await eventually(() => roundIds.every((id) => kinds(id).length >= 2));
     for (const id of roundIds) expect([...new Set(kinds(id))]).toEqual(['open-round', 'close-round']);
     // The deliveries are counted in /metrics wherever they were made (the primary serves none).
     const delivered = async () => {
@@ -126,7 +126,7 @@ describe('WORKERS=2', () => {
       }
       return most >= roundIds.length * 2;
     };
-    await eventually(delivered, 15_000);
+    await eventually(delivered);
 
     expect(await service.stop()).toBe(0);
   }, 120_000);
