@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { report } from './kit/report.ts';
 import { type BenchDatabase, startBenchDatabase } from './play/bench-database.ts';
 import { measurePlay } from './play/measure-play.ts';
+import { printStatementProfile } from './play/statement-profile.ts';
 
 /**
  * Play-loop benchmark (play/measure-play.ts): the real service, the operator and the players each
@@ -64,7 +65,7 @@ let database: BenchDatabase | undefined;
 try {
   if (onPostgres)
     database = await startBenchDatabase({ countStatements: values.statements, tcp: values.tcp });
-  const { command, result, table, statements, deliveryStatements } = await measurePlay({
+  const { command, result, table, statements, deliveryStatements, profile } = await measurePlay({
     players,
     seconds,
     workers,
@@ -83,6 +84,7 @@ try {
     console.log('webhook delivery statements per delivered event:');
     console.table(deliveryStatements?.top ?? []);
   }
+  if (profile) printStatementProfile(profile);
   for (const sample of result.errorSamples) console.log('error:', JSON.stringify(sample));
   process.exitCode = result.errors === 0 && result.webhooks.drainMs !== null ? 0 : 1;
 } finally {

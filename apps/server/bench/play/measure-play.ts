@@ -15,6 +15,7 @@ import { type BenchDatabase, cpuBetween, cpuByKind } from './bench-database.ts';
 import type { OperatorCounts, RunResult } from './messages.ts';
 import { setUpPlayers } from './set-up.ts';
 import { BENCH_API_KEY, startFleet } from './start-fleet.ts';
+import { statementProfile } from './statement-profile.ts';
 import { noFleet, stopFleet } from './stop-fleet.ts';
 
 /**
@@ -124,9 +125,9 @@ export async function measurePlay(options: PlayOptions) {
      */
     const serviceCounts = async () =>
       statementsFile ? await snapshotStatements(statementsFile, servicePids()) : undefined;
-    const snapshot = async () => (onPostgres ? await database?.statements() : await serviceCounts());
     const tripsBefore = onPostgres ? await serviceCounts() : undefined;
-    const statementsBefore = await snapshot();
+    const pgStatementsBefore = await database?.statements();
+    const statementsBefore = onPostgres ? pgStatementsBefore : await serviceCounts();
     const messagesBefore = await crossProcessMessages(urls, workers);
     const cpuBefore = cpu();
     const postgresBefore = database?.cpu() ?? null;
@@ -138,12 +139,18 @@ export async function measurePlay(options: PlayOptions) {
     const postgresAfter = database?.cpu() ?? null;
     const cpuAfter = cpu();
     const messagesAfter = await crossProcessMessages(urls, workers);
-    const statementsAfter = statementsBefore && (await snapshot());
+    const pgStatementsAfter = pgStatementsBefore && (await database?.statements());
+    const statementsAfter = onPostgres ? pgStatementsAfter : statementsBefore && (await serviceCounts());
     const tripsAfter = tripsBefore && (await serviceCounts());
     const trips = tripsBefore && tripsAfter && roundTripsPerRound(tripsBefore, tripsAfter, run.rounds);
     const statements =
       statementsBefore && statementsAfter
         ? statementsPerRound(statementsBefore, statementsAfter, run.rounds)
+        : undefined;
+    // On PostgreSQL, pg_stat_statements' own counters of each statement: where its CPU goes.
+    const profile =
+      pgStatementsBefore && pgStatementsAfter
+        ? statementProfile(pgStatementsBefore, pgStatementsAfter, run.rounds)
         : undefined;
     const perProcess = services.flatMap((each, instance) =>
       perProcessCpu(
@@ -276,6 +283,8 @@ export async function measurePlay(options: PlayOptions) {
       serviceProcessCpu: perProcess,
       loadAverage1m: load1m,
       statementsPerRound: statements,
+      /** PostgreSQL with --statements: each statement's pg_stat_statements counters per round. */
+      statementProfile: profile,
       /** Webhook delivery's statements (queue reads, leases, log, events, counters) per event delivered. */
       deliveryStatementsPerEvent: deliveryStatements,
       /** Messages between the service's processes during the run, by kind, and all of them per round. */
@@ -329,7 +338,7 @@ export async function measurePlay(options: PlayOptions) {
       'load average (1 min)': load1m,
       errors: run.errors,
     };
-    return { command, result, table, statements, deliveryStatements };
+    return { command, result, table, statements, deliveryStatements, profile };
   } finally {
     await stopFleet(fleet);
   }
