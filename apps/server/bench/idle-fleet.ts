@@ -1,19 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { StatementCounts } from '../src/store/sqlite/statement-stats.ts';
-import { type BenchChild, forkChild } from './kit/child.ts';
+import { forkChild } from './kit/child.ts';
 import { treeCpuSeconds } from './kit/cpu.ts';
 import { loadAverage } from './kit/machine.ts';
-import { sleep, startServiceOnFreePort } from './kit/processes.ts';
+import { sleep } from './kit/processes.ts';
 import { report } from './kit/report.ts';
 import { type BenchDatabase, cpuBetween, startBenchDatabase } from './play/bench-database.ts';
-import type { OperatorAddress } from './play/set-up.ts';
 import { setUpPlayers } from './play/set-up.ts';
-import { stopFleet } from './play/stop-fleet.ts';
+import { BENCH_API_KEY, startFleet } from './play/start-fleet.ts';
+import { noFleet, stopFleet } from './play/stop-fleet.ts';
 
 /**
  * What a fleet costs with nobody playing (issue 23 item 4): N instances on one PostgreSQL cluster,
@@ -22,7 +17,6 @@ import { stopFleet } from './play/stop-fleet.ts';
  * the statements PostgreSQL ran per second (pg_stat_statements): the fixed work each instance adds
  * whatever the rate (its tickers, the webhook dispatcher's polls, the adapters' heartbeats).
  */
-const API_KEY = 'rsp_bench-api-key-0123456789abcdef';
 const SETTLE_SECONDS = 3;
 
 const { values } = parseArgs({
@@ -40,11 +34,8 @@ if (!Number.isInteger(instanceCount) || instanceCount < 1 || !Number.isInteger(p
   process.exit(2);
 }
 
-const dataDirs: string[] = [];
-const services: ChildProcess[] = [];
 let database: BenchDatabase | undefined;
-let operator: BenchChild | undefined;
-let load: BenchChild | undefined;
+const fleet = noFleet();
 
 /** Calls per second between two pg_stat_statements snapshots, the busiest first. */
 function perSecondBetween(before: StatementCounts, after: StatementCounts, elapsed: number) {
@@ -63,34 +54,16 @@ function perSecondBetween(before: StatementCounts, after: StatementCounts, elaps
 }
 
 try {
-  operator = forkChild(new URL('./play/operator-process.ts', import.meta.url));
-  const address = await operator.ask<OperatorAddress>('address');
   database = await startBenchDatabase({ countStatements: true });
-  const secretKey = randomBytes(32).toString('hex');
-  const urls: string[] = [];
-  for (let i = 0; i < instanceCount; i++) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'raspa-bench-'));
-    dataDirs.push(dataDir);
-    const started = await startServiceOnFreePort({
-      dataDir,
-      apiKey: API_KEY,
-      env: {
-        OUTBOUND_ALLOW_PRIVATE: 'true',
-        WORKERS: '1',
-        DATABASE_URL: database.url,
-        SECRET_KEY: secretKey,
-      },
-    });
-    services.push(started.child);
-    urls.push(`http://127.0.0.1:${started.port}`);
-  }
-  const { sessions } = await setUpPlayers(urls[0] as string, API_KEY, address, players, true);
-  load = forkChild(new URL('./play/players-process.ts', import.meta.url));
+  const { address, urls } = await startFleet({ instances: instanceCount, workers: 1, database }, fleet);
+  const { sessions } = await setUpPlayers(urls[0] as string, BENCH_API_KEY, address, players, true);
+  const load = forkChild(new URL('./play/players-process.ts', import.meta.url));
+  fleet.load = load;
   await load.ask('connect', { urls, tokens: sessions });
   // Start-up's recovery passes and first polls are over before the measured stretch.
   await sleep(SETTLE_SECONDS * 1000);
 
-  const cpu = () => services.map((each) => treeCpuSeconds(each.pid) ?? 0);
+  const cpu = () => fleet.services.map((each) => treeCpuSeconds(each.pid) ?? 0);
   const statementsBefore = (await database.statements()) ?? {};
   const postgresBefore = database.cpu();
   const cpuBefore = cpu();
@@ -126,5 +99,5 @@ try {
   console.log('statements per second:');
   console.table(statements.top);
 } finally {
-  await stopFleet({ load, services, operator, database, dataDirs });
+  await stopFleet({ ...fleet, database });
 }

@@ -1,38 +1,14 @@
-import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apiCaller } from '../test/harness.ts';
-import { type BenchChild, forkChild } from './kit/child.ts';
-import { cpuSeconds, perProcessCpu, processTree, treeCpu, treeCpuSeconds } from './kit/cpu.ts';
-import { crossProcessMessages } from './kit/cross-process.ts';
-import { loadAverage, rssMb } from './kit/machine.ts';
-import { sleep, startServiceOnFreePort } from './kit/processes.ts';
 import { report } from './kit/report.ts';
-import {
-  deliveryStatementsPerEvent,
-  roundTripsPerRound,
-  snapshotStatements,
-  statementsPerRound,
-} from './kit/statements.ts';
-import { type Latency, perSecond, triple } from './kit/stats.ts';
-import { type BenchDatabase, cpuBetween, cpuByKind, startBenchDatabase } from './play/bench-database.ts';
-import { type OperatorAddress, setUpPlayers } from './play/set-up.ts';
-import { stopFleet } from './play/stop-fleet.ts';
+import { type BenchDatabase, startBenchDatabase } from './play/bench-database.ts';
+import { measurePlay } from './play/measure-play.ts';
+import { printStatementProfile } from './play/statement-profile.ts';
 
 /**
- * Play-loop benchmark: the real service, the operator (HTTP wallet + webhook receiver) and the
- * players (Socket.IO clients buying and revealing in a loop) each in their own process, all on
- * 127.0.0.1. Measurement only; it stops by itself. `--database postgres --instances N`: N
- * instances of the service on one PostgreSQL cluster started here, the players spread over them
- * directly (player i on instance i mod N, no load balancer), PostgreSQL's CPU and commits measured.
+ * Play-loop benchmark (play/measure-play.ts): the real service, the operator and the players each
+ * in their own process, all on 127.0.0.1. Measurement only; it stops by itself. `--database
+ * postgres --instances N`: N instances of the service on one PostgreSQL cluster started here.
  */
-const API_KEY = 'rsp_bench-api-key-0123456789abcdef';
-const DRAIN_LIMIT_MS = 60_000;
-const WARM_UP_SECONDS = 2;
-
 const { values } = parseArgs({
   options: {
     players: { type: 'string', default: '100' },
@@ -82,326 +58,35 @@ if (
   );
   process.exit(2);
 }
-const profileDir = values['cpu-prof'];
 const withWebhooks = !values['no-webhooks'];
 const thinkMs = Number(values['think-ms']);
 
-interface Counts {
-  walletCalls: number;
-  events: number;
-  distinctEvents: number;
-}
-
-interface RunResult {
-  elapsed: number;
-  rounds: number;
-  buys: number;
-  buyMs: Latency;
-  revealMs: Latency;
-  errors: number;
-  errorSamples: unknown[];
-}
-
-/** The RSS of the service's processes together (the primary and its WORKERS). */
-const treeRssMb = (pid: number | undefined) =>
-  processTree(pid).reduce((sum, each) => sum + (rssMb(each) ?? 0), 0);
-
-const dataDirs: string[] = [];
-/** Where the first instance writes its statement counts (per process: `.pid` appended). */
-let statementsFile: string | undefined;
-const services: ChildProcess[] = [];
 let database: BenchDatabase | undefined;
-let operator: BenchChild | undefined;
-let load: BenchChild | undefined;
-
 try {
-  operator = forkChild(new URL('./play/operator-process.ts', import.meta.url));
-  const address = await operator.ask<OperatorAddress>('address');
   if (onPostgres)
     database = await startBenchDatabase({ countStatements: values.statements, tcp: values.tcp });
-  // Instances share the database and the key of its sealed tokens and seeds; one migrates first.
-  const secretKey = randomBytes(32).toString('hex');
-  const urls: string[] = [];
-  for (let i = 0; i < instanceCount; i++) {
-    const dataDir = mkdtempSync(join(tmpdir(), 'raspa-bench-'));
-    dataDirs.push(dataDir);
-    // On PostgreSQL the service counts only its round trips and units (cheap): always on there.
-    if ((values.statements || onPostgres) && i === 0) statementsFile = join(dataDir, 'statements');
-    const started = await startServiceOnFreePort({
-      dataDir,
-      apiKey: API_KEY,
-      // The bench operator's wallet and receiver are on 127.0.0.1.
-      env: {
-        OUTBOUND_ALLOW_PRIVATE: 'true',
-        WORKERS: String(workers),
-        ...(database && { DATABASE_URL: database.url, SECRET_KEY: secretKey }),
-        ...(statementsFile && { STATEMENT_STATS: statementsFile }),
-      },
-      nodeFlags: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
-    });
-    services.push(started.child);
-    urls.push(`http://127.0.0.1:${started.port}`);
-  }
-  const url = urls[0] as string;
-  console.log(`setting up ${players} players…`);
-  const { tokens, sessions } = await setUpPlayers(url, API_KEY, address, players, withWebhooks);
-  /** The webhook's delivery-log counters (GET /v1/webhook), if one is registered. */
-  const attemptCounts = async () => {
-    const hooks = await apiCaller(url)('GET', '/v1/webhook', { token: tokens });
-    return (hooks.body.data as { successCount: number; failureCount: number }[])[0];
-  };
-  /**
-   * The counters once the log holds at least `attempts` (the receiver can have an event a moment
-   * before the service has committed its log row), or as they are after 30 s (a bound for a loaded
-   * machine: it returns as soon as the log has caught up).
-   */
-  const loggedAttempts = async (attempts: number) => {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const counts = await attemptCounts();
-      if (!counts || counts.successCount + counts.failureCount >= attempts || Date.now() > deadline)
-        return counts;
-      await sleep(50);
-    }
-  };
-  load = forkChild(new URL('./play/players-process.ts', import.meta.url));
-  await load.ask('connect', { urls, tokens: sessions });
-  // Warm-up, not measured: the JIT, the first pool's tables, connections to the wallet and receiver.
-  const warm = await load.ask<RunResult>('run', { seconds: WARM_UP_SECONDS, thinkMs });
-  const warmEvents = withWebhooks ? warm.buys + warm.rounds : 0;
-  const warmDeadline = Date.now() + DRAIN_LIMIT_MS;
-  while ((await operator.ask<Counts>('counts')).distinctEvents < warmEvents && Date.now() < warmDeadline)
-    await sleep(50);
-  const before = await operator.ask<Counts>('counts');
-  const hookBefore = await loggedAttempts(warmEvents);
-  const rssBefore = services.reduce((sum, each) => sum + treeRssMb(each.pid), 0);
-  console.log(`${players} players connected; playing for ${seconds} s…`);
-
-  const processes = { operator: operator.process.pid, players: load.process.pid };
-  // The service's workers (WORKERS) are its child processes: counted with it, and each apart.
-  const serviceProcesses = services.reduce((sum, each) => sum + processTree(each.pid).length, 0);
-  const serviceTreesBefore = services.map((each) => treeCpu(each.pid));
-  const cpu = (): Record<string, number | null> => ({
-    service: services.reduce((sum, each) => sum + (treeCpuSeconds(each.pid) ?? 0), 0),
-    ...Object.fromEntries(Object.entries(processes).map(([name, pid]) => [name, cpuSeconds(pid)])),
-  });
-  const servicePids = () => services.flatMap((each) => processTree(each.pid));
-  /**
-   * The statements run so far: the service's own counts on SQLite, pg_stat_statements' on
-   * PostgreSQL (where the service's own file holds its round trips and units instead).
-   */
-  const serviceCounts = async () =>
-    statementsFile ? await snapshotStatements(statementsFile, servicePids()) : undefined;
-  const snapshot = async () => (onPostgres ? await database?.statements() : await serviceCounts());
-  const tripsBefore = onPostgres ? await serviceCounts() : undefined;
-  const statementsBefore = await snapshot();
-  const messagesBefore = await crossProcessMessages(urls, workers);
-  const cpuBefore = cpu();
-  const postgresBefore = database?.cpu() ?? null;
-  const countsBefore = await database?.transactions();
-  const walBefore = await database?.wal();
-  const run = await load.ask<RunResult>('run', { seconds, thinkMs });
-  const walAfter = await database?.wal();
-  const countsAfter = await database?.transactions();
-  const postgresAfter = database?.cpu() ?? null;
-  const cpuAfter = cpu();
-  const messagesAfter = await crossProcessMessages(urls, workers);
-  const statementsAfter = statementsBefore && (await snapshot());
-  const tripsAfter = tripsBefore && (await serviceCounts());
-  const trips = tripsBefore && tripsAfter && roundTripsPerRound(tripsBefore, tripsAfter, run.rounds);
-  const statements =
-    statementsBefore && statementsAfter
-      ? statementsPerRound(statementsBefore, statementsAfter, run.rounds)
-      : undefined;
-  const perProcess = services.flatMap((each, instance) =>
-    perProcessCpu(
-      each.pid as number,
-      serviceTreesBefore[instance] ?? new Map(),
-      treeCpu(each.pid),
-      run.elapsed,
-      run.rounds,
-    ).map((reading) => ({ instance, ...reading })),
-  );
-  const postgresCpu = cpuBetween(postgresBefore, postgresAfter);
-  const postgresByKind = cpuByKind(postgresBefore, postgresAfter);
-  const perRound = (value: number, digits = 2) =>
-    Math.round((value / run.rounds) * 10 ** digits) / 10 ** digits;
-  const wal = walBefore &&
-    walAfter && {
-      bytesPerRound: perRound(walAfter.bytes - walBefore.bytes, 0),
-      recordsPerRound: perRound(walAfter.records - walBefore.records, 1),
-      fullPageImagesPerRound: perRound(walAfter.fullPageImages - walBefore.fullPageImages),
-      syncsPerRound: perRound(walAfter.syncs - walBefore.syncs),
-    };
-  const counted = (key: 'commits' | 'rollbacks') =>
-    countsBefore === undefined || countsAfter === undefined ? null : countsAfter[key] - countsBefore[key];
-  const commits = counted('commits');
-  const rollbacks = counted('rollbacks');
-  const postgres = database && {
-    cpuMsPerRound: postgresCpu === null ? null : Math.round(((postgresCpu * 1000) / run.rounds) * 100) / 100,
-    cores: postgresCpu === null ? null : Math.round((postgresCpu / run.elapsed) * 100) / 100,
-    commitsPerSecond: commits === null ? null : perSecond(commits, run.elapsed),
-    commitsPerRound: commits === null ? null : Math.round((commits / run.rounds) * 100) / 100,
-    rollbacksPerRound: rollbacks === null ? null : Math.round((rollbacks / run.rounds) * 100) / 100,
-    /** CPU ms per round of the cluster's processes by kind: the backends, walwriter, autovacuum… */
-    cpuMsPerRoundByKind:
-      postgresByKind &&
-      Object.fromEntries(Object.entries(postgresByKind).map(([kind, used]) => [kind, perRound(used * 1000)])),
-    wal,
-    ...(trips && {
-      roundTripsPerRound: trips.roundTrips,
-      sentPerRound: trips.sent,
-      unitsPerRound: trips.units,
-      connectionWaitsPerRound: trips.waits,
-    }),
-  };
-  // What crossed between the service's processes (cluster IPC or PostgreSQL NOTIFY) during the run.
-  const messages = Object.fromEntries(
-    Object.entries(messagesAfter).map(([kind, count]) => [
-      kind,
-      count - messagesBefore[kind as keyof typeof messagesBefore],
-    ]),
-  ) as typeof messagesAfter;
-  const messagesTotal = messages.push + messages.presence + messages.heartbeat + messages.other;
-  const crossProcess = {
-    ...messages,
-    perRound: Math.round((messagesTotal / run.rounds) * 1000) / 1000,
-  };
-  // Cores each process kept busy during the run (2.0 = two whole cores).
-  const coresUsed = Object.fromEntries(
-    ['service', ...Object.keys(processes)].map((name) => [
-      name,
-      Math.round((((cpuAfter[name] ?? 0) - (cpuBefore[name] ?? 0)) / run.elapsed) * 100) / 100,
-    ]),
-  );
-  const after = await operator.ask<Counts>('counts');
-  // Events the receiver got between the two snapshots (taken just inside them): the delivery side's cost.
-  const deliveryStatements =
-    statementsBefore && statementsAfter
-      ? deliveryStatementsPerEvent(
-          statementsBefore,
-          statementsAfter,
-          after.distinctEvents - before.distinctEvents,
-        )
-      : null;
-  const rssAfter = services.reduce((sum, each) => sum + treeRssMb(each.pid), 0);
-  const load1m = loadAverage();
-
-  // One open-round per accepted buy, one close-round per closed round.
-  const expected = before.distinctEvents + (withWebhooks ? run.buys + run.rounds : 0);
-  const undeliveredAtEnd = expected - after.distinctEvents;
-  const drainStart = performance.now();
-  let drained = after;
-  while (drained.distinctEvents < expected && performance.now() - drainStart < DRAIN_LIMIT_MS) {
-    await sleep(50);
-    drained = await operator.ask<Counts>('counts');
-  }
-  const drainMs = Math.round(performance.now() - drainStart);
-  const { lagMs } = await operator.ask<{ lagMs: Latency }>('lag', { fromEvent: before.events });
-  const hookAfter = await loggedAttempts(
-    (hookBefore ? hookBefore.successCount + hookBefore.failureCount : 0) + expected - before.distinctEvents,
-  );
-  const hook = hookAfter &&
-    hookBefore && {
-      successCount: hookAfter.successCount - hookBefore.successCount,
-      failureCount: hookAfter.failureCount - hookBefore.failureCount,
-    };
-  const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${onPostgres ? ` --database postgres --instances ${instanceCount}${values.tcp ? ' --tcp' : ''}` : ''}${values.statements ? ' --statements' : ''}`;
-
-  const result = {
+  const { command, result, table, statements, deliveryStatements, profile } = await measurePlay({
     players,
-    withWebhooks,
-    thinkMs,
-    seconds: Math.round(run.elapsed * 100) / 100,
-    rounds: run.rounds,
-    roundsPerSecond: perSecond(run.rounds, run.elapsed),
-    buyMs: run.buyMs,
-    revealMs: run.revealMs,
-    walletCallsPerSecond: perSecond(after.walletCalls - before.walletCalls, run.elapsed),
-    webhooks: {
-      deliveredPerSecond: perSecond(after.distinctEvents - before.distinctEvents, run.elapsed),
-      expected: expected - before.distinctEvents,
-      undeliveredAtEnd,
-      drainMs: drained.distinctEvents >= expected ? drainMs : null,
-      lagMs,
-      attemptsSucceeded: hook?.successCount,
-      attemptsFailed: hook?.failureCount,
-    },
-    serviceProcesses,
+    seconds,
     workers,
-    database: onPostgres ? 'postgres' : 'sqlite',
     instances: instanceCount,
-    postgres,
-    serviceRssMb: { connected: rssBefore, afterRun: rssAfter },
-    coresUsed,
-    /** The service's CPU time per round: what a round costs, whatever else the machine was doing. */
-    serviceCpuMsPerRound:
-      Math.round((((cpuAfter.service ?? 0) - (cpuBefore.service ?? 0)) * 1000 * 100) / run.rounds) / 100,
-    /** The same, for each process of the service: the primary and each worker apart. */
-    serviceProcessCpu: perProcess,
-    loadAverage1m: load1m,
-    statementsPerRound: statements,
-    /** Webhook delivery's statements (queue reads, leases, log, events, counters) per event delivered. */
-    deliveryStatementsPerEvent: deliveryStatements,
-    /** Messages between the service's processes during the run, by kind, and all of them per round. */
-    crossProcessMessages: crossProcess,
-    errors: run.errors,
-    errorSamples: run.errorSamples,
-  };
-  report('play-loop', command, result, {
-    'service processes': serviceProcesses,
-    ...(onPostgres && { 'database / instances': `postgres / ${instanceCount}` }),
-    'rounds/s': result.roundsPerSecond,
-    rounds: result.rounds,
-    'buy p50/p95/p99 ms': triple(run.buyMs),
-    'reveal p50/p95/p99 ms': triple(run.revealMs),
-    'wallet calls/s': result.walletCallsPerSecond,
-    'webhook deliveries/s': result.webhooks.deliveredPerSecond,
-    'webhook lag p50/p95/p99 ms': triple(lagMs),
-    'webhooks undelivered at end': undeliveredAtEnd,
-    'webhook drain ms': result.webhooks.drainMs ?? `> ${DRAIN_LIMIT_MS}`,
-    'webhook attempts ok / failed': `${hook?.successCount} / ${hook?.failureCount}`,
-    'service CPU ms per round': result.serviceCpuMsPerRound,
-    ...Object.fromEntries(
-      perProcess.map((each) => [
-        `  ${instanceCount > 1 ? `instance ${each.instance} ` : ''}${each.role} ${each.pid}: CPU ms per round / cores`,
-        `${each.cpuMsPerRound} / ${each.cores}`,
-      ]),
-    ),
-    ...(postgres && {
-      'PostgreSQL CPU ms per round / cores': `${postgres.cpuMsPerRound} / ${postgres.cores}`,
-      'PostgreSQL commits/s (per round)': `${postgres.commitsPerSecond} (${postgres.commitsPerRound})`,
-      'PostgreSQL rollbacks per round': postgres.rollbacksPerRound,
-      'PostgreSQL CPU ms per round by process': Object.entries(postgres.cpuMsPerRoundByKind ?? {})
-        .filter(([, ms]) => ms > 0)
-        .map(([kind, ms]) => `${kind} ${ms}`)
-        .join(', '),
-      ...(postgres.wal && {
-        'WAL bytes / records / full pages / flushes per round': `${postgres.wal.bytesPerRound} / ${postgres.wal.recordsPerRound} / ${postgres.wal.fullPageImagesPerRound} / ${postgres.wal.syncsPerRound}`,
-      }),
-    }),
-    ...(trips && {
-      'round trips / statements sent / units per round': `${trips.roundTrips} / ${trips.sent} / ${trips.units}`,
-      'units that waited for a connection, per round': trips.waits,
-    }),
-    ...(statements && {
-      'SQL statements / ms per round': `${statements.statements} / ${statements.ms}`,
-      'webhook delivery statements per delivered event': deliveryStatements?.perEvent,
-    }),
-    'messages between processes per round (push / presence / heartbeat)': `${crossProcess.perRound} (${messages.push} / ${messages.presence} / ${messages.heartbeat})`,
-    'service RSS MB': rssAfter,
-    'cores used: service / operator / players': `${coresUsed.service} / ${coresUsed.operator} / ${coresUsed.players}`,
-    'load average (1 min)': load1m,
-    errors: run.errors,
+    thinkMs,
+    withWebhooks,
+    statements: values.statements,
+    tcp: values.tcp,
+    profileDir: values['cpu-prof'],
+    database,
   });
+  report('play-loop', command, result, table);
   if (statements) {
     console.log('costliest statements (calls and ms per round):');
     console.table(statements.top);
     console.log('webhook delivery statements per delivered event:');
     console.table(deliveryStatements?.top ?? []);
   }
-  for (const sample of run.errorSamples) console.log('error:', JSON.stringify(sample));
-  process.exitCode = run.errors === 0 && result.webhooks.drainMs !== null ? 0 : 1;
+  if (profile) printStatementProfile(profile);
+  for (const sample of result.errorSamples) console.log('error:', JSON.stringify(sample));
+  process.exitCode = result.errors === 0 && result.webhooks.drainMs !== null ? 0 : 1;
 } finally {
-  await stopFleet({ load, services, operator, database, dataDirs });
+  await database?.close();
 }

@@ -10,7 +10,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+/** Where PostgreSQL's binaries are (initdb, pg_ctl, pgbench…). */
+export const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
 
 export interface Cluster {
   /**

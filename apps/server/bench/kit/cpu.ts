@@ -19,6 +19,15 @@ export function cpuSeconds(pid: number | undefined): number | null {
   return fields ? (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND : null; // utime, stime
 }
 
+/**
+ * CPU seconds (user + system) of a process's children that have exited and been waited for
+ * (cutime + cstime): a server's short-lived backends, whose own readings are gone with them.
+ */
+export function exitedChildrenCpuSeconds(pid: number | undefined): number | null {
+  const fields = pid === undefined ? null : statFields(pid);
+  return fields ? (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND : null;
+}
+
 /** The command name of a process (/proc/PID/comm), or null once it is gone. */
 function commandOf(pid: number): string | null {
   try {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { StatementCounts } from '../../src/store/sqlite/statement-stats.ts';
+import type { StatementCount } from '../../src/store/sqlite/statement-stats.ts';
 import { startCluster } from '../../test/postgres-cluster.ts';
-import { cpuSeconds, processTree, type TreeCpu } from '../kit/cpu.ts';
+import { cpuSeconds, exitedChildrenCpuSeconds, processTree, type TreeCpu } from '../kit/cpu.ts';
 
 /**
  * PostgreSQL for `bench:play --database postgres`: a throwaway cluster on this machine, started as
@@ -13,8 +13,13 @@ import { cpuSeconds, processTree, type TreeCpu } from '../kit/cpu.ts';
  */
 export interface BenchDatabase {
   url: string;
-  /** CPU seconds of the postmaster and each backend now, by pid; null for a server not started here. */
+  /**
+   * CPU seconds of the postmaster and each backend now, by pid, and of its exited backends together
+   * under EXITED; null for a server not started here.
+   */
   cpu(): TreeCpu | null;
+  /** A URL of another database of the cluster, created empty (pgbench's, beside the service's). */
+  createDatabase(name: string): Promise<string>;
   /**
    * pg_stat_database.xact_commit and xact_rollback of the bench's database (its statistics lag by
    * up to a second). Rollbacks are mostly units PostgreSQL aborted, each run again by the service.
@@ -29,11 +34,34 @@ export interface BenchDatabase {
    * Every statement the bench's database ran so far, by text, from pg_stat_statements (started
    * with `countStatements` only; BEGIN and COMMIT included). Undefined without it.
    */
-  statements(): Promise<StatementCounts | undefined>;
+  statements(): Promise<PgStatementCounts | undefined>;
   /** Keeps the database as it is now in `target`, for `dataFrom` (test/postgres-cluster.ts saveData). */
   saveData(target: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * pg_stat_statements' counters of one statement text (its queryid's rows summed): `ms` is the
+ * execution time (a trigger's work included, in the statement that fired it), `planMs` the
+ * planning's (track_planning is on when counting).
+ */
+export interface PgStatementCount extends StatementCount {
+  planMs: number;
+  plans: number;
+  rows: number;
+  sharedHit: number;
+  sharedRead: number;
+  sharedDirtied: number;
+  sharedWritten: number;
+  walRecords: number;
+  walFullPages: number;
+  walBytes: number;
+}
+
+export type PgStatementCounts = Record<string, PgStatementCount>;
+
+/** The pseudo-pid under which cpu() reads the CPU of the cluster's exited processes (pid 0 is never one). */
+export const EXITED = 0;
 
 export interface WalCounts {
   bytes: number;
@@ -47,6 +75,7 @@ export interface WalCounts {
  * idle`…): 'backend' for a connection's, the background worker's name otherwise.
  */
 export function processKind(pid: number): string {
+  if (pid === EXITED) return 'exited';
   let title = '';
   try {
     title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
@@ -75,7 +104,11 @@ export async function startBenchDatabase(
   options: { countStatements?: boolean; tcp?: boolean; dataFrom?: string } = {},
 ): Promise<BenchDatabase> {
   const counting = options.countStatements === true;
-  const cluster = await startCluster(counting ? ['shared_preload_libraries=pg_stat_statements'] : [], {
+  const countingSettings = [
+    'shared_preload_libraries=pg_stat_statements',
+    'pg_stat_statements.track_planning=on',
+  ];
+  const cluster = await startCluster(counting ? countingSettings : [], {
     ...(options.dataFrom && { dataFrom: options.dataFrom }),
   });
   let admin = new pg.Client({ connectionString: cluster.url });
@@ -98,12 +131,19 @@ export async function startBenchDatabase(
     Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     url: url.href,
-    cpu: () =>
-      cluster.dataDir === undefined
-        ? null
-        : new Map(
-            processTree(postmaster(cluster.dataDir)).map((pid) => [pid, cpuSeconds(pid) ?? 0] as const),
-          ),
+    cpu: () => {
+      if (cluster.dataDir === undefined) return null;
+      const root = postmaster(cluster.dataDir);
+      const readings: TreeCpu = new Map(processTree(root).map((pid) => [pid, cpuSeconds(pid) ?? 0] as const));
+      return readings.set(EXITED, exitedChildrenCpuSeconds(root) ?? 0);
+    },
+    createDatabase: async (name) => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${name}`);
+      const other = new URL(url);
+      other.pathname = `/${name}`;
+      return other.href;
+    },
     transactions: async () => {
       const row = (
         await admin.query('SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = $1', [
@@ -124,15 +164,24 @@ export async function startBenchDatabase(
     },
     statements: async () => {
       if (!counting) return undefined;
-      const { rows } = await admin.query<{ query: string; calls: string; ms: number }>(
-        `SELECT s.query, s.calls, s.total_exec_time AS ms FROM pg_stat_statements s
-         JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1`,
+      const { rows } = await admin.query<Record<string, string | number> & { query: string }>(
+        `SELECT s.query, s.calls, s.total_exec_time AS "ms", s.total_plan_time AS "planMs",
+                s.plans, s.rows, s.shared_blks_hit AS "sharedHit", s.shared_blks_read AS "sharedRead",
+                s.shared_blks_dirtied AS "sharedDirtied", s.shared_blks_written AS "sharedWritten",
+                s.wal_records AS "walRecords", s.wal_fpi AS "walFullPages", s.wal_bytes AS "walBytes"
+         FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = $1`,
         [NAME],
       );
-      const counts: StatementCounts = {};
-      for (const row of rows) {
-        const into = counts[row.query] ?? { calls: 0, ms: 0 };
-        counts[row.query] = { calls: into.calls + Number(row.calls), ms: into.ms + row.ms };
+      const counts: PgStatementCounts = {};
+      for (const { query, ...row } of rows) {
+        const into = counts[query];
+        const sum = Object.fromEntries(
+          Object.entries(row).map(([key, value]) => [
+            key,
+            Number(value) + (into?.[key as keyof PgStatementCount] ?? 0),
+          ]),
+        );
+        counts[query] = sum as unknown as PgStatementCount;
       }
       return counts;
     },

@@ -1,6 +1,7 @@
 import { startTestOperator } from '../../test/test-operator.ts';
 import { serveParent } from '../kit/child.ts';
 import { latency } from '../kit/stats.ts';
+import type { OperatorCounts } from './messages.ts';
 
 /**
  * The operator of the play-loop bench, in its own process: the tests' HTTP wallet (signature
@@ -30,11 +31,12 @@ serveParent(async (type, body) => {
   }
   if (type === 'counts') {
     for (; counted < operator.events.length; counted++) distinct.add(operator.events[counted]?.id ?? '');
-    return {
+    const counts: OperatorCounts = {
       walletCalls: operator.calls.length,
       events: operator.events.length,
       distinctEvents: distinct.size,
     };
+    return { ...counts };
   }
   if (type === 'lag') return { lagMs: latency(lagsSince(Number(body.fromEvent ?? 0))) };
   throw new Error(`unknown request ${type}`);

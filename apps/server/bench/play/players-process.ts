@@ -2,6 +2,7 @@ import { connectPlayer, type Player } from '../../test/play-fixtures.ts';
 import { serveParent } from '../kit/child.ts';
 import { sleep } from '../kit/processes.ts';
 import { latency } from '../kit/stats.ts';
+import type { RunResult } from './messages.ts';
 
 /**
  * The load generator of the play-loop bench, in its own process: one Socket.IO client per game
@@ -21,7 +22,7 @@ async function connectAll(urls: string[], tokens: string[]): Promise<void> {
   }
 }
 
-async function run(seconds: number, thinkMs: number) {
+async function run(seconds: number, thinkMs: number): Promise<RunResult> {
   const buyMs: number[] = [];
   const revealMs: number[] = [];
   const errors: { request: string; answer: unknown }[] = [];
@@ -76,7 +77,7 @@ serveParent(async (type, body) => {
     );
     return { connected: players.length };
   }
-  if (type === 'run') return run(Number(body.seconds), Number(body.thinkMs ?? 0));
+  if (type === 'run') return { ...(await run(Number(body.seconds), Number(body.thinkMs ?? 0))) };
   if (type === 'close') {
     for (const player of players) player.close();
     return {};

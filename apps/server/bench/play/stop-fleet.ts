@@ -13,6 +13,15 @@ export interface Fleet {
   dataDirs: string[];
 }
 
+/** A fleet with nothing started yet, filled in as its parts start (startFleet). */
+export const noFleet = (): Fleet => ({
+  load: undefined,
+  services: [],
+  operator: undefined,
+  database: undefined,
+  dataDirs: [],
+});
+
 /** Stops a play bench's processes, players first so no round is left mid-way, and removes its files. */
 export async function stopFleet({ load, services, operator, database, dataDirs }: Fleet): Promise<void> {
   await load?.ask('close').catch(() => {});

@@ -181,7 +181,8 @@ export async function writeChanges(
     });
   }
   // Without an event the last write can carry the COMMIT, unless a write's answer is checked
-  // (`held`). `before` must hold statements only: a check in it would come after the COMMIT.
+  // (`held`). `before` must hold statements only: a check in it would come after the COMMIT
+  // (guarded by write-changes.test.ts).
   const lastHere = options.last === true && !changes.event && !options.held;
   const sent = writes.map((write, i) => {
     if (lastHere && i === writes.length - 1) tx.lastStatement();

@@ -64,8 +64,9 @@ export function createPrizeFlow(runtime: PlayRuntime, retrier: Pick<WalletRetrie
     if (outcome.kind === 'closed') round = await closeLost(held, outcome.changes);
     else {
       const sent = await retrier.sendFirst(outcome.prize, held);
-      // Undefined: the retrier here is sending the prize already (it answers and pushes when done).
-      round = sent?.round ?? { ...round, status: 'closing' };
+      // Undefined: the retrier here is sending the prize already (it answers and pushes when done),
+      // so the round has moved on since it was read: answered as it stands, not as guessed.
+      round = sent?.round ?? (await mustRound(store, round.id));
       balance = sent?.balance ?? balance;
     }
     const view = playRoundOf(round);
