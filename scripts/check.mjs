@@ -1,36 +1,79 @@
 #!/usr/bin/env node
-// `npm test`: the typecheck, the linter, every test and the browser tests, in that order, stopping
-// at the first step that fails. Whatever happens, it ends with the tests' summary (test-summary.mjs):
-// the tests that needed their CI retry, the files that failed and the slowest files.
-import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+// `npm test`: the typecheck, the linter, every test and the browser tests, stopping at the first
+// step that fails. The system programs' install (apt, mostly waiting on the network) and the pages'
+// builds run beside the typecheck and the linter; the tests run after both. Whatever happens, it
+// ends with the tests' summary (test-summary.mjs): the tests that needed their CI retry, the files
+// that failed and the slowest files.
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRecord, summarize } from './test-summary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const record = join(root, 'test-results', 'record.jsonl');
-const steps = [
-  ['pnpm', 'typecheck'],
-  ['pnpm', 'lint'],
-  ['node', 'scripts/ensure-test-tools.mjs'],
-  ['pnpm', 'test:unit'],
-  ['pnpm', 'build:game'],
-  ['pnpm', 'build:panel'],
-  ['pnpm', 'test:e2e'],
-];
-
+const results = join(root, 'test-results');
+const record = join(results, 'record.jsonl');
 rmSync(record, { force: true });
+mkdirSync(results, { recursive: true });
 const env = { ...process.env, RASPA_TEST_RECORD: record };
-let status = 0;
-for (const [command, ...args] of steps) {
+
+/** Runs one step; its output goes to the terminal, or to `log` (printed once it ends) beside another. */
+function step(command, args, log) {
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
-  status = result.error ? 1 : (result.status ?? 1);
-  console.log(
-    `[check] ${[command, ...args].join(' ')}: ${status === 0 ? 'ok' : `failed (${status})`} in ${Math.round((Date.now() - started) / 1000)} s`,
-  );
-  if (status !== 0) break;
+  const name = [command, ...args].join(' ');
+  return new Promise((resolve) => {
+    const output = log ? createWriteStream(log) : undefined;
+    const child = spawn(command, args, {
+      cwd: root,
+      env,
+      stdio: ['ignore', output ? 'pipe' : 'inherit', output ? 'pipe' : 'inherit'],
+    });
+    child.stdout?.pipe(output, { end: false });
+    child.stderr?.pipe(output, { end: false });
+    const done = (status) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      const finish = () => {
+        if (log) process.stdout.write(readFileSync(log, 'utf8'));
+        console.log(`[check] ${name}: ${status === 0 ? 'ok' : `failed (${status})`} in ${seconds} s`);
+        resolve(status);
+      };
+      if (output) output.end(finish);
+      else finish();
+    };
+    child.once('error', () => done(1));
+    child.once('close', (code) => done(code ?? 1));
+  });
 }
+
+/** Steps one after the other, up to the first that fails. */
+async function lane(steps, log) {
+  for (const [command, ...args] of steps) {
+    const status = await step(
+      command,
+      args,
+      log && join(results, `${args.at(-1)?.replace(/\W+/g, '-')}.log`),
+    );
+    if (status !== 0) return status;
+  }
+  return 0;
+}
+
+const first = await Promise.all([
+  lane([
+    ['pnpm', 'typecheck'],
+    ['pnpm', 'lint'],
+  ]),
+  lane(
+    [
+      ['node', 'scripts/ensure-test-tools.mjs'],
+      ['pnpm', 'build:game'],
+      ['pnpm', 'build:panel'],
+    ],
+    true,
+  ),
+]);
+let status = first.find((each) => each !== 0) ?? 0;
+if (status === 0) status = await lane([['pnpm', 'test:unit']]);
+if (status === 0) status = await lane([['pnpm', 'test:e2e']]);
 console.log(`\n[check] summary\n${summarize(readRecord(record)).join('\n')}`);
 process.exit(status);
