@@ -1,6 +1,7 @@
 import { type ReportRound, type ReportTransaction, reportSumsOf } from '@raspa/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { readCsvRecords } from './csv-reader.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { type LedgerFixtures, ledgerFixtures, listAllPages } from './ledger-fixtures.ts';
@@ -321,14 +322,14 @@ describe('GET /v1/report', () => {
     expect(readCsv(report.body as string).map((row) => row.bets)).toEqual(credentials.map(() => '5'));
   });
 
-  it('checks an export’s filters before the first byte: 400, 403 and 404 as JSON', async () => {
+  it('checks an export’s filters before the first byte: 400 and 404 as JSON', async () => {
     const client = await newClient();
     const other = await newClient();
     const theirs = await fixtures.seat(other.clientId);
     for (const [path, status] of [
       ['/v1/round?format=csv&type=refund', 400],
       ['/v1/transaction?format=csv&status=closed', 400],
-      [`/v1/round?format=csv&profileId=${theirs.profileId}`, 403],
+      [`/v1/round?format=csv&profileId=${theirs.profileId}`, 404],
       ['/v1/transaction?format=csv&userId=no-such-player', 404],
     ] as const) {
       const answer = await server.call('GET', path, { token: client.tokens });
@@ -337,7 +338,7 @@ describe('GET /v1/report', () => {
     }
   });
 
-  it('refuses bad input with VALIDATION_ERROR, and another client’s profile with a 403', async () => {
+  it('refuses bad input with VALIDATION_ERROR, and another client’s profile as an unknown one', async () => {
     const client = await newClient();
     const other = await newClient();
     const theirs = await fixtures.seat(other.clientId);
@@ -351,9 +352,13 @@ describe('GET /v1/report', () => {
       expect(answer.status).toBe(400);
       expect(answer.body.code).toBe('VALIDATION_ERROR');
     }
-    const forbidden = await server.call('GET', `/v1/report?profileId=${theirs.profileId}`, {
-      token: client.tokens,
+    const asked = (profileId: string) =>
+      server.call('GET', `/v1/report?profileId=${profileId}`, { token: client.tokens });
+    const unknown = await asked('no-such-profile');
+    expect(unknown.status).toBe(404);
+    expectAnsweredAsUnknown(await asked(theirs.profileId), unknown, {
+      theirs: theirs.profileId,
+      unknown: 'no-such-profile',
     });
-    expect(forbidden.status).toBe(403);
   });
 });

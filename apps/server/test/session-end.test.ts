@@ -10,6 +10,7 @@ import {
 import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../src/store/postgres/database.ts';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import {
   connectPlayer,
@@ -132,10 +133,14 @@ describe('DELETE /v1/game/session/{sessionId}', () => {
     expect(await player.ask('state')).toMatchObject({ ok: false, error: { code: 'SESSION_ENDED' } });
   });
 
-  it('answers 404 for an unknown session, 403 for another client’s, 401 without a token, 400 for a bad id', async () => {
+  it('answers 404 for an unknown session and the same for another client’s, 401 without a token, 400 for a bad id', async () => {
     const seat = await newSeat();
-    expect((await endSession('nope')).status).toBe(404);
-    expect(await endSession(seat.sessionId, other)).toMatchObject({ status: 403, body: { status: 'error' } });
+    const unknown = await endSession('nope');
+    expect(unknown.status).toBe(404);
+    expectAnsweredAsUnknown(await endSession(seat.sessionId, other), unknown, {
+      theirs: seat.sessionId,
+      unknown: 'nope',
+    });
     expect((await server.call('DELETE', `/v1/game/session/${seat.sessionId}`)).status).toBe(401);
     expect((await endSession('x'.repeat(300))).status).toBe(400);
     // None of them ended it.
@@ -198,8 +203,12 @@ describe('GET /v1/user/{userId}/sessions', () => {
     const bad = await liveSessions(seat.playerId, '?pageSize=101');
     expect(bad.status).toBe(400);
     expect(bad.body.messages).toEqual([expect.stringMatching(/^pageSize: /)]);
-    expect((await liveSessions('nope')).status).toBe(404);
-    expect((await liveSessions(seat.playerId, '', other)).status).toBe(403);
+    const unknown = await liveSessions('nope');
+    expect(unknown.status).toBe(404);
+    expectAnsweredAsUnknown(await liveSessions(seat.playerId, '', other), unknown, {
+      theirs: seat.playerId,
+      unknown: 'nope',
+    });
   });
 });
 
