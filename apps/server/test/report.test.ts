@@ -296,6 +296,14 @@ describe('GET /v1/report', () => {
       "@SUM(1+1)*cmd|' /C calc'!A0",
       '\t=1+1',
       '\r=1+1',
+      // Behind blanks a spreadsheet may strip, and in full width (issue 32).
+      '\n=1+1',
+      '  =1+1',
+      '\t -2+3',
+      '＝1+1',
+      '＋cmd',
+      '－2+3',
+      '＠SUM(1+1)',
     ];
     for (const credential of credentials) {
       await fixtures.round(await fixtures.addPlayer(first, credential), { at: '2026-02-01T10:00:00.000Z' });
@@ -307,7 +315,9 @@ describe('GET /v1/report', () => {
       expect(csv.status).toBe(200);
       // No field of any line starts with a formula character, quoted or not.
       for (const record of readCsvRecords(csv.body as string)) {
-        for (const field of record) expect(field).not.toMatch(/^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/);
+        for (const field of record) {
+          expect(field).not.toMatch(/^[\t\r\n]|^\s*[=+@＝＋＠]|^\s*[-－](?!\d+(\.\d+)?$)/u);
+        }
       }
     }
     const roundRows = readCsv(rounds.body as string);
