@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseSnapshots, databaseSnapshots } from './database-snapshot.ts';
-import { signForTest, startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { type Answer, signForTest, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 /**
  * Random requests against the running app, on 127.0.0.1 only and bounded in count: none may get a
  * 500 or a non-envelope answer, and none may change stored data unless it was a correctly signed
- * write (or an authenticated DELETE, which needs no signature).
+ * write (or an authenticated DELETE, which needs no signature). On both databases: a NUL (U+0000)
+ * in an id or a string answered 500 on PostgreSQL only (issue 32), so NULs are among the inputs.
  */
 let server: TestServer;
 let tokens: TokenSet;
@@ -39,6 +40,11 @@ afterAll(async () => {
   await server.close();
 });
 
+/** A string with a NUL somewhere in it. */
+const withNul = fc
+  .tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }))
+  .map(([before, after]) => `${before}\u0000${after}`);
+
 const segment = fc.oneof(
   fc.constantFrom(
     'v1',
@@ -67,7 +73,7 @@ describe('fuzz', () => {
     const routePath = fc
       .tuple(
         fc.constantFrom(...routes),
-        fc.constantFrom(profileId, 'unknown-id', '1', '%2e%2e', 'x'.repeat(300)),
+        fc.constantFrom(profileId, 'unknown-id', '1', '%2e%2e', 'x'.repeat(300), '%00', 'a%00b'),
       )
       .map(([route, id]) => `/v1${route.path.replace(/:\w+/g, id)}`);
     const randomPath = fc
@@ -93,7 +99,7 @@ describe('fuzz', () => {
             fc.oneof(
               fc.string({ maxLength: 20 }),
               fc.integer().map(String),
-              fc.constantFrom(profileId, '-1', '0', '1e309', '2026-02-30'),
+              fc.constantFrom(profileId, '-1', '0', '1e309', '2026-02-30', '\u0000', `${profileId}\u0000`),
             ),
           ),
           { maxLength: 4 },
@@ -105,9 +111,9 @@ describe('fuzz', () => {
       fc.jsonValue({ maxDepth: 3 }),
       fc.record(
         {
-          name: fc.string(),
+          name: fc.oneof(fc.string(), withNul),
           type: fc.constantFrom('demo', 'operator', 'x'),
-          profileId: fc.constantFrom(profileId, 'nope'),
+          profileId: fc.constantFrom(profileId, 'nope', `${profileId}\u0000`),
         },
         { requiredKeys: [] },
       ),
@@ -170,4 +176,62 @@ describe('fuzz', () => {
     );
     expect(requests).toBeGreaterThanOrEqual(RUNS);
   }, 300_000);
+
+  it('answers a NUL in every path id, in a query and in a signed body with a 400 naming the field, changing nothing', async () => {
+    const before = await snapshots.snapshot();
+    const nulMessage = (field: string) => `${field}: must not contain the NUL character (U+0000)`;
+    const expectRefused = (answer: Answer, fields: string[], what: string) =>
+      expect([what, answer.status, answer.body.code, answer.body.messages]).toEqual([
+        what,
+        400,
+        'VALIDATION_ERROR',
+        fields.map(nulMessage),
+      ]);
+    // Every route with an id in its path, the id a NUL alone or inside.
+    const withIds = server.running.app.routes.filter((route) => route.path.includes(':'));
+    expect(withIds.length).toBeGreaterThan(20);
+    for (const route of withIds) {
+      const method = route.method.toUpperCase();
+      const params = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1] as string);
+      for (const id of ['%00', `${profileId}%00`]) {
+        const path = `/v1${route.path.replace(/:\w+/g, id)}`;
+        const body = method === 'POST' || method === 'PUT' ? {} : undefined;
+        expectRefused(await server.call(method, path, { token: tokens, body }), params, `${method} ${path}`);
+      }
+    }
+    // A query, and signed bodies: each was a 500 on PostgreSQL.
+    expectRefused(
+      await server.call('GET', `/v1/user?profileId=${profileId}&search=%00`, { token: tokens }),
+      ['search'],
+      'the player search',
+    );
+    const signed: Array<[string, string, Record<string, unknown>, string[]]> = [
+      ['POST', '/v1/profile', { name: 'Fu\u0000zz', type: 'demo' }, ['name']],
+      ['PUT', `/v1/profile/${profileId}`, { name: '\u0000' }, ['name']],
+      [
+        'PUT',
+        `/v1/profile/${profileId}`,
+        { responsibleGamingUrl: 'https://casa.example/\u0000' },
+        ['responsibleGamingUrl'],
+      ],
+      [
+        'POST',
+        '/v1/user/auth',
+        { profileId, credential: 'dora\u0000', credentialType: 'username' },
+        ['credential'],
+      ],
+      [
+        'POST',
+        '/v1/promotion',
+        { profileId, name: 'Free\u0000', players: ['a', 'b\u0000'] },
+        ['name', 'players.1'],
+      ],
+      ['POST', '/v1/promotion/some-promotion/players', { players: ['\u0000'] }, ['players.0']],
+      ['POST', '/v1/profile', { name: 'key', type: 'demo', 'x\u0000': 1 }, ['x\\u0000']],
+    ];
+    for (const [method, path, body, fields] of signed) {
+      expectRefused(await server.call(method, path, { token: tokens, body }), fields, `${method} ${path}`);
+    }
+    expect(await snapshots.snapshot()).toBe(before);
+  });
 });

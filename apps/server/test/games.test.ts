@@ -7,6 +7,7 @@ import {
   type Ladder,
 } from '@raspa/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
 let server: TestServer;
@@ -265,26 +266,8 @@ describe('POST /v1/game', () => {
     expect(await listGames(profileId)).toEqual([]);
   });
 
-  it('answers 403 for another client’s profile and 400 for an unknown one, storing nothing', async () => {
+  it('answers 400 for an unknown profile, and the same for another client’s, storing nothing', async () => {
     const theirs = await newProfile(other);
-    const forbidden = await server.call('POST', '/v1/game', {
-      token: tokens,
-      body: { ...config, profileId: theirs },
-    });
-    expect(forbidden).toMatchObject({
-      status: 403,
-      body: {
-        status: 'error',
-        code: 'FORBIDDEN',
-        messages: [`profile ${theirs} belongs to another API client`],
-      },
-    });
-    const simulated = await server.call('POST', '/v1/game', {
-      token: tokens,
-      body: { ...config, profileId: theirs, simulation: true },
-    });
-    expect(simulated.status).toBe(403);
-    expect(await listGames(theirs, other)).toEqual([]);
     const unknown = await server.call('POST', '/v1/game', {
       token: tokens,
       body: { ...config, profileId: 'no-such-profile' },
@@ -293,6 +276,14 @@ describe('POST /v1/game', () => {
       status: 400,
       body: { code: 'VALIDATION_ERROR', messages: ['profileId: profile no-such-profile was not found'] },
     });
+    for (const simulation of [false, true]) {
+      const answer = await server.call('POST', '/v1/game', {
+        token: tokens,
+        body: { ...config, profileId: theirs, simulation },
+      });
+      expectAnsweredAsUnknown(answer, unknown, { theirs, unknown: 'no-such-profile' });
+    }
+    expect(await listGames(theirs, other)).toEqual([]);
   });
 
   it('refuses a missing token with 401 and a missing or wrong signature with 401 INVALID_SIGNATURE', async () => {
@@ -357,7 +348,7 @@ describe('GET /v1/game', () => {
     });
   });
 
-  it('needs profileId (400), the caller’s own profile (403, 400 unknown) and a token (401)', async () => {
+  it('needs profileId (400), the caller’s own profile (400, as unknown) and a token (401)', async () => {
     expect(await server.call('GET', '/v1/game', { token: tokens })).toMatchObject({
       status: 400,
       body: { code: 'VALIDATION_ERROR', messages: ['profileId is required'] },
@@ -367,14 +358,16 @@ describe('GET /v1/game', () => {
       body: { messages: ['profileId: must not be empty'] },
     });
     const theirs = await newProfile(other);
-    expect(await server.call('GET', `/v1/game?profileId=${theirs}`, { token: tokens })).toMatchObject({
-      status: 403,
-      body: { code: 'FORBIDDEN', messages: [`profile ${theirs} belongs to another API client`] },
-    });
-    expect(await server.call('GET', '/v1/game?profileId=nope', { token: tokens })).toMatchObject({
+    const unknown = await server.call('GET', '/v1/game?profileId=nope', { token: tokens });
+    expect(unknown).toMatchObject({
       status: 400,
       body: { messages: ['profileId: profile nope was not found'] },
     });
+    expectAnsweredAsUnknown(
+      await server.call('GET', `/v1/game?profileId=${theirs}`, { token: tokens }),
+      unknown,
+      { theirs, unknown: 'nope' },
+    );
     expect(await server.call('GET', `/v1/game?profileId=${theirs}`)).toMatchObject({
       status: 401,
       body: { code: 'UNAUTHORIZED' },
@@ -446,23 +439,21 @@ describe('PUT /v1/game/{id}', () => {
     ]);
   });
 
-  it('answers 404 for an unknown game, 403 for another client’s, 400 for the wrong profile; nothing changes', async () => {
+  it('answers 404 for an unknown game and the same for another client’s, 400 for the wrong profile; nothing changes', async () => {
     const { profileId, v2 } = await twoVersions();
-    expect(
-      await server.call('PUT', '/v1/game/no-such-game', {
-        token: tokens,
-        body: { active: false, profileId },
-      }),
-    ).toMatchObject({
+    const unknown = await server.call('PUT', '/v1/game/no-such-game', {
+      token: tokens,
+      body: { active: false, profileId },
+    });
+    expect(unknown).toMatchObject({
       status: 404,
       body: { status: 'error', code: 'NOT_FOUND', messages: ['game no-such-game was not found'] },
     });
-    expect(
+    expectAnsweredAsUnknown(
       await server.call('PUT', `/v1/game/${v2}`, { token: other, body: { active: false, profileId } }),
-    ).toMatchObject({
-      status: 403,
-      body: { code: 'FORBIDDEN', messages: [`game ${v2} belongs to another API client`] },
-    });
+      unknown,
+      { theirs: v2, unknown: 'no-such-game' },
+    );
     const elsewhere = await newProfile();
     expect(
       await server.call('PUT', `/v1/game/${v2}`, {

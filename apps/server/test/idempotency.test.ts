@@ -185,11 +185,12 @@ describe('Idempotency-Key on signed writes', () => {
     const theirs = await clientWithProfile('Theirs');
     const key = newKey();
     const request = { token: mine.tokens, body: gameBody(theirs.profileId), headers: withKey(key) };
-    const forbidden = await server.call('POST', '/v1/game', request);
-    expect(forbidden.status).toBe(403);
+    // Another client's profile: the handler's 400, as for an unknown one.
+    const refused = await server.call('POST', '/v1/game', request);
+    expect(refused.status).toBe(400);
     const again = await server.call('POST', '/v1/game', request);
-    expect(again.status).toBe(403);
-    expect(again.body).toEqual(forbidden.body);
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual(refused.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     // A validation error, a bad signature: the key stays free for the corrected request.
     const fresh = newKey();

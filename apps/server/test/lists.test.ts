@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { type LedgerFixtures, ledgerFixtures, type Seat, type WrittenRound } from './ledger-fixtures.ts';
 
@@ -466,19 +467,14 @@ describe.each(['/v1/round', '/v1/transaction'])('%s: access and validation', (pa
     ['profileId', () => other.profileId, 'profile'],
     ['userId', () => other.playerId, 'user'],
     ['roundId', () => otherRound.roundId, 'round'],
-  ])('answers 403 for a %s of another API client, 404 for an unknown one', async (field, value, what) => {
-    expect(await get(`${path}?${field}=${value()}`)).toMatchObject({
-      status: 403,
-      body: {
-        status: 'error',
-        code: 'FORBIDDEN',
-        messages: [`${what} ${value()} belongs to another API client`],
-      },
-    });
-    expect(await get(`${path}?${field}=nope`)).toMatchObject({
+  ])('answers 404 for an unknown %s, and the same for another API client’s', async (field, value, what) => {
+    const unknown = await get(`${path}?${field}=nope`);
+    expect(unknown).toMatchObject({
       status: 404,
       body: { status: 'error', code: 'NOT_FOUND', messages: [`${what} nope was not found`] },
     });
+    const theirs = await get(`${path}?${field}=${value()}`);
+    expectAnsweredAsUnknown(theirs, unknown, { theirs: value(), unknown: 'nope' });
   });
 
   it.each([

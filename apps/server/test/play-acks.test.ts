@@ -110,6 +110,14 @@ describe('every play request with an acknowledgement gets exactly one answer', (
     await expectNothingChanged(player);
   });
 
+  it('a roundId holding a NUL or another control character: INVALID_REQUEST, not a database error', async () => {
+    const player = await spanishPlayer();
+    for (const roundId of ['\u0000', 'a\u0000b', 'round\u0001']) {
+      expect(await emitCounting(player, 'reveal', { roundId })).toEqual([invalidInSpanish]);
+    }
+    await expectNothingChanged(player);
+  });
+
   it('a large payload within the transport limit: INVALID_REQUEST', async () => {
     const player = await spanishPlayer();
     expect(await emitCounting(player, 'reveal', { roundId: 'x'.repeat(10_000) })).toEqual([invalidInSpanish]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { type LedgerFixtures, ledgerFixtures, type Seat } from './ledger-fixtures.ts';
 
@@ -280,31 +281,25 @@ describe('PUT and GET /v1/user/{userId}/limits', () => {
     expect((await limitsOf(seat)).body.data.limits).toEqual([]);
   });
 
-  it('answers 403 for another API client’s player and 404 for an unknown one', async () => {
+  it('answers 404 for an unknown player, and the same for another API client’s, on every route', async () => {
     const seat = await ledger.seat(clientId);
-    expect((await limitsOf(seat, other)).status).toBe(403);
-    const theirs = await server.call('PUT', `/v1/user/${seat.playerId}/limits`, {
-      token: other,
-      body: { limits: [] },
-    });
-    expect(theirs.status).toBe(403);
-    for (const [method, path] of [
-      ['POST', 'exclusion'],
-      ['DELETE', 'exclusion'],
-      ['GET', 'exclusion'],
+    for (const [method, path, body] of [
+      ['GET', 'limits', undefined],
+      ['PUT', 'limits', { limits: [] }],
+      ['POST', 'exclusion', { until: null, reason: 'operator' }],
+      ['DELETE', 'exclusion', undefined],
+      ['GET', 'exclusion', undefined],
     ] as const) {
-      const body = method === 'POST' ? { until: null, reason: 'operator' } : undefined;
-      const answer = await server.call(method, `/v1/user/${seat.playerId}/${path}`, { token: other, body });
-      expect(answer.status, `${method} ${path}`).toBe(403);
+      const unknown = await server.call(method, `/v1/user/no-such-player/${path}`, { token: tokens, body });
+      expect(unknown.body, `${method} ${path}`).toEqual({
+        status: 'error',
+        code: 'NOT_FOUND',
+        messages: ['user no-such-player was not found'],
+      });
+      const theirs = await server.call(method, `/v1/user/${seat.playerId}/${path}`, { token: other, body });
+      expectAnsweredAsUnknown(theirs, unknown, { theirs: seat.playerId, unknown: 'no-such-player' });
     }
     expect((await exclusionOf(seat)).body.data).toBeNull();
-    const unknown = await server.call('GET', '/v1/user/no-such-player/limits', { token: tokens });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({
-      status: 'error',
-      code: 'NOT_FOUND',
-      messages: ['user no-such-player was not found'],
-    });
   });
 
   it('replays an answer for a repeated Idempotency-Key, and audits each change once', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { databaseSnapshots } from './database-snapshot.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
@@ -145,16 +146,14 @@ describe('POST /v1/user/auth', () => {
     expect(await playersOf(profileId)).toBe(0);
   });
 
-  it('answers 403 for another client’s profile and 401 without a token or signature; creates nothing', async () => {
+  it('answers another client’s profile as an unknown one, and 401 without a token or signature; creates nothing', async () => {
     const theirs = await newProfile(other);
-    expect(await logIn(theirs, 'dora')).toMatchObject({
-      status: 403,
-      body: {
-        status: 'error',
-        code: 'FORBIDDEN',
-        messages: [`profile ${theirs} belongs to another API client`],
-      },
+    const unknown = await logIn('no-such-profile', 'dora');
+    expect(unknown).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', messages: ['profileId: profile no-such-profile was not found'] },
     });
+    expectAnsweredAsUnknown(await logIn(theirs, 'dora'), unknown, { theirs, unknown: 'no-such-profile' });
     const body = { profileId: theirs, credential: 'dora', credentialType: 'username' };
     expect(await server.call('POST', '/v1/user/auth', { token: other, body, sign: false })).toMatchObject({
       status: 401,
@@ -267,21 +266,23 @@ describe('GET /v1/user', () => {
     ).toMatchObject({ status: 400, body: { messages: ['search: must be at most 200 characters'] } });
   });
 
-  it('needs profileId (400), the caller’s own profile (403, 400 unknown) and a token (401)', async () => {
+  it('needs profileId (400), the caller’s own profile (400, as unknown) and a token (401)', async () => {
     expect(await server.call('GET', '/v1/user', { token: tokens })).toMatchObject({
       status: 400,
       body: { code: 'VALIDATION_ERROR', messages: ['profileId is required'] },
     });
     const theirs = await newProfile(other);
     await logIn(theirs, 'eva', 'username', other);
-    expect(await server.call('GET', `/v1/user?profileId=${theirs}`, { token: tokens })).toMatchObject({
-      status: 403,
-      body: { code: 'FORBIDDEN', messages: [`profile ${theirs} belongs to another API client`] },
-    });
-    expect(await server.call('GET', '/v1/user?profileId=nope', { token: tokens })).toMatchObject({
+    const unknown = await server.call('GET', '/v1/user?profileId=nope', { token: tokens });
+    expect(unknown).toMatchObject({
       status: 400,
       body: { messages: ['profileId: profile nope was not found'] },
     });
+    expectAnsweredAsUnknown(
+      await server.call('GET', `/v1/user?profileId=${theirs}`, { token: tokens }),
+      unknown,
+      { theirs, unknown: 'nope' },
+    );
     expect(await server.call('GET', `/v1/user?profileId=${theirs}`)).toMatchObject({
       status: 401,
       body: { code: 'UNAUTHORIZED' },

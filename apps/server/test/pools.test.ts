@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameRecord } from '../src/store/records.ts';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { seatPlayer } from './play-fixtures.ts';
 import { drawPoolTo } from './pool-fixtures.ts';
@@ -145,18 +146,15 @@ describe('GET /v1/game/{id}/pools', () => {
     }
   });
 
-  it("answers 403 for another API client's game and 404 for an unknown one", async () => {
-    expect(await listPools(gameId, other)).toMatchObject({
-      status: 403,
-      body: {
-        status: 'error',
-        code: 'FORBIDDEN',
-        messages: [`game ${gameId} belongs to another API client`],
-      },
-    });
-    expect(await listPools('no-such-game')).toMatchObject({
+  it("answers 404 for an unknown game, and the same for another API client's", async () => {
+    const unknown = await listPools('no-such-game');
+    expect(unknown).toMatchObject({
       status: 404,
       body: { status: 'error', code: 'NOT_FOUND', messages: ['game no-such-game was not found'] },
+    });
+    expectAnsweredAsUnknown(await listPools(gameId, other), unknown, {
+      theirs: gameId,
+      unknown: 'no-such-game',
     });
   });
 
@@ -172,7 +170,7 @@ describe('GET /v1/game/{id}/pools', () => {
     const operation = document.paths['/v1/game/{id}/pools'].get;
     expect(operation.security).toEqual([{ bearer: [] }]);
     expect(operation.parameters).toContainEqual(expect.objectContaining({ in: 'path', name: 'id' }));
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '500']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '404', '500']);
     expect(operation.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/PoolList',
     });

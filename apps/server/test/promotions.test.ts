@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { type DatabaseSnapshots, databaseSnapshots } from './database-snapshot.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
@@ -214,18 +215,18 @@ describe('POST /v1/promotion and GET /v1/promotion/{id}', () => {
         /^profileId: profile nope was not found/,
       ],
       [
-        'another client’s profile',
+        'another client’s profile, as unknown',
         { profileId: foreign.profileId, gameId: foreign.gameId },
-        403,
-        'FORBIDDEN',
-        /belongs to another API client/,
+        400,
+        'VALIDATION_ERROR',
+        new RegExp(`^profileId: profile ${foreign.profileId} was not found$`),
       ],
       [
-        'another client’s game',
+        'another client’s game, as unknown',
         { gameId: foreign.gameId },
-        403,
-        'FORBIDDEN',
-        /belongs to another API client/,
+        400,
+        'VALIDATION_ERROR',
+        new RegExp(`^gameId: game ${foreign.gameId} was not found$`),
       ],
       [
         'another profile’s game',
@@ -316,12 +317,12 @@ describe('POST /v1/promotion/{id}/players', () => {
       token: other,
       body: { players: [a] },
     });
-    expect([foreign.status, foreign.body.code]).toEqual([403, 'FORBIDDEN']);
     const unknown = await server.call('POST', '/v1/promotion/nope/players', {
       token: tokens,
       body: { players: [a] },
     });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND']);
+    expectAnsweredAsUnknown(foreign, unknown, { theirs: promotionId, unknown: 'nope' });
     expect(await snapshots.snapshot()).toBe(before);
   });
 
@@ -406,9 +407,9 @@ describe('GET /v1/promotion', () => {
     expect((await listed('status=active')).ids).toEqual([elsewhere, third, first]);
 
     const foreign = await server.call('GET', `/v1/promotion?profileId=${offer.profileId}`, { token: other });
-    expect([foreign.status, foreign.body.code]).toEqual([403, 'FORBIDDEN']);
     const unknown = await server.call('GET', '/v1/promotion?profileId=nope', { token });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND']);
+    expectAnsweredAsUnknown(foreign, unknown, { theirs: offer.profileId, unknown: 'nope' });
     const bad = await server.call('GET', '/v1/promotion?status=live', { token });
     expect([bad.status, bad.body.code]).toEqual([400, 'VALIDATION_ERROR']);
     // Another client's list holds none of these.
@@ -499,9 +500,9 @@ describe('DELETE /v1/promotion/{id}', () => {
     expect([more.status, more.body.code]).toEqual([409, 'CONFLICT']);
 
     const foreign = await server.call('DELETE', `/v1/promotion/${promotionId}`, { token: other });
-    expect([foreign.status, foreign.body.code]).toEqual([403, 'FORBIDDEN']);
     const unknown = await server.call('DELETE', '/v1/promotion/nope', { token: tokens });
     expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND']);
+    expectAnsweredAsUnknown(foreign, unknown, { theirs: promotionId, unknown: 'nope' });
 
     const audit = await server.call('GET', '/v1/audit?pageSize=100', { token: tokens });
     const mine = audit.body.data.filter((row: { targetId: string | null }) => row.targetId === promotionId);
@@ -514,16 +515,18 @@ describe('DELETE /v1/promotion/{id}', () => {
 });
 
 describe('reads of another client’s or unknown records', () => {
-  it('are 403 and 404', async () => {
+  it('are the same 404', async () => {
     const offer = await newOffer(tokens, 1);
     const { promotionId } = await created('POST', '/v1/promotion', createBody(offer));
-    for (const path of [`/v1/promotion/${promotionId}`, `/v1/user/${offer.userIds[0]}/free-cards`]) {
-      const answer = await server.call('GET', path, { token: other });
-      expect([path, answer.status, answer.body.code]).toEqual([path, 403, 'FORBIDDEN']);
-    }
-    for (const path of ['/v1/promotion/nope', '/v1/user/nope/free-cards']) {
-      const answer = await server.call('GET', path, { token: tokens });
-      expect([path, answer.status, answer.body.code]).toEqual([path, 404, 'NOT_FOUND']);
+    const userId = offer.userIds[0] as string;
+    for (const [path, theirs] of [
+      ['/v1/promotion/:id', promotionId],
+      ['/v1/user/:id/free-cards', userId],
+    ] as const) {
+      const unknown = await server.call('GET', path.replace(':id', 'nope'), { token: tokens });
+      expect([path, unknown.status, unknown.body.code]).toEqual([path, 404, 'NOT_FOUND']);
+      const answer = await server.call('GET', path.replace(':id', theirs), { token: other });
+      expectAnsweredAsUnknown(answer, unknown, { theirs, unknown: 'nope' });
     }
   });
 });

@@ -1,6 +1,7 @@
 import { type ReportRound, type ReportTransaction, reportSumsOf } from '@raspa/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { readCsvRecords } from './csv-reader.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { type LedgerFixtures, ledgerFixtures, listAllPages } from './ledger-fixtures.ts';
@@ -295,6 +296,14 @@ describe('GET /v1/report', () => {
       "@SUM(1+1)*cmd|' /C calc'!A0",
       '\t=1+1',
       '\r=1+1',
+      // Behind blanks a spreadsheet may strip, and in full width (issue 32).
+      '\n=1+1',
+      '  =1+1',
+      '\t -2+3',
+      '＝1+1',
+      '＋cmd',
+      '－2+3',
+      '＠SUM(1+1)',
     ];
     for (const credential of credentials) {
       await fixtures.round(await fixtures.addPlayer(first, credential), { at: '2026-02-01T10:00:00.000Z' });
@@ -306,7 +315,9 @@ describe('GET /v1/report', () => {
       expect(csv.status).toBe(200);
       // No field of any line starts with a formula character, quoted or not.
       for (const record of readCsvRecords(csv.body as string)) {
-        for (const field of record) expect(field).not.toMatch(/^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/);
+        for (const field of record) {
+          expect(field).not.toMatch(/^[\t\r\n]|^\s*[=+@＝＋＠]|^\s*[-－](?!\d+(\.\d+)?$)/u);
+        }
       }
     }
     const roundRows = readCsv(rounds.body as string);
@@ -321,14 +332,14 @@ describe('GET /v1/report', () => {
     expect(readCsv(report.body as string).map((row) => row.bets)).toEqual(credentials.map(() => '5'));
   });
 
-  it('checks an export’s filters before the first byte: 400, 403 and 404 as JSON', async () => {
+  it('checks an export’s filters before the first byte: 400 and 404 as JSON', async () => {
     const client = await newClient();
     const other = await newClient();
     const theirs = await fixtures.seat(other.clientId);
     for (const [path, status] of [
       ['/v1/round?format=csv&type=refund', 400],
       ['/v1/transaction?format=csv&status=closed', 400],
-      [`/v1/round?format=csv&profileId=${theirs.profileId}`, 403],
+      [`/v1/round?format=csv&profileId=${theirs.profileId}`, 404],
       ['/v1/transaction?format=csv&userId=no-such-player', 404],
     ] as const) {
       const answer = await server.call('GET', path, { token: client.tokens });
@@ -337,7 +348,7 @@ describe('GET /v1/report', () => {
     }
   });
 
-  it('refuses bad input with VALIDATION_ERROR, and another client’s profile with a 403', async () => {
+  it('refuses bad input with VALIDATION_ERROR, and another client’s profile as an unknown one', async () => {
     const client = await newClient();
     const other = await newClient();
     const theirs = await fixtures.seat(other.clientId);
@@ -351,9 +362,13 @@ describe('GET /v1/report', () => {
       expect(answer.status).toBe(400);
       expect(answer.body.code).toBe('VALIDATION_ERROR');
     }
-    const forbidden = await server.call('GET', `/v1/report?profileId=${theirs.profileId}`, {
-      token: client.tokens,
+    const asked = (profileId: string) =>
+      server.call('GET', `/v1/report?profileId=${profileId}`, { token: client.tokens });
+    const unknown = await asked('no-such-profile');
+    expect(unknown.status).toBe(404);
+    expectAnsweredAsUnknown(await asked(theirs.profileId), unknown, {
+      theirs: theirs.profileId,
+      unknown: 'no-such-profile',
     });
-    expect(forbidden.status).toBe(403);
   });
 });

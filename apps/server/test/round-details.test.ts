@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from './harness.ts';
 import { connectPlayer, eventually, type GameSetup, newSession, setUpOperatorGame } from './play-fixtures.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
@@ -118,20 +119,24 @@ describe('GET /v1/round/{roundId}', () => {
     expect(round.deliveries.map((d: any) => d.eventId).sort()).toEqual(received.sort());
   });
 
-  it('is a 403 for another API client’s round and a 404 for an unknown one', async () => {
+  it('is a 404 for an unknown round, and the same for another API client’s, on every route', async () => {
     const other = await server.newClient();
     const player = await newPlayer();
     const bought = await player.ask('buy');
     if (!bought.ok) throw new Error(JSON.stringify(bought));
     const roundId = bought.data.round.roundId;
-    const theirs = await server.call('GET', `/v1/round/${roundId}`, { token: other.tokens });
-    expect(theirs.status).toBe(403);
-    expect(theirs.body.code).toBe('FORBIDDEN');
-    const unknown = await server.call('GET', '/v1/round/no-such-round', { token: game.tokens });
-    expect(unknown.status).toBe(404);
-    for (const path of [`/v1/round/${roundId}/resolve`, `/v1/round/${roundId}/replay`]) {
-      const body = path.endsWith('resolve') ? { resolution: 'paid', note: 'x' } : {};
-      expect((await server.call('POST', path, { token: other.tokens, body })).status).toBe(403);
+    for (const [method, path, body] of [
+      ['GET', '/v1/round/:id', undefined],
+      ['POST', '/v1/round/:id/resolve', { resolution: 'paid', note: 'x' }],
+      ['POST', '/v1/round/:id/replay', {}],
+    ] as const) {
+      const unknown = await server.call(method, path.replace(':id', 'no-such-round'), {
+        token: game.tokens,
+        body,
+      });
+      expect([path, unknown.status]).toEqual([path, 404]);
+      const theirs = await server.call(method, path.replace(':id', roundId), { token: other.tokens, body });
+      expectAnsweredAsUnknown(theirs, unknown, { theirs: roundId, unknown: 'no-such-round' });
     }
     await player.ask('reveal', { roundId });
   });

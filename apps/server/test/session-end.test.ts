@@ -1,4 +1,6 @@
 import {
+  type Ack,
+  type BuyAnswer,
   DEFAULT_PLAY_RULES,
   HISTORY_ROUNDS,
   PLAY_ERRORS,
@@ -10,6 +12,7 @@ import {
 import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../src/store/postgres/database.ts';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import {
   connectPlayer,
@@ -132,14 +135,60 @@ describe('DELETE /v1/game/session/{sessionId}', () => {
     expect(await player.ask('state')).toMatchObject({ ok: false, error: { code: 'SESSION_ENDED' } });
   });
 
-  it('answers 404 for an unknown session, 403 for another client’s, 401 without a token, 400 for a bad id', async () => {
+  it('answers 404 for an unknown session and the same for another client’s, 401 without a token, 400 for a bad id', async () => {
     const seat = await newSeat();
-    expect((await endSession('nope')).status).toBe(404);
-    expect(await endSession(seat.sessionId, other)).toMatchObject({ status: 403, body: { status: 'error' } });
+    const unknown = await endSession('nope');
+    expect(unknown.status).toBe(404);
+    expectAnsweredAsUnknown(await endSession(seat.sessionId, other), unknown, {
+      theirs: seat.sessionId,
+      unknown: 'nope',
+    });
     expect((await server.call('DELETE', `/v1/game/session/${seat.sessionId}`)).status).toBe(401);
     expect((await endSession('x'.repeat(300))).status).toBe(400);
     // None of them ended it.
     expect(await connectError(seat.token)).toBeUndefined();
+  });
+});
+
+describe('a buy in flight when its session is ended (issue 32)', () => {
+  it('is answered with its round before the socket closes, and the round ends by the idle close', async () => {
+    const seat = await newSeat();
+    const player = await connect(seat);
+    const order: string[] = [];
+    player.socket.on('session-ended', () => order.push('session-ended'));
+    player.socket.on('disconnect', () => order.push('disconnect'));
+    // The bet is held at the wallet: the round and its bet are committed, the answer not yet.
+    const bet = operator.holdNext('bet');
+    // Noted in the acknowledgement itself: a promise's callback would run after the events that
+    // arrived with it.
+    const bought = new Promise<Ack<BuyAnswer>>((resolve) =>
+      player.socket.emit('buy', (answer: Ack<BuyAnswer>) => {
+        order.push('buy answered');
+        resolve(answer);
+      }),
+    );
+    await bet.arrived;
+    expect((await endSession(seat.sessionId)).status).toBe(200);
+    // Ended and known here: a new request is refused at once, while the socket waits for the buy.
+    expect(await player.ask('state')).toMatchObject({ ok: false, error: { code: 'SESSION_ENDED' } });
+    expect(order).toEqual([]);
+
+    bet.answer();
+    const answer = await bought;
+    expect(await player.ended).toEqual(endedWith('SESSION_ENDED'));
+    expect(order).toEqual(['buy answered', 'session-ended', 'disconnect']);
+    if (!answer.ok) throw new Error(JSON.stringify(answer));
+    const { roundId } = answer.data.round;
+    expect(answer.data.round).toMatchObject({ status: 'open', price: 200 });
+    expect((await server.deps.store.rounds.findRound(roundId))?.status).toBe('open');
+
+    // No page can reveal it now: the idle close ends it like any other, and pays a won prize.
+    server.clock.advance(server.config.ROUND_IDLE_TIMEOUT * 1000 + 1_000);
+    expect(await server.running.app.services.play.closeIdleRounds()).toBeGreaterThanOrEqual(1);
+    const closed = await server.deps.store.rounds.findRound(roundId);
+    expect(closed?.status).toBe('closed');
+    const prizes = operator.moves.filter((move) => move.roundId === roundId && move.kind === 'prize');
+    expect(prizes.map((move) => move.cents)).toEqual(closed?.prizeMinor ? [closed.prizeMinor] : []);
   });
 });
 
@@ -198,8 +247,12 @@ describe('GET /v1/user/{userId}/sessions', () => {
     const bad = await liveSessions(seat.playerId, '?pageSize=101');
     expect(bad.status).toBe(400);
     expect(bad.body.messages).toEqual([expect.stringMatching(/^pageSize: /)]);
-    expect((await liveSessions('nope')).status).toBe(404);
-    expect((await liveSessions(seat.playerId, '', other)).status).toBe(403);
+    const unknown = await liveSessions('nope');
+    expect(unknown.status).toBe(404);
+    expectAnsweredAsUnknown(await liveSessions(seat.playerId, '', other), unknown, {
+      theirs: seat.playerId,
+      unknown: 'nope',
+    });
   });
 });
 

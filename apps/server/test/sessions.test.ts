@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_GAME, DEMO_PLAYER, setUpDemo } from '../src/demo/setup.ts';
 import { SESSION_TTL_SECONDS } from '../src/services/session-service.ts';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { type DatabaseSnapshots, databaseSnapshots } from './database-snapshot.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 
@@ -199,30 +200,31 @@ describe('POST /v1/game/session', () => {
     expect(await storedSessions()).toBe(before);
   });
 
-  it('answers 403 across API clients: their player, their game, their profile', async () => {
+  it('answers across API clients as for unknown ones: their player, their game, their profile', async () => {
     const mineSetUp = await operatorSetUp(mine.tokens);
     const theirSetUp = await operatorSetUp(theirs.tokens);
     const before = await storedSessions();
-    expect(await startSession({ userToken: theirSetUp.userToken, gameId: mineSetUp.gameId })).toMatchObject({
-      status: 403,
-      body: { code: 'FORBIDDEN', messages: ['the player of this userToken belongs to another API client'] },
-    });
-    expect(await startSession({ userToken: mineSetUp.userToken, gameId: theirSetUp.gameId })).toMatchObject({
-      status: 403,
-      body: { code: 'FORBIDDEN', messages: [`game ${theirSetUp.gameId} belongs to another API client`] },
-    });
-    expect(
-      await startSession({
-        userToken: mineSetUp.userToken,
-        profileId: theirSetUp.profileId,
-        gameModel: 'oxe-ganhei',
-      }),
-    ).toMatchObject({
-      status: 403,
-      body: {
-        code: 'FORBIDDEN',
-        messages: [`profile ${theirSetUp.profileId} belongs to another API client`],
-      },
+    const unknownToken = await startSession({ userToken: 'no-such-token', gameId: mineSetUp.gameId });
+    expect(unknownToken).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
+    expectAnsweredAsUnknown(
+      await startSession({ userToken: theirSetUp.userToken, gameId: mineSetUp.gameId }),
+      unknownToken,
+      { theirs: theirSetUp.userToken, unknown: 'no-such-token' },
+    );
+    const unknownGame = await startSession({ userToken: mineSetUp.userToken, gameId: 'no-such-game' });
+    expect(unknownGame).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    expectAnsweredAsUnknown(
+      await startSession({ userToken: mineSetUp.userToken, gameId: theirSetUp.gameId }),
+      unknownGame,
+      { theirs: theirSetUp.gameId, unknown: 'no-such-game' },
+    );
+    const byProfile = (profileId: string) =>
+      startSession({ userToken: mineSetUp.userToken, profileId, gameModel: 'oxe-ganhei' });
+    const unknownProfile = await byProfile('no-such-profile');
+    expect(unknownProfile).toMatchObject({ status: 400, body: { code: 'VALIDATION_ERROR' } });
+    expectAnsweredAsUnknown(await byProfile(theirSetUp.profileId), unknownProfile, {
+      theirs: theirSetUp.profileId,
+      unknown: 'no-such-profile',
     });
     expect(await storedSessions()).toBe(before);
   });

@@ -75,6 +75,11 @@ export interface TestOperator {
   events: ReceivedEvent[];
   /** Faults applied to the next calls of a kind, in order. */
   failNext(kind: WalletKind, ...faults: Fault[]): void;
+  /**
+   * Holds the next call of a kind before the wallet reads it: `arrived` resolves when it is here,
+   * and `answer()` lets the wallet go on with it as with any other call.
+   */
+  holdNext(kind: WalletKind): { arrived: Promise<void>; answer(): void };
   /** The webhook receiver answers these statuses next (then 200). */
   webhookAnswers(...statuses: number[]): void;
   /**
@@ -119,6 +124,7 @@ export async function startTestOperator(
   const applied = new Map<string, { credential: string; cents: number; kind: WalletKind }>();
   const rolledBack = new Set<string>();
   const faults = new Map<WalletKind, Fault[]>();
+  const holds = new Map<WalletKind, Array<{ arrive(): void; answered: Promise<void> }>>();
   const hookStatuses: number[] = [];
   let holdingHooks = false;
   const heldHooks: Array<{ response: ServerResponse; receipt: ReceivedEvent }> = [];
@@ -219,6 +225,11 @@ export async function startTestOperator(
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return send(response, 401, { code: 'INVALID_SIGNATURE' });
     }
+    const hold = holds.get(kind)?.shift();
+    if (hold) {
+      hold.arrive();
+      await hold.answered;
+    }
     let fault = faults.get(kind)?.shift() ?? options.chooseFault?.(kind, body);
     // A definite no is the wallet's own answer: a repeat gets the first answer instead.
     const refusal = fault && DECLINES[fault];
@@ -259,6 +270,18 @@ export async function startTestOperator(
     moves,
     events,
     failNext: (kind, ...list) => faults.set(kind, [...(faults.get(kind) ?? []), ...list]),
+    holdNext: (kind) => {
+      let arrive!: () => void;
+      let answer!: () => void;
+      const arrived = new Promise<void>((resolve) => {
+        arrive = resolve;
+      });
+      const answered = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      holds.set(kind, [...(holds.get(kind) ?? []), { arrive, answered }]);
+      return { arrived, answer };
+    },
     webhookAnswers: (...statuses) => hookStatuses.push(...statuses),
     holdWebhooks: (on) => {
       holdingHooks = on;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { connectPlayer, eventually, type GameSetup, newSession, setUpOperatorGame } from './play-fixtures.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
@@ -175,15 +176,17 @@ describe('POST /v1/webhook/{webhookId}/redeliver', () => {
     expect(unsigned.body.code).toBe('INVALID_SIGNATURE');
 
     const theirWebhook = await redeliver(game.tokens, other.webhookId, { eventId: theirRow.eventId });
-    expect(theirWebhook.status).toBe(403);
-    expect(theirWebhook.body.code).toBe('FORBIDDEN');
     const theirEvent = await redeliver(game.tokens, game.webhookId, { eventId: theirRow.eventId });
     expect(theirEvent.status).toBe(404);
     expect(theirEvent.body.code).toBe('NOT_FOUND');
     const unknownEvent = await redeliver(game.tokens, game.webhookId, { eventId: 'no-such-event' });
     expect(unknownEvent.status).toBe(404);
-    const unknownHook = await redeliver(game.tokens, 'no-such-webhook', { eventId: mine.eventId });
+    const unknownHook = await redeliver(game.tokens, 'no-such-webhook', { eventId: theirRow.eventId });
     expect(unknownHook.status).toBe(404);
+    expectAnsweredAsUnknown(theirWebhook, unknownHook, {
+      theirs: other.webhookId,
+      unknown: 'no-such-webhook',
+    });
 
     expect(operator.events.length).toBe(received);
     expect((await log(game.tokens, game.webhookId)).pagination.totalCount).toBe(logged);

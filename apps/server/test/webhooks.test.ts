@@ -5,6 +5,7 @@ import type { HostLookup } from '../src/outbound/host-resolution.ts';
 import { ApiError } from '../src/services/api-error.ts';
 import { createWebhookService } from '../src/services/webhook-service.ts';
 import type { DeliveryAttempt, WebhookEvent, WebhookRecord } from '../src/store/records.ts';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { outboxEvent, seedRound, seedSeat } from './store-contract/fixtures.ts';
 
@@ -717,19 +718,13 @@ describe('GET /v1/webhook/{webhookId}: the delivery log', () => {
     });
   });
 
-  it('answers 403 for another client’s webhook, 404 for an unknown one, 401 without a token', async () => {
-    expect(await logs('', theirs)).toMatchObject({
-      status: 403,
-      body: {
-        status: 'error',
-        code: 'FORBIDDEN',
-        messages: [`webhook ${webhookId} belongs to another API client`],
-      },
-    });
-    expect(await logs('', mine, 'nope')).toMatchObject({
+  it('answers 404 for an unknown webhook and the same for another client’s, 401 without a token', async () => {
+    const unknown = await logs('', mine, 'nope');
+    expect(unknown).toMatchObject({
       status: 404,
       body: { status: 'error', code: 'NOT_FOUND', messages: ['webhook nope was not found'] },
     });
+    expectAnsweredAsUnknown(await logs('', theirs), unknown, { theirs: webhookId, unknown: 'nope' });
     expect(await server.call('GET', `/v1/webhook/${webhookId}`)).toMatchObject({
       status: 401,
       body: { code: 'UNAUTHORIZED' },
@@ -765,12 +760,13 @@ describe('DELETE /v1/webhook/{webhookId}', () => {
     });
   });
 
-  it('answers 403 for another client’s webhook and leaves it in place', async () => {
+  it('answers another client’s webhook as an unknown one and leaves it in place', async () => {
     const id = await registered();
-    expect(await server.call('DELETE', `/v1/webhook/${id}`, { token: theirs })).toMatchObject({
-      status: 403,
-      body: { status: 'error', code: 'FORBIDDEN', messages: [`webhook ${id} belongs to another API client`] },
-    });
+    expectAnsweredAsUnknown(
+      await server.call('DELETE', `/v1/webhook/${id}`, { token: theirs }),
+      await server.call('DELETE', '/v1/webhook/nope', { token: mine }),
+      { theirs: id, unknown: 'nope' },
+    );
     expect((await listWebhooks()).map((webhook) => webhook.id)).toContain(id);
     expect((await server.deps.store.webhooks.findById(id))?.deletedAt).toBeNull();
   });

@@ -2,39 +2,85 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readCsvRecords as readCsv } from '../../test/csv-reader.ts';
-import { neutraliseCell, toCsv } from './csv.ts';
+import { neutraliseCell, startsLikeFormula, toCsv } from './csv.ts';
 import { csvColumnsOf } from './csv-columns.ts';
 
-const TRIGGERS = ['=', '+', '-', '@', '\t', '\r'];
-/** Text that often starts like a formula. */
-const riskyText = fc.oneof(
-  fc.string(),
-  fc.tuple(fc.constantFrom(...TRIGGERS), fc.string()).map(([first, rest]) => first + rest),
+/** Every way a formula may start: a sign in any width, a tab, a carriage return or a line feed. */
+const SIGNS = ['=', '+', '-', '@', '＝', '＋', '－', '＠', '﹦', '﹢', '﹣', '﹫'];
+const CONTROLS = ['\t', '\r', '\n'];
+/** What a spreadsheet may strip before it reads the sign. */
+const blanks = fc
+  .array(fc.constantFrom(' ', '\t', '\r', '\n', '\u00a0', '\u3000', '\u2003'), { maxLength: 4 })
+  .map((list) => list.join(''));
+/** Text that starts like a formula, behind blanks or not. */
+const formulaText = fc.oneof(
+  fc
+    .tuple(blanks, fc.constantFrom(...SIGNS), fc.string())
+    .map(([before, sign, rest]) => before + sign + rest),
+  fc.tuple(fc.constantFrom(...CONTROLS), fc.string()).map(([control, rest]) => control + rest),
 );
+/** Text that often starts like a formula. */
+const riskyText = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), formulaText);
 
 describe('neutraliseCell (OWASP, CSV injection)', () => {
-  it('leaves no cell starting with a formula character, and the original is its text without the one quote added', () => {
+  it('puts one quote before every text that starts like a formula, behind blanks and in any width', () => {
     fc.assert(
-      fc.property(riskyText, (text) => {
-        const cell = neutraliseCell(text);
-        expect(TRIGGERS).not.toContain(cell[0]);
-        if (cell !== text) {
-          expect(cell).toBe(`'${text}`);
-          expect(cell.slice(1)).toBe(text);
-          expect(TRIGGERS).toContain(text[0]);
-        } else {
-          expect(TRIGGERS).not.toContain(text[0]);
-        }
+      fc.property(formulaText, (text) => {
+        expect(neutraliseCell(text)).toBe(`'${text}`);
       }),
     );
   });
 
-  it('neutralises the issue’s examples', () => {
-    for (const text of ['=HYPERLINK("http://x","click")', '+cmd|x', '-2+3', '@SUM(A1)', '\t=1', '\r=1']) {
+  it('changes any text at most by one quote in front, and leaves no cell starting like a formula', () => {
+    fc.assert(
+      fc.property(riskyText, (text) => {
+        const cell = neutraliseCell(text);
+        expect([text, `'${text}`]).toContain(cell);
+        // The oracle, written apart from the rule: blanks stripped, the first character read as NFKC.
+        const stripped = cell.replace(/^\s+/u, '');
+        expect(CONTROLS).not.toContain(cell[0]);
+        expect(['=', '+', '-', '@']).not.toContain(stripped.normalize('NFKC')[0]);
+        if (cell === text) expect(startsLikeFormula(text)).toBe(false);
+      }),
+    );
+  });
+
+  it('leaves text that starts otherwise as it is, blanks before it or not', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('', ' ', '  ', '\u00a0'),
+        fc.string({ minLength: 1 }).filter((rest) => !/^[\s=+\-@]/u.test(rest)),
+        (before, rest) => {
+          expect(neutraliseCell(before + rest)).toBe(before + rest);
+        },
+      ),
+    );
+  });
+
+  it('neutralises the issues’ examples', () => {
+    for (const text of [
+      '=HYPERLINK("http://x","click")',
+      '+cmd|x',
+      '-2+3',
+      '@SUM(A1)',
+      '\t=1',
+      '\r=1',
+      '\n=1',
+      '  =1+1',
+      '\t -2',
+      ' \n@SUM(A1)',
+      '＝1+1',
+      '＋cmd',
+      '－2',
+      '＠SUM(A1)',
+      '\u3000＝1',
+    ]) {
       expect(neutraliseCell(text)).toBe(`'${text}`);
     }
     expect(neutraliseCell("'quoted already")).toBe("'quoted already");
+    expect(neutraliseCell('  plain')).toBe('  plain');
     expect(neutraliseCell('')).toBe('');
+    expect(neutraliseCell('   ')).toBe('   ');
   });
 });
 

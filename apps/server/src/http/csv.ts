@@ -14,15 +14,31 @@ export type CsvCellKind = 'text' | 'number';
 /** The columns in order, each with what its cells hold. */
 export type CsvColumns = Readonly<Record<string, CsvCellKind>>;
 
-/** The characters that make a spreadsheet read a cell as a formula (OWASP, CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** A cell that starts with one of these control characters: a spreadsheet may drop it and read on. */
+const CONTROL_START = /^[\t\r\n]/;
+/**
+ * The signs that start a formula (OWASP, CSV injection), as NFKC writes them: the full-width
+ * `＝ ＋ － ＠` and the small `﹦ ﹢ ﹣ ﹫` normalise to these, and some spreadsheets read them so.
+ */
+const FORMULA_SIGNS: ReadonlySet<string> = new Set(['=', '+', '-', '@']);
 
 /**
- * A text cell made inert: one that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets
- * a single quote in front (the spreadsheet then shows it as text; stripping that one quote gives the
- * original back); any other text is left as it is.
+ * Whether a spreadsheet might read the text as a formula: it starts with a tab, a carriage return
+ * or a line feed, or its first character after any blanks (spaces, tabs, line breaks, any Unicode
+ * white space, which some spreadsheets strip) is a formula sign in any width.
  */
-export const neutraliseCell = (text: string): string => (FORMULA_START.test(text) ? `'${text}` : text);
+export function startsLikeFormula(text: string): boolean {
+  if (CONTROL_START.test(text)) return true;
+  const first = text.trimStart().codePointAt(0);
+  return first !== undefined && FORMULA_SIGNS.has(String.fromCodePoint(first).normalize('NFKC'));
+}
+
+/**
+ * A text cell made inert: one that starts like a formula (`startsLikeFormula`) gets a single quote
+ * in front (the spreadsheet then shows it as text; stripping that one quote gives the original
+ * back); any other text is left as it is.
+ */
+export const neutraliseCell = (text: string): string => (startsLikeFormula(text) ? `'${text}` : text);
 
 /** Whether a cell was neutralised, so it must stay quoted as OWASP asks. */
 const isNeutralised = (field: string, original: string) => field.length !== original.length;

@@ -1,31 +1,17 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from '../services/api-error.ts';
+import { pathsWhere } from './value-paths.ts';
 
 /**
  * The paths (`body.levels.0.prize`) of every number in a parsed JSON body that is not finite.
  * JSON.parse turns a literal beyond the double range (`1e309`, `-1e309`) into ±Infinity, which
  * has no canonical JSON form: without this check such a body failed as INVALID_SIGNATURE, which
  * sent the integrator looking at its signing code instead of at the number.
- * Iterative, so a deeply nested body cannot overflow the stack.
  */
 export function nonFinitePaths(value: unknown, root = 'body'): string[] {
-  const found: string[] = [];
-  const stack: Array<[unknown, string]> = [[value, root]];
-  while (stack.length > 0) {
-    const [current, path] = stack.pop() as [unknown, string];
-    if (typeof current === 'number') {
-      if (!Number.isFinite(current)) found.push(path);
-    } else if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push([current[i], `${path}.${i}`]);
-    } else if (current !== null && typeof current === 'object') {
-      const entries = Object.entries(current);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, child] = entries[i] as [string, unknown];
-        stack.push([child, `${path}.${key}`]);
-      }
-    }
-  }
-  return found;
+  return pathsWhere(value, (leaf) => typeof leaf === 'number' && !Number.isFinite(leaf)).map((path) =>
+    [root, ...path].join('.'),
+  );
 }
 
 /**

@@ -24,7 +24,7 @@ const errorSchema = z
 const STATUS_TEXT: Record<number, string> = {
   400: 'Validation error: one message per bad field',
   401: 'UNAUTHORIZED (missing, unknown or expired token; bad credentials) or INVALID_SIGNATURE',
-  403: 'FORBIDDEN: the record belongs to another API client',
+  403: 'PLAYER_EXCLUDED: the player is excluded from play',
   404: 'NOT_FOUND',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE: the body is over 100 KiB',

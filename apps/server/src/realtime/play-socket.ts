@@ -16,6 +16,7 @@ import type { SessionEndNotifier } from '../services/session-endings.ts';
 import type { SessionService } from '../services/session-service.ts';
 import { createPlayerPushes } from './player-pushes.ts';
 import { createSessionEndings } from './session-endings.ts';
+import { createSocketRequests } from './socket-requests.ts';
 
 interface SocketData {
   sessionId: string;
@@ -48,10 +49,12 @@ export function attachPlaySockets(
     otherProcesses: options.adapter !== undefined,
     node: options.node ?? 'alone',
   });
+  const requests = createSocketRequests();
   const endings = createSessionEndings(play, {
     otherProcesses: options.adapter !== undefined,
     forget: (sessionId) => deps.play.forgetSession(sessionId),
     langOf: (socket) => (socket.data as SocketData).lang,
+    requests,
   });
 
   play.use((socket, next) => {
@@ -123,6 +126,12 @@ export function attachPlaySockets(
         failWith('INVALID_REQUEST');
         return;
       }
+      // Its session is ending: answered now, so the socket closes as soon as the requests before it are.
+      const ended = requests.endedWith(socket);
+      if (ended) {
+        failWith(ended);
+        return;
+      }
       // The work runs even when the page sent no acknowledgement callback; only the reply is skipped.
       // Every line logged for this request names the session (never the token).
       let work: Promise<PlayResult<unknown>>;
@@ -131,7 +140,7 @@ export function attachPlaySockets(
       } catch (error) {
         work = Promise.reject(error);
       }
-      void work.then(
+      const done = work.then(
         (result) => (result.ok ? reply({ ok: true, data: result.data }) : refuse(result)),
         (error: unknown) => {
           deps.logger.error('play request failed', {
@@ -141,6 +150,8 @@ export function attachPlaySockets(
           failWith('INTERNAL_ERROR');
         },
       );
+      // Until answered: an ending of the session waits for it before closing the socket.
+      requests.track(socket, done);
     });
   });
 

@@ -9,7 +9,16 @@ export const currencyCode = z
   .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in capitals, e.g. BRL')
   .refine(isCurrencyCode, 'is not an ISO 4217 currency code');
 
-export const id = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+/**
+ * An id, in the path, a query or a body: printable, as every id the service makes. A NUL never
+ * gets this far (validation.ts refuses it in any string); the other control characters stop here.
+ */
+export const id = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(100, 'must be at most 100 characters')
+  .regex(/^\P{Cc}*$/u, 'must not contain control characters');
 
 /** An origin as browsers send it: scheme, host and port, no path (CSP frame-ancestors). */
 export const origin = z.string().refine((value) => {

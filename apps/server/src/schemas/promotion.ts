@@ -103,7 +103,7 @@ export const promotionSchema = z
 
 export const promotionListQuery = pageQuery
   .extend({
-    profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 403)' }),
+    profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 404)' }),
     gameId: id.optional().meta({ description: 'Only promotions of this game' }),
     status: promotionStatusSchema.optional().meta({ description: 'Only promotions of this status' }),
   })

@@ -3,7 +3,6 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
   INVALID_SIGNATURE: 401,
-  FORBIDDEN: 403,
   /** An excluded player may not start a session (CONTRACT §13, docs/player-protection.md). */
   PLAYER_EXCLUDED: 403,
   NOT_FOUND: 404,

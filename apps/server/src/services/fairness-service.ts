@@ -143,7 +143,7 @@ export function createFairnessService(store: Pick<Repositories, 'games' | 'pools
   }
 
   return {
-    /** The pools of a game version, oldest first (404 unknown game, 403 another client's). */
+    /** The pools of a game version, oldest first (404 for an unknown game or another client's). */
     async listPools(auth: AuthContext, gameId: string): Promise<PoolRecord[]> {
       owned(await store.games.findById(gameId), auth.clientId, `game ${gameId}`);
       return store.pools.listByGame(gameId);

@@ -5,7 +5,7 @@ import type { GameRecord, ProfileRecord } from '../store/records.ts';
 import type { Repositories, Transaction } from '../store/store.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
-import { owned } from './ownership.ts';
+import { owned, visible } from './ownership.ts';
 
 export interface GameInput extends LadderInput {
   profileId: string;
@@ -23,7 +23,7 @@ export interface GameCreated {
 /**
  * A record named in a request body or query (not in the path): an unknown id is a 400 on that
  * field, since the operation itself exists (the spec lists no 404 for POST/GET /v1/game);
- * another API client's record is a 403 as everywhere.
+ * another API client's record is the same 400, as unknown as everywhere (ownership.ts).
  */
 export function referenced<T extends { clientId: string }>(
   record: T | undefined,
@@ -31,8 +31,9 @@ export function referenced<T extends { clientId: string }>(
   field: string,
   what: string,
 ): T {
-  if (!record) throw new ApiError('VALIDATION_ERROR', `${field}: ${what} was not found`);
-  return owned(record, clientId, what);
+  const mine = visible(record, clientId);
+  if (!mine) throw new ApiError('VALIDATION_ERROR', `${field}: ${what} was not found`);
+  return mine;
 }
 
 /** `repos` is the store, or the transaction the check belongs to. */
@@ -45,7 +46,7 @@ export async function referencedProfile(
   return referenced(profile, clientId, 'profileId', `profile ${profileId}`);
 }
 
-/** A game named by `gameId` in a body: unknown is a 400 on that field, another client's a 403. */
+/** A game named by `gameId` in a body: unknown, or another client's, is a 400 on that field. */
 export async function referencedGame(
   repos: Pick<Repositories, 'games'>,
   clientId: string,

@@ -26,8 +26,8 @@ export interface LedgerQuery {
 
 /**
  * The round and transaction lists. A profile, user or round named in a filter must be the
- * caller's: unknown is 404, another client's is 403 (docs/contract.md §1), so a list never reveals nor
- * silently hides another client's records.
+ * caller's: unknown, or another client's, is the same 404 (docs/contract.md §1), so a list never reveals
+ * another client's records nor that they exist.
  */
 export function createListService(deps: Deps) {
   const { store } = deps;
@@ -54,7 +54,7 @@ export function createListService(deps: Deps) {
   /**
    * Every record of a list in batches of `batchSize`, newest first (keyset paging, so a batch costs
    * the same wherever it is and rows added meanwhile do not shift it): the caller holds one batch
-   * at a time. The filter is checked (403/404) before the first batch.
+   * at a time. The filter is checked (404) before the first batch.
    */
   async function* batches<T extends ListCursor>(
     filter: LedgerFilter,

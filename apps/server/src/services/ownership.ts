@@ -1,15 +1,23 @@
 import { ApiError } from './api-error.ts';
 
 /**
- * A record of another API client is a 403, an unknown one a 404 (docs/contract.md §1): checked in one
- * place so every resource answers the same way.
+ * The record, if it is the caller's: another API client's record is as unknown as one that does not
+ * exist, so no answer tells a caller that an id exists somewhere (OWASP: do not reveal the existence
+ * of objects a caller may not see).
+ */
+export const visible = <T extends { clientId: string }>(record: T | undefined, clientId: string) =>
+  record?.clientId === clientId ? record : undefined;
+
+/**
+ * A record named in the path: unknown, or another API client's, is the same 404 (docs/api.md), checked
+ * in one place so every resource answers the same way.
  */
 export function owned<T extends { clientId: string }>(
   record: T | undefined,
   clientId: string,
   what: string,
 ): T {
-  if (!record) throw new ApiError('NOT_FOUND', `${what} was not found`);
-  if (record.clientId !== clientId) throw new ApiError('FORBIDDEN', `${what} belongs to another API client`);
-  return record;
+  const mine = visible(record, clientId);
+  if (!mine) throw new ApiError('NOT_FOUND', `${what} was not found`);
+  return mine;
 }

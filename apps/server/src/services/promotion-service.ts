@@ -206,7 +206,7 @@ export function createPromotionService(deps: Deps) {
       });
     },
 
-    /** The client's promotions, newest first; a profile named must be the caller's (404/403). */
+    /** The client's promotions, newest first; a profile named must be the caller's (else 404). */
     async list(auth: AuthContext, query: PromotionListQuery): Promise<Page<PromotionSummary>> {
       const { profileId, gameId, status, pageIndex, pageSize } = query;
       if (profileId !== undefined) {

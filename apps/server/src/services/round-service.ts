@@ -70,7 +70,7 @@ export function createRoundService(deps: Deps) {
   }
 
   return {
-    /** A round of the caller's: unknown is 404, another client's 403. */
+    /** A round of the caller's: unknown, or another client's, is 404. */
     async detail(auth: AuthContext, roundId: string): Promise<RoundDossier> {
       return dossier(await ownedRound(auth, roundId));
     },

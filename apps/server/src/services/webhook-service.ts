@@ -37,7 +37,7 @@ export function createWebhookService(deps: Deps, sending: { resend?: ResendEvent
   const { store } = deps;
   const policy = outboundPolicy(deps);
 
-  /** A live webhook of the caller: unknown or deleted is 404, another client's 403. */
+  /** A live webhook of the caller: unknown, deleted or another client's is 404. */
   async function liveOwned(
     repos: Pick<Repositories, 'webhooks'>,
     auth: AuthContext,

@@ -75,6 +75,17 @@ describe('parsePlayRequest', () => {
     expect(parsePlayRequest('reveal', [])).toBeUndefined();
     expect(parsePlayRequest('reveal', [{ roundId: '' }])).toBeUndefined();
     expect(parsePlayRequest('reveal', [{ roundId: 'x'.repeat(101) }])).toBeUndefined();
+    // A control character anywhere in it, a NUL above all (PostgreSQL's text cannot hold one).
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 49 }),
+        fc.integer({ min: 0, max: 0x1f }).map((code) => String.fromCharCode(code)),
+        fc.string({ maxLength: 50 }),
+        (before, control, after) => {
+          expect(parsePlayRequest('reveal', [{ roundId: before + control + after }])).toBeUndefined();
+        },
+      ),
+    );
     fc.assert(
       fc.property(validRoundId, fc.array(anything, { minLength: 1, maxLength: 3 }), (roundId, extra) => {
         expect(parsePlayRequest('reveal', [{ roundId }, ...extra])).toBeUndefined();

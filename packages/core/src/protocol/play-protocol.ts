@@ -125,7 +125,18 @@ export const playStateSchema = z.object({
   session: sessionFiguresSchema.nullable(),
 });
 
-export const revealRequestSchema = z.object({ roundId: z.string().min(1).max(100) });
+/**
+ * A round's id as the page sends it back: 1 to 100 characters, none a control character. No id has
+ * one, and a NUL would reach the database, where PostgreSQL's text cannot hold it (an error, not
+ * ROUND_NOT_FOUND).
+ */
+export const revealRequestSchema = z.object({
+  roundId: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^\P{Cc}*$/u),
+});
 /** `buy` and `state` carry nothing: no payload, `{}` or null. Anything else is a page we cannot read. */
 export const buyRequestSchema = z.strictObject({}).nullish();
 export const stateRequestSchema = buyRequestSchema;

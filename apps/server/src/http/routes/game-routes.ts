@@ -138,11 +138,11 @@ export function gameRoutes({ services, settings }: RouteKit): RouteDefinition[] 
         'nothing is stored (id and version are null). Otherwise the first version of a (profile, gameModel) ' +
         'is version 1 and active; when a version is active, replacePreviousVersion true makes the next ' +
         'version the active one (the old one is kept, inactive) and false answers 409 without changing ' +
-        'anything. An unknown profileId is a 400, another API client’s profile a 403.',
+        'anything. An unknown profileId, or another API client’s profile, is the same 400.',
       auth: 'signed',
       body: gameCreateBody,
       success: { status: 201, schema: z.object({ status: successStatus, data: gameCreatedSchema }) },
-      errors: [400, 401, 403, 409, 500],
+      errors: [400, 401, 409, 500],
       handle: async ({ auth, body }) => {
         const { ladder, game } = await services.games.create(auth, body);
         // gameCreateData types gameModel as a plain string; the ladder's is the model itself.
@@ -157,7 +157,7 @@ export function gameRoutes({ services, settings }: RouteKit): RouteDefinition[] 
       auth: 'bearer',
       query: listQuery,
       success: { status: 200, schema: z.object({ status: successStatus, data: z.array(gameSchema) }) },
-      errors: [400, 401, 403, 500],
+      errors: [400, 401, 500],
       handle: async ({ auth, query }) =>
         ok(
           (await services.games.list(auth, query.profileId)).map((game) =>
@@ -177,7 +177,7 @@ export function gameRoutes({ services, settings }: RouteKit): RouteDefinition[] 
       params: gameParams,
       body: activationBody,
       success: { status: 200, schema: statusBody },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params, body }) => {
         await services.games.setActive(auth, params.id, body);
         return okStatus();

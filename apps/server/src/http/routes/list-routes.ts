@@ -34,7 +34,7 @@ const format = z
 
 const ledgerFields = pageQuery.extend({
   format,
-  profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 403)' }),
+  profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 404)' }),
   userId: id.optional().meta({ description: 'Only this player' }),
   roundId: id.optional().meta({ description: 'Only this round' }),
   type: transactionType.optional().meta({
@@ -57,13 +57,13 @@ export const roundQuery = ledgerQuery(roundStatus, 'rounds');
 
 const LIST_NOTES =
   'Newest first. Filters combine (AND); dateStart and dateEnd are whole UTC days, both included. ' +
-  'A profileId, userId or roundId of another API client is a 403, an unknown one a 404. ' +
+  'An unknown profileId, userId or roundId, or another API client’s, is the same 404. ' +
   `Pages reach the newest ${LIST_REACH.toLocaleString('en')} records of a list: pageIndex may be at most ` +
   `ceil(${LIST_REACH} / pageSize); narrow the list (e.g. dateStart and dateEnd) to reach older ones.`;
 
 export const reportQuery = z
   .object({
-    profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 403)' }),
+    profileId: id.optional().meta({ description: 'Only this profile (yours: another client’s is a 404)' }),
     groupBy: z.enum(REPORT_GROUPS, 'must be day, game, currency or player').default('day'),
     format,
     ...dateRangeFields,
@@ -195,7 +195,7 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       query: transactionQuery,
       success: { status: 200, schema: pageOf(transactionListItem) },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, query, response }) => {
         const { pageIndex, pageSize, format: as, ...filters } = query;
         if (as === 'csv') {
@@ -219,7 +219,7 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       query: roundQuery,
       success: { status: 200, schema: pageOf(roundListItem) },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, query, response }) => {
         const { pageIndex, pageSize, format: as, ...filters } = query;
         if (as === 'csv') {
@@ -243,7 +243,7 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       query: reportQuery,
       success: { status: 200, schema: z.object({ status: successStatus, data: z.array(reportRowSchema) }) },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, query, response }) => {
         const { groupBy, format: as, ...filters } = query;
         const rows = (await services.lists.report(auth, filters, groupBy)).map(reportRowView);

@@ -62,7 +62,7 @@ export function poolRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       params: gameParams,
       success: { status: 200, schema: poolListSchema },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params }) =>
         ok((await services.fairness.listPools(auth, params.id)).map(poolView)),
     }),

@@ -149,7 +149,7 @@ export function profileRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       params: profileParams,
       success: { status: 200, schema: profileAnswer },
-      errors: [401, 403, 404, 500],
+      errors: [401, 404, 500],
       handle: async ({ auth, params }) =>
         ok(profileView(await services.profiles.get(auth, params.profileId))),
     }),
@@ -165,7 +165,7 @@ export function profileRoutes({ services }: RouteKit): RouteDefinition[] {
       params: profileParams,
       body: profileUpdateBody,
       success: { status: 200, schema: profileAnswer },
-      errors: [400, 401, 403, 404, 409, 500],
+      errors: [400, 401, 404, 409, 500],
       handle: async ({ auth, params, body }) =>
         ok(profileView(await services.profiles.update(auth, params.profileId, body))),
     }),

@@ -46,7 +46,7 @@ export function promotionView({
 }
 
 const OWNERSHIP =
-  'An unknown profileId or gameId is a 400, another API client’s a 403; a userId listed that is not a ' +
+  'An unknown profileId or gameId, or another API client’s, is the same 400; a userId listed that is not a ' +
   'player of the profile is a 404 naming it, and nothing is stored.';
 
 export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
@@ -68,7 +68,7 @@ export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
       bodyLimit: '1mb',
       body: promotionCreateBody,
       success: { status: 201, schema: z.object({ status: successStatus, data: promotionCreated }) },
-      errors: [400, 401, 403, 404, 409, 500],
+      errors: [400, 401, 404, 409, 500],
       handle: async ({ auth, body }) => {
         const { id: promotionId } = await services.promotions.create(auth, body);
         return ok({ promotionId });
@@ -89,7 +89,7 @@ export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
       params: promotionParams,
       body: promotionPlayersBody,
       success: { status: 200, schema: z.object({ status: successStatus, data: promotionPlayersAdded }) },
-      errors: [400, 401, 403, 404, 409, 500],
+      errors: [400, 401, 404, 409, 500],
       handle: async ({ auth, params, body }) =>
         ok(await services.promotions.addPlayers(auth, params.promotionId, body.players)),
     }),
@@ -98,11 +98,11 @@ export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
       path: '/promotion',
       tag: 'Promotions',
       summary: 'List the promotions of the API client, newest first',
-      description: 'A profileId that is unknown is a 404, another API client’s a 403.',
+      description: 'A profileId that is unknown, or another API client’s, is the same 404.',
       auth: 'bearer',
       query: promotionListQuery,
       success: { status: 200, schema: pageOf(promotionSchema) },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, query }) => {
         const page = await services.promotions.list(auth, query);
         return okPage(page.items.map(promotionView), {
@@ -123,7 +123,7 @@ export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       params: promotionParams,
       success: { status: 200, schema: promotionAnswer },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params }) =>
         ok(promotionView(await services.promotions.get(auth, params.promotionId))),
     }),
@@ -138,7 +138,7 @@ export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       params: promotionParams,
       success: { status: 200, schema: promotionAnswer },
-      errors: [400, 401, 403, 404, 409, 500],
+      errors: [400, 401, 404, 409, 500],
       handle: async ({ auth, params }) =>
         ok(promotionView(await services.promotions.cancel(auth, params.promotionId))),
     }),
@@ -149,11 +149,11 @@ export function promotionRoutes({ services }: RouteKit): RouteDefinition[] {
       summary: 'List the free cards a player has left, per promotion',
       description:
         'Scheduled and active promotions in which the player still has cards, the first to expire first. ' +
-        'An unknown userId is a 404, another API client’s player a 403.',
+        'An unknown userId, or another API client’s player, is the same 404.',
       auth: 'bearer',
       params: userParams,
       success: { status: 200, schema: z.object({ status: successStatus, data: playerFreeCards }) },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params }) =>
         ok({ userId: params.userId, freeCards: await services.promotions.freeCards(auth, params.userId) }),
     }),

@@ -58,7 +58,7 @@ const exclusionView = (record: ExclusionRecord) => ({
 });
 
 const limitsAnswer = z.object({ status: successStatus, data: limitsSchema });
-const OWNERSHIP = 'Another API client’s player is a 403, an unknown one a 404.';
+const OWNERSHIP = 'An unknown player, or another API client’s, is the same 404.';
 
 /** A player's limits and exclusion, set by the operator (CONTRACT §13, docs/player-protection.md). */
 export function protectionRoutes({ services }: RouteKit): RouteDefinition[] {
@@ -75,7 +75,7 @@ export function protectionRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       params: userParams,
       success: { status: 200, schema: limitsAnswer },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params }) =>
         ok(limitsView(await services.protection.limits(auth, params.userId))),
     }),
@@ -92,7 +92,7 @@ export function protectionRoutes({ services }: RouteKit): RouteDefinition[] {
       params: userParams,
       body: limitsBody,
       success: { status: 200, schema: limitsAnswer },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params, body }) =>
         ok(limitsView(await services.protection.setLimits(auth, params.userId, body))),
     }),
@@ -108,7 +108,7 @@ export function protectionRoutes({ services }: RouteKit): RouteDefinition[] {
         status: 200,
         schema: z.object({ status: successStatus, data: exclusionSchema.nullable() }),
       },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params }) => {
         const record = await services.protection.exclusion(auth, params.userId);
         return ok(record && exclusionView(record));
@@ -127,7 +127,7 @@ export function protectionRoutes({ services }: RouteKit): RouteDefinition[] {
       params: userParams,
       body: exclusionBody,
       success: { status: 201, schema: z.object({ status: successStatus, data: exclusionSchema }) },
-      errors: [400, 401, 403, 404, 409, 500],
+      errors: [400, 401, 404, 409, 500],
       handle: async ({ auth, params, body }) =>
         ok(exclusionView(await services.protection.exclude(auth, params.userId, body))),
     }),
@@ -142,7 +142,7 @@ export function protectionRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       params: userParams,
       success: { status: 200, schema: statusBody },
-      errors: [400, 401, 403, 404, 409, 500],
+      errors: [400, 401, 404, 409, 500],
       handle: async ({ auth, params }) => {
         await services.protection.lift(auth, params.userId);
         return okStatus();

@@ -186,11 +186,11 @@ export function roundRoutes({ services, settings }: RouteKit): RouteDefinition[]
       path: '/round/:roundId',
       tag: 'Back office',
       summary: 'One round with its card, ticket, wallet calls and webhook deliveries',
-      description: 'A round of another API client is a 403, an unknown one a 404.',
+      description: 'An unknown round, or another API client’s, is the same 404.',
       auth: 'bearer',
       params: roundParams,
       success: { status: 200, schema: z.object({ status: successStatus, data: roundDossierSchema }) },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params }) =>
         ok(roundDossierView(await services.rounds.detail(auth, params.roundId))),
     }),
@@ -223,7 +223,7 @@ export function roundRoutes({ services, settings }: RouteKit): RouteDefinition[]
       params: roundParams,
       body: resolveBody,
       success: { status: 200, schema: z.object({ status: successStatus, data: resolutionSchema }) },
-      errors: [400, 401, 403, 404, 409, 500],
+      errors: [400, 401, 404, 409, 500],
       handle: async ({ auth, params, body }) => {
         const { resolution, note, resolvedAt } = await services.rounds.resolve(auth, params.roundId, body);
         return ok({ resolution, note, resolvedAt });
@@ -251,7 +251,7 @@ export function roundRoutes({ services, settings }: RouteKit): RouteDefinition[]
           data: replayLinkSchema,
         }),
       },
-      errors: [401, 403, 404, 500],
+      errors: [401, 404, 500],
       handle: async ({ auth, params }) => {
         const { token, expireAt } = await services.rounds.issueReplay(auth, params.roundId);
         const path = encodeURIComponent(token);

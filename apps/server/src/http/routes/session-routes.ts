@@ -60,7 +60,7 @@ export const liveSessionSchema = z
   })
   .meta({ id: 'LiveSession' });
 
-const OWNERSHIP = 'Another API client’s is a 403, an unknown one a 404.';
+const OWNERSHIP = 'An unknown one, or another API client’s, is the same 404.';
 
 export function sessionRoutes({ services }: RouteKit): RouteDefinition[] {
   return [
@@ -70,9 +70,9 @@ export function sessionRoutes({ services }: RouteKit): RouteDefinition[] {
       tag: 'Sessions',
       summary: 'Start a game session for a player and get its gameUrl',
       description:
-        'The userToken must be live (else 401) and its player a player of one of your profiles (else 403); ' +
+        'The userToken must be live and its player a player of one of your profiles (else 401); ' +
         'the game must be of the player’s profile (400) and active (409). An unknown gameId or profileId ' +
-        'is a 400, another API client’s a 403. An excluded player (POST /v1/user/{userId}/exclusion) is a ' +
+        'is a 400, and so is another API client’s. An excluded player (POST /v1/user/{userId}/exclusion) is a ' +
         '403 PLAYER_EXCLUDED until the exclusion ends.',
       auth: 'signed',
       body: sessionBody,
@@ -97,7 +97,7 @@ export function sessionRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       params: z.object({ sessionId: id }),
       success: { status: 200, schema: statusBody },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params }) => {
         await services.sessions.end(auth, params.sessionId);
         return okStatus();
@@ -113,7 +113,7 @@ export function sessionRoutes({ services }: RouteKit): RouteDefinition[] {
       params: z.object({ userId: id }),
       query: pageQuery,
       success: { status: 200, schema: pageOf(liveSessionSchema) },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params, query }) => {
         const { pageIndex, pageSize } = query;
         const page = await services.sessions.live(auth, params.userId, { pageIndex, pageSize });

@@ -115,11 +115,11 @@ export function userRoutes({ services }: RouteKit): RouteDefinition[] {
       description:
         'A player is one (profileId, credentialType, credential). The answer is 200 whether the player was ' +
         'created or already known; each call issues a fresh userToken that lives 2 hours. An unknown ' +
-        'profileId is a 400, another API client’s profile a 403.',
+        'profileId, or another API client’s profile, is the same 400.',
       auth: 'signed',
       body: authBody,
       success: { status: 200, schema: z.object({ status: successStatus, data: playerLoginSchema }) },
-      errors: [400, 401, 403, 500],
+      errors: [400, 401, 500],
       handle: async ({ auth, body }) => {
         const login = await services.players.logIn(auth, body);
         return ok({ userId: login.player.id, userToken: login.userToken, expireAt: login.expireAt });
@@ -140,7 +140,7 @@ export function userRoutes({ services }: RouteKit): RouteDefinition[] {
           pagination: paginationSchema,
         }),
       },
-      errors: [400, 401, 403, 500],
+      errors: [400, 401, 500],
       handle: async ({ auth, query }) => {
         const { profileId, search, pageIndex, pageSize } = query;
         const { profile, page, balances } = await services.players.list(

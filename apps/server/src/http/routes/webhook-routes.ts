@@ -170,7 +170,7 @@ export function webhookRoutes({ services }: RouteKit): RouteDefinition[] {
       summary: 'List the delivery log of one webhook',
       description:
         'One row per delivery attempt, newest first. dateStart and dateEnd are whole UTC days, both included. ' +
-        'A webhook of another API client is a 403 (docs/contract.md §1); an unknown or deleted one a 404.',
+        'An unknown or deleted webhook, or another API client’s, is the same 404 (docs/contract.md §1).',
       auth: 'bearer',
       params: webhookParams,
       query: deliveryQuery,
@@ -182,7 +182,7 @@ export function webhookRoutes({ services }: RouteKit): RouteDefinition[] {
           pagination: deliveryPagination,
         }),
       },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params, query }) => {
         const { pageIndex, pageSize, ...filters } = query;
         const page = await services.webhooks.deliveries(auth, params.webhookId, filters, {
@@ -207,14 +207,14 @@ export function webhookRoutes({ services }: RouteKit): RouteDefinition[] {
         'Sends one of the webhook’s events again now, with the same body and `webhook-id` header as the ' +
         'original (receivers deduplicate on it), and answers the new attempt’s delivery log row once the ' +
         'receiver answered (or the 15 s time-out passed). It is logged and counted like every attempt and ' +
-        'not retried if it fails. A webhook of another API client is a 403, an unknown or deleted one a ' +
+        'not retried if it fails. An unknown or deleted webhook, or another API client’s, is the same ' +
         '404, an event that is not this webhook’s a 404; a disabled webhook, or an event still queued ' +
         '(not yet sent, or waiting for a retry: the queue sends it in its turn), a 409.',
       auth: 'signed',
       params: webhookParams,
       body: redeliverBody,
       success: { status: 200, schema: z.object({ status: successStatus, data: deliveryLogSchema }) },
-      errors: [400, 401, 403, 404, 409, 500],
+      errors: [400, 401, 404, 409, 500],
       handle: async ({ auth, params, body }) =>
         ok(deliveryView(await services.webhooks.redeliver(auth, params.webhookId, body.eventId))),
     }),
@@ -227,7 +227,7 @@ export function webhookRoutes({ services }: RouteKit): RouteDefinition[] {
       auth: 'bearer',
       params: webhookParams,
       success: { status: 200, schema: statusBody },
-      errors: [400, 401, 403, 404, 500],
+      errors: [400, 401, 404, 500],
       handle: async ({ auth, params }) => {
         await services.webhooks.remove(auth, params.webhookId);
         return okStatus();
