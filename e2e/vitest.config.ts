@@ -1,11 +1,11 @@
 import { defineProject } from 'vitest/config';
 
-// Browser tests: one file at a time (each drives Chromium), generous time-outs for a loaded CI box.
+// Browser tests: each file starts its own service and Chromium, so two files run at once (test:e2e's
+// --maxWorkers=2); generous time-outs for a loaded CI box.
 export default defineProject({
   test: {
     name: 'e2e',
     include: ['tests/**/*.test.ts'],
-    fileParallelism: false,
     // One retry in CI, as Playwright's own default configuration has; the check's summary lists
     // every test that needed it (scripts/test-summary.mjs), so it is fixed rather than hidden.
     retry: process.env.CI ? 1 : 0,
