@@ -22,7 +22,10 @@ const config = {
 } as const;
 
 /** What the route must answer for a version made of `input`: the core's sheet, money in major units. */
-function expectedSheet(input: typeof config, game: { id: string; version: number }) {
+function expectedSheet(
+  input: Omit<typeof config, 'rtp'> & { rtp: number },
+  game: { id: string; version: number },
+) {
   const built = buildLadder(input);
   if (!built.ok) throw new Error(JSON.stringify(built.problems));
   const sheet = parSheet(built.ladder);
