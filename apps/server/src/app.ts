@@ -19,6 +19,7 @@ import { authRoutes } from './http/routes/auth-routes.ts';
 import { gameRoutes } from './http/routes/game-routes.ts';
 import { listRoutes } from './http/routes/list-routes.ts';
 import { panelAuthRoutes } from './http/routes/panel-auth-routes.ts';
+import { parSheetRoutes } from './http/routes/par-sheet-routes.ts';
 import { poolRoutes } from './http/routes/pool-routes.ts';
 import { profileRoutes } from './http/routes/profile-routes.ts';
 import { promotionRoutes } from './http/routes/promotion-routes.ts';
@@ -41,6 +42,7 @@ export function allRoutes(kit: RouteKit): RouteDefinition[] {
     ...profileRoutes(kit),
     ...gameRoutes(kit),
     ...poolRoutes(kit),
+    ...parSheetRoutes(kit),
     ...userRoutes(kit),
     ...protectionRoutes(kit),
     ...sessionRoutes(kit),

@@ -4,6 +4,7 @@ export * from './cards/index.ts';
 export * from './ladder/index.ts';
 export * from './models.ts';
 export * from './money/index.ts';
+export * from './par-sheet/index.ts';
 export * from './pool/index.ts';
 export * from './promotions/index.ts';
 export * from './protection/index.ts';

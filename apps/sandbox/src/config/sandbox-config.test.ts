@@ -1,4 +1,4 @@
-import { buildLadder, ladderStats } from '@raspa/core';
+import { buildLadder, ladderStats, parSheet } from '@raspa/core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, figuresOf, ladderInputOf, playerInputOf, readNumber } from './sandbox-config.ts';
 
@@ -22,6 +22,21 @@ describe('figuresOf', () => {
     if (!expected.ok || !figures.ok) throw new Error('expected ladders');
     expect(figures.ladder).toEqual(expected.ladder);
     expect(figures.stats).toEqual(ladderStats(expected.ladder));
+  });
+
+  it('shows in its table the figures of the game’s PAR sheet', () => {
+    const figures = figuresOf({ ...DEFAULT_CONFIG, model: 'fera-sortuda', sampling: '500000' });
+    if (!figures.ok) throw new Error('expected a ladder');
+    const sheet = parSheet(figures.ladder);
+    expect(figures.stats.levelOdds).toEqual(sheet.levels.map((level) => level.oneIn));
+    expect(figures.ladder.levels.map((level) => level.prize)).toEqual(
+      sheet.levels.map((level) => level.prize),
+    );
+    expect([figures.stats.hitRate, figures.stats.realisedRtp, figures.stats.topPrizeMultiple]).toEqual([
+      sheet.hitFrequency,
+      sheet.rtp,
+      sheet.maxWinMultiple,
+    ]);
   });
 
   it('passes on the core problems word for word, every field at once', () => {

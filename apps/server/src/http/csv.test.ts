@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readCsvRecords as readCsv } from '../../test/csv-reader.ts';
-import { neutraliseCell, startsLikeFormula, toCsv } from './csv.ts';
+import { neutraliseCell, startsLikeFormula, toCsv, toCsvTables } from './csv.ts';
 import { csvColumnsOf } from './csv-columns.ts';
 
 /** Every way a formula may start: a sign in any width, a tab, a carriage return or a line feed. */
@@ -135,6 +135,22 @@ describe('toCsv', () => {
         { a: 'line\nbreak', b: 1.5 },
       ]),
     ).toBe('a,b\r\n"x,y","say ""hi"""\r\n"line\nbreak",1.5\r\n');
+  });
+});
+
+describe('toCsvTables', () => {
+  it('writes each table as toCsv does, neutralised, with one blank line between them', () => {
+    const text = toCsvTables([
+      {
+        columns: { figure: 'text', value: 'number' },
+        rows: [
+          { figure: 'rtp', value: 0.9 },
+          { figure: '=1+1', value: '-2' },
+        ],
+      },
+      { columns: { level: 'number' }, rows: [{ level: 1 }] },
+    ]);
+    expect(text).toBe('figure,value\r\nrtp,0.9\r\n"\'=1+1","\'-2"\r\n\r\nlevel\r\n1\r\n');
   });
 });
 

@@ -47,6 +47,14 @@ export function toCsv(columns: CsvColumns, rows: readonly Record<string, unknown
   return csvHeader(columns) + csvLines(columns, rows);
 }
 
+/**
+ * Several tables in one file, each with its header line, a blank line between them: for an answer
+ * that is more than one list (a PAR sheet's figures, levels and ranges).
+ */
+export const toCsvTables = (
+  tables: ReadonlyArray<{ columns: CsvColumns; rows: readonly Record<string, unknown>[] }>,
+) => tables.map(({ columns, rows }) => toCsv(columns, rows)).join('\r\n');
+
 /** The header line alone (a streamed export writes it first, then csvLines batch by batch). */
 export const csvHeader = (columns: CsvColumns): string =>
   `${Object.keys(columns)

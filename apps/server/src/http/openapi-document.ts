@@ -69,7 +69,12 @@ export function createOpenApiDocument(routes: readonly RouteDefinition[], server
     const responses: Record<string, ZodOpenApiResponseObject> = {
       [String(route.success.status)]: {
         description: route.success.description ?? (route.success.status === 201 ? 'Created' : 'OK'),
-        content: { 'application/json': { schema: route.success.schema } },
+        content: {
+          'application/json': { schema: route.success.schema },
+          ...(route.success.csv && {
+            'text/csv': { schema: z.string().meta({ description: route.success.csv }) },
+          }),
+        },
         ...(idempotent && { headers: replayedHeaderSchema }),
       },
     };

@@ -43,7 +43,13 @@ export interface RouteDefinition<
   body?: B;
   query?: Q;
   params?: P;
-  success: { status: 200 | 201; schema: R; description?: string };
+  success: {
+    status: 200 | 201;
+    schema: R;
+    description?: string;
+    /** The answer is also served as text/csv (on `Accept: text/csv`): what the file holds, for the docs. */
+    csv?: string;
+  };
   /** Statuses documented beside the success (400, 401 … as in the spec's Errors table). */
   errors: number[];
   /**

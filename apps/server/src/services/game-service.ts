@@ -138,6 +138,19 @@ export function createGameService(deps: Deps) {
       return store.games.listByProfile(profileId);
     },
 
+    /**
+     * A version of the game `gameId` names: that one, or `version` of the same profile and model
+     * (404 for an unknown game, another client's, or a version it does not have).
+     */
+    async findVersion(auth: AuthContext, gameId: string, version?: number): Promise<GameRecord> {
+      const game = owned(await store.games.findById(gameId), auth.clientId, `game ${gameId}`);
+      if (version === undefined || version === game.version) return game;
+      const versions = await store.games.listByProfile(game.profileId);
+      const wanted = versions.find((each) => each.gameModel === game.gameModel && each.version === version);
+      if (!wanted) throw new ApiError('NOT_FOUND', `game ${gameId} has no version ${version}`);
+      return wanted;
+    },
+
     /** Activating a version deactivates the other active version of its model, in one transaction. */
     async setActive(
       auth: AuthContext,

@@ -16,6 +16,7 @@ import {
 import { REPORT_GROUPS, type ReportRow } from '../../store/records.ts';
 import { type CsvColumns, csvHeader, csvLines, toCsv } from '../csv.ts';
 import { csvColumnsOf } from '../csv-columns.ts';
+import { sendCsv } from '../csv-response.ts';
 import { checkDateOrder, dateRangeFields } from '../date-range.ts';
 import { ok, okPage } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
@@ -134,16 +135,6 @@ const ROUND_COLUMNS = {
   promotionId: 'text',
 } as const satisfies CsvColumns;
 
-/** Answers rows as text/csv; the handler then returns nothing (route.ts sends no JSON after it). */
-function sendCsv(response: Response, name: string, columns: CsvColumns, rows: Record<string, unknown>[]) {
-  response
-    .status(200)
-    .type('text/csv; charset=utf-8')
-    .set('Content-Disposition', `attachment; filename="${name}.csv"`)
-    .send(toCsv(columns, rows));
-  return undefined as never;
-}
-
 /** Records read per batch of a whole-list CSV export: the memory it holds at once. */
 const EXPORT_BATCH = 500;
 
@@ -247,7 +238,7 @@ export function listRoutes({ services }: RouteKit): RouteDefinition[] {
       handle: async ({ auth, query, response }) => {
         const { groupBy, format: as, ...filters } = query;
         const rows = (await services.lists.report(auth, filters, groupBy)).map(reportRowView);
-        if (as === 'csv') return sendCsv(response, `report-${groupBy}`, REPORT_COLUMNS, rows);
+        if (as === 'csv') return sendCsv(response, `report-${groupBy}`, toCsv(REPORT_COLUMNS, rows));
         return ok(rows);
       },
     }),
