@@ -6,7 +6,7 @@
 // each failure. A test that depends on the machine's speed shows here instead of in CI. No retry is
 // allowed (CI is unset for the runs), so a test that would pass only on its retry counts as failed.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, openSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRecord } from './test-summary.mjs';
@@ -60,8 +60,8 @@ const stopLoops = () => {
 process.on('exit', stopLoops);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
-const outDir = join(root, 'test-results', 'shake');
-rmSync(outDir, { recursive: true, force: true });
+// One folder per shake, so two shakes side by side keep their own logs.
+const outDir = join(root, 'test-results', 'shake', new Date().toISOString().replace(/[:.]/g, '-'));
 mkdirSync(outDir, { recursive: true });
 const env = { ...process.env };
 delete env.CI; // no retry: a test that needs one fails here
