@@ -30,7 +30,10 @@ function step(command, args, log) {
     });
     child.stdout?.pipe(output, { end: false });
     child.stderr?.pipe(output, { end: false });
+    let ended = false;
     const done = (status) => {
+      if (ended) return; // 'error' may come before 'close'
+      ended = true;
       const seconds = Math.round((Date.now() - started) / 1000);
       const finish = () => {
         if (log) process.stdout.write(readFileSync(log, 'utf8'));

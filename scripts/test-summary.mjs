@@ -17,6 +17,7 @@ const where = (entry) => `${entry.file} [${entry.project}]`;
 
 /** The summary as lines of text. */
 export function summarize(entries, slowest = 10) {
+  if (entries.length === 0) return ['No test file ran.'];
   const retried = entries.flatMap((entry) => entry.retried.map((test) => ({ ...test, where: where(entry) })));
   const failed = entries.filter((entry) => entry.state === 'failed');
   const lines = [`Tests that needed their retry: ${retried.length === 0 ? 'none' : retried.length}`];

@@ -13,6 +13,10 @@ const entry = (file: string, ms: number, extra: object = {}) => ({
 });
 
 describe("the check's test summary", () => {
+  it('says so when no test file ran (a step before the tests failed)', () => {
+    expect(summarize([])).toEqual(['No test file ran.']);
+  });
+
   it('says none when no test needed its retry, and lists the slowest files first', () => {
     const lines: string[] = summarize([entry('a.test.ts', 1_000), entry('b.test.ts', 3_000)], 1);
     expect(lines).toEqual([
