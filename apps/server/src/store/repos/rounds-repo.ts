@@ -112,8 +112,15 @@ const transactionById = statement<{ id: string }, LedgerTransaction>(
 const transactionsOfRound = statement<{ roundId: string }, LedgerTransaction>(
   `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE round_id = :roundId ORDER BY created_at, id`,
 );
-const dueTransactions = statement<{ now: string; limit: number }, LedgerTransaction>(
-  `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE status = 'pending' AND next_attempt_at <= :now
+/**
+ * The pending calls due. PostgreSQL keeps them in wallet_calls_due (its migration 017, kept by
+ * triggers), so that no index of transactions holds the status; SQLite in a partial index.
+ */
+const dueTransactions = statement<{ now: string; limit: number }, LedgerTransaction>((d) =>
+  d === 'postgres'
+    ? `SELECT ${selectList(TRANSACTION_FIELDS, 't.')} FROM wallet_calls_due q JOIN transactions t ON t.id = q.transaction_id
+   WHERE q.next_attempt_at <= :now AND t.status = 'pending' ORDER BY q.next_attempt_at, q.transaction_id LIMIT :limit`
+    : `SELECT ${TRANSACTION_COLUMNS} FROM transactions WHERE status = 'pending' AND next_attempt_at <= :now
    ORDER BY next_attempt_at, id LIMIT :limit`,
 );
 const idleOpenRounds = statement<{ before: string; limit: number }, RoundRow>(
@@ -129,7 +136,10 @@ const claimDue = statement<{ id: string; owner: string; now: string; until: stri
    WHERE id = :id AND status = 'pending' AND next_attempt_at <= :now RETURNING ${TRANSACTION_COLUMNS}`,
 );
 const releasePending = statement<{ now: string }>(
-  "UPDATE transactions SET next_attempt_at = :now, lease_owner = NULL WHERE status = 'pending'",
+  (d) =>
+    `UPDATE transactions SET next_attempt_at = :now, lease_owner = NULL WHERE status = 'pending'${
+      d === 'postgres' ? ' AND id IN (SELECT transaction_id FROM wallet_calls_due)' : ''
+    }`,
 );
 
 type PlayerChange = {
