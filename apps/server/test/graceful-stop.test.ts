@@ -20,8 +20,8 @@ import { startTestOperator, type TestOperator } from './test-operator.ts';
  * left unanswered when their instance stopped, their socket closed with the request under way. Here
  * the service process gets SIGTERM while 3 buys and 2 reveals wait on the wallet: each is answered
  * with its round, a buy sent meanwhile is answered SERVICE_STOPPING (and, once those are answered,
- * any request until the sockets close: the stop waits on webhook deliveries held at the receiver
- * then, as it waited on its background work when the requests were lost), every socket is closed so its
+ * any new request, while a `state` held at the wallet is still under way: before, the stop closed
+ * the sockets without waiting for it, and served the reveals sent then), every socket is closed so its
  * client reconnects (to the same port once the service is started again), the process exits 0, and
  * after the restart the money reconciles (fleet-scenario.ts expectRecovered).
  */
@@ -123,9 +123,12 @@ describe('SIGTERM with buys and reveals in flight', () => {
     const reveals = [t0, t1].map((tab, i) => tab.ask('reveal', { roundId: open[i].data.round.roundId }));
     await Promise.all(prizes.map((prize) => prize.arrived));
 
-    // The deliveries of the rounds ending now wait at the receiver: the stop lingers on them
-    // after its requests in flight are answered, with the sockets still open.
-    operator.holdWebhooks(true);
+    // And a `state` waits on the wallet's balance: the stop's second step waits for it, with every
+    // other request answered and the sockets still open.
+    const balance = operator.holdNext('balance');
+    const state = t5.ask('state');
+    await balance.arrived;
+
     const exited = first.stop();
     await eventually(async () => (await fetch(`${first.url}/ready`)).status === 503);
     // No new round while it stops, answered at once though the held calls still wait.
@@ -138,14 +141,14 @@ describe('SIGTERM with buys and reveals in flight', () => {
     const revealed = await Promise.all(reveals);
     for (const answer of revealed)
       expect(answer === 'lost' ? answer : answer.data?.round.status).toBe('closed');
-    // Once those are answered, any request is answered SERVICE_STOPPING at once, a reveal too
-    // (its round stays open for the next instance), until the sockets close.
-    await eventually(() => operator.heldWebhooks() > 0);
-    await eventually(async () => (await t5.ask('state')).error?.code === 'SERVICE_STOPPING');
+    // Once those are answered, any new request is answered SERVICE_STOPPING at once, a reveal too
+    // (its round stays open for the next instance), while the held `state` is still under way.
+    await eventually(async () => (await t3.ask('state')).error?.code === 'SERVICE_STOPPING');
     const lateReveal = await t2.ask('reveal', { roundId: bought[0].data.round.roundId });
     expect(lateReveal === 'lost' ? lateReveal : lateReveal.error?.code).toBe('SERVICE_STOPPING');
-    operator.holdWebhooks(false);
-    operator.answerHeldWebhooks();
+    balance.answer();
+    const stated = await state;
+    expect(stated === 'lost' ? stated : stated.ok).toBe(true);
     expect(await exited).toBe(0);
     expect(first.errors()).toEqual([]);
     // Each connection closed by its transport: one a Socket.IO client reconnects after by itself.
