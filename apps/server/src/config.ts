@@ -33,7 +33,18 @@ export const SETTING_DEFAULTS = {
   POOL_BLOCK_LEASE: 30,
   /** Seconds a round's replay link (POST /v1/round/{roundId}/replay) stays readable. */
   REPLAY_TTL: 900,
+  /**
+   * Seconds a stop (SIGTERM) waits for the requests in flight before answering the rest
+   * SERVICE_STOPPING; the process exits at most STOP_EXIT_GRACE_SECONDS after that.
+   */
+  STOP_TIMEOUT: 30,
 } as const;
+
+/**
+ * Seconds a stopping process gives its background work (retries, webhook deliveries in flight) after
+ * STOP_TIMEOUT before it exits anyway (exit code 1): what they had begun is leased in the database.
+ */
+export const STOP_EXIT_GRACE_SECONDS = 10;
 
 /** The back office's page that password-reset links open by default (PANEL_URL overrides it). */
 export const PANEL_RESET_PATH = '/panel/reset-password';
@@ -45,10 +56,17 @@ const duration = z
   .transform(durationSeconds)
   .refine((seconds) => seconds >= 60, 'must be at least 60 seconds');
 
+/** A short duration, 1 s to 10 min: seconds ("30") or a number with a unit ("45s", "2m"). */
+const shortDuration = z
+  .string()
+  .regex(/^\d+\s*[sm]?$/, 'must be seconds or a number with s or m, e.g. 30s')
+  .transform(durationSeconds)
+  .refine((seconds) => seconds >= 1 && seconds <= 600, 'must be between 1 second and 10 minutes');
+
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** Every setting comes from the environment (or `.env`); this is the only file that reads it. */
-const envSchema = z.object({
+export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
@@ -90,6 +108,11 @@ const envSchema = z.object({
    */
   WORKERS: z.coerce.number().int().min(1).max(64).default(SETTING_DEFAULTS.WORKERS),
   WALLET_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(SETTING_DEFAULTS.WALLET_TIMEOUT_MS),
+  /**
+   * How long a stop (SIGTERM) waits for the play requests in flight (buys and reveals with their
+   * wallet calls) before answering the rest SERVICE_STOPPING (docs/operating.md, "Stopping").
+   */
+  STOP_TIMEOUT: shortDuration.default(SETTING_DEFAULTS.STOP_TIMEOUT),
   /** A round with no action for this long closes by itself. */
   ROUND_IDLE_TIMEOUT: duration.default(SETTING_DEFAULTS.ROUND_IDLE_TIMEOUT),
   /** Webhook retry delays, comma-separated durations (docs/contract.md §7). */

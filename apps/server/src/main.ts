@@ -3,7 +3,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import { createAdapter as createClusterAdapter, setupPrimary } from '@socket.io/cluster-adapter';
 import { createAdapter as createPostgresAdapter } from '@socket.io/postgres-adapter';
-import { loadDotEnv, readConfig } from './config.ts';
+import { loadDotEnv, readConfig, STOP_EXIT_GRACE_SECONDS } from './config.ts';
 import { demoCredentialLines, writeDemoCredentials } from './demo/credentials.ts';
 import { type DemoInfo, setUpDemo } from './demo/setup.ts';
 import type { Deps } from './deps.ts';
@@ -100,10 +100,17 @@ async function serve({ alone }: { alone: boolean }): Promise<void> {
     if (stopping) return;
     stopping = true;
     deps.logger.info('stopping', { signal });
-    await running.close(); // /ready answers 503 from its first step
-    await running.app.services.panel.settled(); // queued reset e-mails go out before exit
-    await pushes?.close();
-    await deps.store.close();
+    exitAnywayAfter(deps, config.STOP_TIMEOUT + STOP_EXIT_GRACE_SECONDS);
+    try {
+      // /ready answers 503 from its first step; every play request in flight is answered.
+      await running.close({ deadlineMs: config.STOP_TIMEOUT * 1000 });
+      await running.app.services.panel.settled(); // queued reset e-mails go out before exit
+      await pushes?.close();
+      await deps.store.close();
+    } catch (error) {
+      deps.logger.error('stop failed', { error: error instanceof Error ? error.message : String(error) });
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -171,6 +178,8 @@ async function supervise(): Promise<void> {
     if (stopping) return;
     stopping = true;
     deps.logger.info('stopping the workers', { signal });
+    // Each worker bounds its own stop; this bounds the deliveries' after them.
+    exitAnywayAfter(deps, config.STOP_TIMEOUT + 2 * STOP_EXIT_GRACE_SECONDS);
     const running = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => !!worker);
     await Promise.all(
       running.map(
@@ -224,6 +233,17 @@ async function supervise(): Promise<void> {
     demo,
     credentials,
   );
+}
+
+/**
+ * The bound docs/operating.md gives a stop: past it the process exits with 1, whatever still runs
+ * (what it had begun is leased or pending in the database, for another process or the next start).
+ */
+function exitAnywayAfter(deps: Deps, seconds: number): void {
+  setTimeout(() => {
+    deps.logger.error('stop took too long; exiting now', { seconds });
+    process.exit(1);
+  }, seconds * 1000).unref();
 }
 
 /**

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ServerOptions } from 'socket.io';
 import { type App, createApp } from './app.ts';
-import { type Config, PANEL_RESET_PATH, scheduleMs } from './config.ts';
+import { type Config, PANEL_RESET_PATH, SETTING_DEFAULTS, scheduleMs } from './config.ts';
 import type { Deps } from './deps.ts';
 import { answerClientErrors } from './http/client-error.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -65,7 +65,11 @@ export interface RunningServer {
   app: App;
   server: Server;
   url: string;
-  close(): Promise<void>;
+  /**
+   * Stops: /ready 503, no new buy, every play request in flight answered (or, after `deadlineMs`,
+   * answered SERVICE_STOPPING), background work stopped, sockets closed so their clients reconnect.
+   */
+  close(options?: { deadlineMs?: number }): Promise<void>;
 }
 
 export interface StartOptions {
@@ -126,15 +130,43 @@ export async function startServer(
     app,
     server,
     url,
-    async close() {
+    async close({ deadlineMs = SETTING_DEFAULTS.STOP_TIMEOUT * 1000 } = {}) {
       app.readiness.stopping(); // first: load balancers stop sending work here
-      await services.play.stop();
+      // Buys are refused from now; reveals are still served (they end rounds) until the play
+      // service's work in flight is done. Then every new socket request is refused, and those
+      // already under way are answered before any socket closes (issue 36).
+      const drained = await withinDeadline(
+        services.play.stop().then(() => sockets.stopTaking()),
+        deadlineMs,
+      );
+      if (!drained) {
+        // Their wallet calls were committed pending before they were sent: the retrier settles
+        // them (another instance's, or this one's at its next start).
+        const cut = sockets.answerRemaining();
+        deps.logger.warn('stop deadline reached: requests still in flight answered SERVICE_STOPPING', {
+          requests: cut,
+          deadlineMs,
+        });
+      }
       await ticker.stop();
       await services.webhookDelivery.dispatcher.stop();
       server.closeIdleConnections();
-      await sockets.close(); // closes the HTTP server too
+      await sockets.close(); // every socket told to reconnect; closes the HTTP server too
     },
   };
+}
+
+/** Whether `work` settled within `ms` (it runs on either way). */
+async function withinDeadline(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** "true"/"false", a hop count, or a list of addresses/names, as Express takes them. */

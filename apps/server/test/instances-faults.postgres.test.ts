@@ -7,7 +7,7 @@ import { RETRY_ONCE_IN_CI, type ServiceProcess } from './service-process.ts';
 
 /**
  * Many machines (issue 13): fleet-scenario.ts with three instances on one PostgreSQL database
- * behind HAProxy (the README's examples/haproxy/haproxy.cfg, round-robin, no sticky sessions),
+ * behind HAProxy (deploy/haproxy.cfg, round-robin, no sticky sessions),
  * 200 players. One instance is killed with SIGKILL mid-burst and started again on its address;
  * its leases expire and the others finish its work. Beyond the scenario's checks: the pool counted
  * exactly one draw per round that opened (so no ticket was drawn twice or lost), and the webhook's

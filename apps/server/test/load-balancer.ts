@@ -3,14 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from './harness.ts';
 import { eventually } from './play-fixtures.ts';
 
-/** HAProxy in front of service instances, with the configuration file docs/operating.md gives (examples/haproxy). */
+/** HAProxy in front of service instances, with the configuration file deploy/ ships (deploy/haproxy.cfg). */
 export interface LoadBalancer {
   url: string;
   logs(): string;
   close(): Promise<void>;
 }
 
-const CONFIG = fileURLToPath(new URL('../../../examples/haproxy/haproxy.cfg', import.meta.url));
+const CONFIG = fileURLToPath(new URL('../../../deploy/haproxy.cfg', import.meta.url));
 const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
 
 /**

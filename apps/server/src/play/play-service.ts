@@ -115,11 +115,16 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     };
   }
 
-  async function buy(sessionId: string): Promise<BuyResult> {
-    if (stopping) return fail('SERVICE_STOPPING');
-    const found = await context(sessionId);
-    if (!found.ok) return found;
-    return bets.buy(found.data);
+  /** Tracked from its first read, not from its wallet call: a stop waits for its answer too (issue 36). */
+  function buy(sessionId: string): Promise<BuyResult> {
+    if (stopping) return Promise.resolve(fail('SERVICE_STOPPING'));
+    return track(
+      (async () => {
+        const found = await context(sessionId);
+        if (!found.ok) return found;
+        return bets.buy(found.data);
+      })(),
+    );
   }
 
   /** `reality-check-ack`, the player's "Keep playing" (buy-protection.ts). */
@@ -131,16 +136,21 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     return bets.protection.acknowledge(found.data, deps.clock().getTime());
   }
 
-  async function reveal(
+  /** Served while the process stops (it ends a round), and tracked whole, as a buy. */
+  function reveal(
     sessionId: string,
     roundId: string,
   ): Promise<PlayResult<{ round: PlayRound; balance: number | null }>> {
-    const found = await context(sessionId);
-    if (!found.ok) return found;
-    const closed = await track(prizes.closeRound(roundId, found.data.player.id));
-    const view = closed && playRoundOf(closed.round);
-    if (!closed || !view) return fail('ROUND_NOT_FOUND');
-    return { ok: true, data: { round: view, balance: closed.balance } };
+    return track(
+      (async (): Promise<PlayResult<{ round: PlayRound; balance: number | null }>> => {
+        const found = await context(sessionId);
+        if (!found.ok) return found;
+        const closed = await prizes.closeRound(roundId, found.data.player.id);
+        const view = closed && playRoundOf(closed.round);
+        if (!closed || !view) return fail('ROUND_NOT_FOUND');
+        return { ok: true, data: { round: view, balance: closed.balance } };
+      })(),
+    );
   }
 
   /** Closes rounds left open with no action for `roundIdleMs` (the prize is paid either way). */
@@ -241,7 +251,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     giveBackIdleBlocks: () => bets.giveBackBlocks(),
 
     /**
-     * Stops taking new rounds, waits for the calls in flight, then gives back every block of draw
+     * Stops taking new rounds, waits for the buys, reveals and calls in flight, then gives back every block of draw
      * indexes it holds: another instance draws them at once, not after their lease.
      */
     async stop(): Promise<void> {

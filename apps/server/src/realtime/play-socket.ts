@@ -35,7 +35,7 @@ export function attachPlaySockets(
   httpServer: HttpServer,
   deps: { play: PlayService; sessions: SessionService; logger: Logger },
   options: { adapter?: ServerOptions['adapter']; node?: string } = {},
-): { notifier: PlayNotifier; sessionEndings: SessionEndNotifier; close(): Promise<void> } {
+): PlaySockets {
   // With several processes, the adapter carries a push to the player's pages on the others. And
   // WebSocket only: Node's cluster hands each connection to any process, so the two connections of
   // an HTTP long-polling session would land on different ones (it needs sticky routing).
@@ -150,14 +150,48 @@ export function attachPlaySockets(
           failWith('INTERNAL_ERROR');
         },
       );
-      // Until answered: an ending of the session waits for it before closing the socket.
-      requests.track(socket, done);
+      // Until answered: an ending of the session, or a stop, waits for it before closing the socket.
+      requests.track(socket, done, () => failWith('SERVICE_STOPPING'));
     });
   });
 
   return {
     notifier: pushes.notifier,
     sessionEndings: endings.notifier,
-    close: () => new Promise<void>((resolve) => io.close(() => resolve())),
+    stopTaking: () => requests.stop(),
+    answerRemaining: () => requests.answerRemaining(),
+    async close() {
+      // Each connection first, its answers written out (Socket.IO's own close discards what is still
+      // buffered): a transport closed by the server is one every Socket.IO client reconnects after,
+      // through the load balancer to another instance.
+      await Promise.all(
+        [...new Set([...play.sockets.values()].map((socket) => socket.conn))].map(closeConnection),
+      );
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+    },
   };
+}
+
+/** What the process does with its players' sockets (server.ts). */
+export interface PlaySockets {
+  notifier: PlayNotifier;
+  sessionEndings: SessionEndNotifier;
+  /**
+   * Refuses every new request `SERVICE_STOPPING` at once and resolves once every request in flight
+   * is answered.
+   */
+  stopTaking(): Promise<void>;
+  /** A stop's deadline: answers each request still in flight `SERVICE_STOPPING`; how many. */
+  answerRemaining(): number;
+  /** Closes every connection once what was written to it is sent (clients reconnect), then the server. */
+  close(): Promise<void>;
+}
+
+/** Closes an Engine.IO connection after its write buffer drains. */
+function closeConnection(connection: Socket['conn']): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (connection.readyState === 'closed') return resolve();
+    connection.once('close', () => resolve());
+    connection.close();
+  });
 }
