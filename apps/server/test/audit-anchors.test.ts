@@ -1,0 +1,148 @@
+import { verifyProof } from '@raspa/core/audit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANCHOR_SETTLE_MS, MAX_ANCHOR_LEAVES, writeNextAnchor } from '../src/audit/anchor-writer.ts';
+import { verifyStoredAudit } from '../src/audit/verify-records.ts';
+import { LOCAL_INTEGRATION, startTestServer, type TestServer } from './harness.ts';
+import { connectPlayer, eventually, type GameSetup, newSession, setUpOperatorGame } from './play-fixtures.ts';
+import { startTestOperator, type TestOperator } from './test-operator.ts';
+
+/**
+ * docs/audit.md over rounds really played: anchors written after the fact, a round's proof that
+ * verifies with the public key alone, verify-audit naming a changed record, a failure inside the
+ * anchor's unit, and two writers of the same client's next anchor.
+ */
+
+let server: TestServer;
+let operator: TestOperator;
+let game: GameSetup;
+let players = 0;
+const sockets: Array<{ close(): void }> = [];
+
+beforeAll(async () => {
+  operator = await startTestOperator();
+  server = await startTestServer({ env: LOCAL_INTEGRATION });
+  game = await setUpOperatorGame(server, operator, { prizedPercent: 1 });
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await server?.close();
+  await operator?.close();
+});
+
+/** A round bought, revealed and paid: closed. */
+async function playRound(): Promise<string> {
+  const player = await connectPlayer(server.url, await newSession(server, game, `audit-${++players}`));
+  sockets.push(player);
+  const bought = await player.ask('buy');
+  if (!bought.ok) throw new Error(JSON.stringify(bought));
+  const roundId: string = bought.data.round.roundId;
+  await player.ask('reveal', { roundId });
+  await eventually(async () => (await server.deps.store.rounds.findRound(roundId))?.status === 'closed');
+  return roundId;
+}
+
+const anchoring = () => {
+  const job = server.running.anchoring;
+  if (!job) throw new Error('no anchoring job');
+  return job;
+};
+const settle = () => server.clock.advance(ANCHOR_SETTLE_MS + 1);
+const proofOf = (roundId: string) => server.call('GET', `/v1/round/${roundId}/proof`, { token: game.tokens });
+const verdict = async () => (await verifyStoredAudit(server.deps.store.auditAnchors)).verdict;
+
+describe('audit anchors', () => {
+  it('anchors ended rounds after the fact; a round’s proof verifies offline with the public key alone', async () => {
+    const roundId = await playRound();
+    const early = await proofOf(roundId);
+    expect(early.status).toBe(404);
+    expect(early.body.code).toBe('NOT_ANCHORED');
+
+    settle();
+    const written = await anchoring().runOnce();
+    const clientId = (await server.deps.store.rounds.findRound(roundId))?.clientId;
+    expect(written.map((record) => record.anchor.clientId)).toContain(clientId);
+    expect(await anchoring().runOnce()).toEqual([]); // nothing new: no empty anchor
+
+    const proof = await proofOf(roundId);
+    expect(proof.status).toBe(200);
+    const keys = await server.call('GET', '/v1/audit/key', { token: game.tokens });
+    expect(keys.body.data.keys).toHaveLength(1);
+    expect(verifyProof(proof.body.data, keys.body.data.keys)).toEqual({ ok: true });
+    expect(JSON.parse(proof.body.data.leaf).round.id).toBe(roundId);
+
+    const anchors = await server.call('GET', '/v1/audit/anchors?fromSeq=1&pageSize=10', {
+      token: game.tokens,
+    });
+    expect(anchors.status).toBe(200);
+    expect(anchors.body.data).toEqual([proof.body.data.anchor]);
+    const bad = await server.call('GET', '/v1/audit/anchors?fromSeq=0', { token: game.tokens });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('VALIDATION_ERROR');
+    expect(await verdict()).toMatchObject({ ok: true });
+  });
+
+  it('verify-audit names a changed round and a changed wallet call, and holds again once undone', async () => {
+    const roundId = await playRound();
+    settle();
+    await anchoring().runOnce();
+    const { rounds } = server.deps.store;
+    const round = await rounds.findRound(roundId);
+    if (!round) throw new Error('no round');
+    await rounds.updateRound(roundId, { prizeMinor: round.prizeMinor + 100 });
+    expect(await verdict()).toMatchObject({
+      ok: false,
+      break: { reason: 'leaf-changed', record: `round ${roundId}` },
+    });
+    await rounds.updateRound(roundId, { prizeMinor: round.prizeMinor });
+    expect(await verdict()).toMatchObject({ ok: true });
+
+    const [bet] = await rounds.transactionsOfRound(roundId);
+    if (!bet) throw new Error('no bet');
+    await rounds.updateTransaction(bet.id, { amountMinor: bet.amountMinor - 1 });
+    expect(await verdict()).toMatchObject({
+      ok: false,
+      break: { reason: 'leaf-changed', record: `round ${roundId}` },
+    });
+    await rounds.updateTransaction(bet.id, { amountMinor: bet.amountMinor });
+    expect(await verdict()).toMatchObject({ ok: true });
+  });
+
+  it('a failure inside the anchor’s unit leaves no gap and no leaf twice', async () => {
+    const roundId = await playRound();
+    settle();
+    const { auditAnchors } = server.deps.store;
+    const clientId = (await server.deps.store.rounds.findRound(roundId))?.clientId ?? '';
+    const before = (await auditAnchors.last(clientId))?.anchor.seq ?? 0;
+    const writer = {
+      store: server.deps.store,
+      clock: server.clock,
+      key:
+        server.deps.auditKey ??
+        (() => {
+          throw new Error('no key');
+        })(),
+      settleMs: ANCHOR_SETTLE_MS,
+      maxLeaves: MAX_ANCHOR_LEAVES,
+    };
+    await expect(
+      writeNextAnchor(
+        {
+          ...writer,
+          inUnit: async () => {
+            throw new Error('crash inside the unit');
+          },
+        },
+        clientId,
+      ),
+    ).rejects.toThrow('crash inside the unit');
+    expect((await auditAnchors.last(clientId))?.anchor.seq ?? 0).toBe(before);
+    expect((await proofOf(roundId)).body.code).toBe('NOT_ANCHORED');
+
+    // Two writers at once (two instances): one anchor of the next seq, the other writes nothing.
+    const results = await Promise.all([writeNextAnchor(writer, clientId), writeNextAnchor(writer, clientId)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect((await auditAnchors.last(clientId))?.anchor.seq).toBe(before + 1);
+    expect((await proofOf(roundId)).status).toBe(200);
+    expect(await verdict()).toMatchObject({ ok: true });
+  });
+});
