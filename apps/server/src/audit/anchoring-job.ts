@@ -69,7 +69,7 @@ export function startAnchoringJob(deps: AnchoringJobDeps, { timer = true } = {})
 
   const interval = timer
     ? setInterval(() => {
-        runOnce().catch(() => {});
+        void runOnce().catch(() => {});
       }, deps.everyMs)
     : null;
   interval?.unref();
