@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { verifyProof } from '@raspa/core/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANCHOR_SETTLE_MS, MAX_ANCHOR_LEAVES, writeNextAnchor } from '../src/audit/anchor-writer.ts';
@@ -11,6 +15,9 @@ import { startTestOperator, type TestOperator } from './test-operator.ts';
  * verifies with the public key alone, verify-audit naming a changed record, a failure inside the
  * anchor's unit, and two writers of the same client's next anchor.
  */
+
+const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TSX = join(SERVER_DIR, 'node_modules', '.bin', 'tsx');
 
 let server: TestServer;
 let operator: TestOperator;
@@ -144,5 +151,62 @@ describe('audit anchors', () => {
     expect((await auditAnchors.last(clientId))?.anchor.seq).toBe(before + 1);
     expect((await proofOf(roundId)).status).toBe(200);
     expect(await verdict()).toMatchObject({ ok: true });
+  });
+});
+
+/** A command-line tool of src/cli on this test's database (its SQLite file or DATABASE_URL). */
+function cli(tool: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { DATA_DIR: _data, DATABASE_URL: _url, ...inherited } = process.env;
+  const env = {
+    ...inherited,
+    DATA_DIR: server.dataDir,
+    ...(server.config.DATABASE_URL && { DATABASE_URL: server.config.DATABASE_URL }),
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, [join(SERVER_DIR, 'src', 'cli', `${tool}.ts`), ...args], {
+      cwd: SERVER_DIR,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('pnpm verify-audit and audit-export', () => {
+  it('verifies the live database, an export and a proof with the public key alone, and names a break', async () => {
+    const roundId = await playRound();
+    settle();
+    await anchoring().runOnce();
+    const live = await cli('verify-audit', []);
+    expect(live.stdout).toMatch(/^OK: \d+ anchors, \d+ leaves verified/);
+    expect(live.code).toBe(0);
+
+    const file = join(server.dataDir, 'audit-export.json');
+    expect((await cli('audit-export', ['--out', file])).code).toBe(0);
+    const key = server.deps.auditKey?.publicKey ?? '';
+    expect((await cli('verify-audit', ['--file', file, '--key', key])).code).toBe(0);
+    const tampered = readFileSync(file, 'utf8').replace(
+      /\\"prizeMinor\\":(\d+)/,
+      (_m, n) => `\\"prizeMinor\\":${Number(n) + 1}`,
+    );
+    writeFileSync(file, tampered);
+    const broken = await cli('verify-audit', ['--file', file, '--key', key]);
+    expect(broken.stdout).toMatch(/BREAK at anchor \d+: root: /);
+    expect(broken.code).toBe(1);
+
+    const proofFile = join(server.dataDir, 'proof.json');
+    writeFileSync(proofFile, JSON.stringify((await proofOf(roundId)).body));
+    const proof = await cli('verify-audit', ['--proof', proofFile, '--key', key]);
+    expect(proof.stdout).toMatch(/^OK: the record is leaf \d+ of anchor \d+/);
+    expect(proof.code).toBe(0);
   });
 });
