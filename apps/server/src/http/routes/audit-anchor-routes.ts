@@ -37,7 +37,7 @@ const keySchema = z
   })
   .meta({ id: 'AuditKey' });
 
-const proofSchema = z
+export const proofSchema = z
   .object({
     leaf: z
       .string()
