@@ -6,12 +6,10 @@
  *
  * Reads the database (DATABASE_URL or the SQLite file) read-only. Exit 0 when written, 2 otherwise.
  */
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { exportAudit } from '../audit/audit-export.ts';
-import { loadDotEnv, readConfig } from '../config.ts';
-import { openConfiguredStore } from '../store/open-store.ts';
+import { openCliStore } from './cli-store.ts';
 
 const USAGE = 'usage: pnpm audit-export --out <file> [--data-dir <dir>]';
 
@@ -31,20 +29,9 @@ async function main(argv: string[]): Promise<number> {
     console.error(`--out is required\n${USAGE}`);
     return 2;
   }
-  loadDotEnv();
-  const dataDir = values['data-dir'];
-  const configured = readConfig({ ...process.env, ...(dataDir !== undefined && { DATA_DIR: dataDir }) });
-  if (!configured.ok) {
-    console.error(`the configuration has problems:\n  ${configured.errors.join('\n  ')}`);
-    return 2;
-  }
-  const { DATABASE_URL } = configured.config;
-  const file = join(configured.config.DATA_DIR, 'raspa.sqlite');
-  if (!DATABASE_URL && !existsSync(file)) {
-    console.error(`no database at ${file} (set DATA_DIR or pass --data-dir)\n${USAGE}`);
-    return 2;
-  }
-  const store = openConfiguredStore(configured.config, { readonly: true });
+  const opened = openCliStore(values['data-dir'], USAGE);
+  if (!opened) return 2;
+  const { store } = opened;
   try {
     const exported = await exportAudit(store.auditAnchors);
     writeFileSync(values.out, `${JSON.stringify(exported)}\n`);

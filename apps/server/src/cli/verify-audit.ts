@@ -10,14 +10,12 @@
  * Prints the first break (which anchor, which record, what differs) and exits 1; exits 0 when all
  * holds, 2 on bad arguments or input it cannot read. It never changes anything.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type AuditBreak, type AuditKey, keyIdOf, verifyAudit, verifyProof } from '@raspa/core/audit';
 import { proofShape, readAuditExport } from '../audit/audit-export.ts';
 import { verifyStoredAudit } from '../audit/verify-records.ts';
-import { loadDotEnv, readConfig } from '../config.ts';
-import { openConfiguredStore } from '../store/open-store.ts';
+import { openCliStore } from './cli-store.ts';
 
 const USAGE =
   'usage: pnpm verify-audit [--data-dir <dir>] | --file <export.json> --key <base64> | --proof <proof.json> --key <base64>';
@@ -109,28 +107,16 @@ function checkExport(path: string, keys: AuditKey[]): number {
 }
 
 async function checkDatabase(dataDir: string | undefined): Promise<number> {
-  loadDotEnv();
-  const configured = readConfig({ ...process.env, ...(dataDir !== undefined && { DATA_DIR: dataDir }) });
-  if (!configured.ok) {
-    console.error(`the configuration has problems:\n  ${configured.errors.join('\n  ')}`);
-    return 2;
-  }
-  const { DATABASE_URL } = configured.config;
-  const file = DATABASE_URL
-    ? 'the PostgreSQL database of DATABASE_URL'
-    : join(configured.config.DATA_DIR, 'raspa.sqlite');
-  if (!DATABASE_URL && !existsSync(file)) {
-    console.error(`no database at ${file} (set DATA_DIR or pass --data-dir)\n${USAGE}`);
-    return 2;
-  }
-  const store = openConfiguredStore(configured.config, { readonly: true });
+  const opened = openCliStore(dataDir, USAGE);
+  if (!opened) return 2;
+  const { store, where } = opened;
   try {
     const { clientId, verdict } = await verifyStoredAudit(store.auditAnchors);
     if (!verdict.ok) {
       write(`client ${clientId}: ${describeBreak(verdict.break)}`);
       return 1;
     }
-    write(`OK: ${verdict.anchors} anchors, ${verdict.leaves} leaves verified in ${file}.`);
+    write(`OK: ${verdict.anchors} anchors, ${verdict.leaves} leaves verified in ${where}.`);
     return 0;
   } finally {
     await store.close();
