@@ -6,6 +6,7 @@ import { verifyProof } from '@raspa/core/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANCHOR_SETTLE_MS, MAX_ANCHOR_LEAVES, writeNextAnchor } from '../src/audit/anchor-writer.ts';
 import { verifyStoredAudit } from '../src/audit/verify-records.ts';
+import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from './harness.ts';
 import { connectPlayer, eventually, type GameSetup, newSession, setUpOperatorGame } from './play-fixtures.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
@@ -76,6 +77,12 @@ describe('audit anchors', () => {
     expect(keys.body.data.keys).toHaveLength(1);
     expect(verifyProof(proof.body.data, keys.body.data.keys)).toEqual({ ok: true });
     expect(JSON.parse(proof.body.data.leaf).round.id).toBe(roundId);
+    // Another client's round is answered as an unknown one.
+    const other = await server.newClient('Another operator');
+    const theirs = await server.call('GET', `/v1/round/${roundId}/proof`, { token: other.tokens });
+    const unknown = await server.call('GET', '/v1/round/no-such-round/proof', { token: other.tokens });
+    expect(unknown.status).toBe(404);
+    expectAnsweredAsUnknown(theirs, unknown, { theirs: roundId, unknown: 'no-such-round' });
 
     const anchors = await server.call('GET', '/v1/audit/anchors?fromSeq=1&pageSize=10', {
       token: game.tokens,

@@ -16,6 +16,7 @@ import type { Deps } from '../deps.ts';
 import type { AuditKeyRecord } from '../store/repos/audit-anchors-repo.ts';
 import { ApiError } from './api-error.ts';
 import type { AuthContext } from './auth-context.ts';
+import { owned } from './ownership.ts';
 
 export function createAuditAnchorsService(deps: Pick<Deps, 'store'>) {
   const { store } = deps;
