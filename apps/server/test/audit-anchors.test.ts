@@ -81,7 +81,7 @@ describe('audit anchors', () => {
     const other = await server.newClient('Another operator');
     const theirs = await server.call('GET', `/v1/round/${roundId}/proof`, { token: other.tokens });
     const unknown = await server.call('GET', '/v1/round/no-such-round/proof', { token: other.tokens });
-    expect(unknown.status).toBe(404);
+    expect([unknown.status, unknown.body.messages]).toEqual([404, ['round no-such-round was not found']]);
     expectAnsweredAsUnknown(theirs, unknown, { theirs: roundId, unknown: 'no-such-round' });
 
     const anchors = await server.call('GET', '/v1/audit/anchors?fromSeq=1&pageSize=10', {

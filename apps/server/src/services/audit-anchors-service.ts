@@ -34,9 +34,7 @@ export function createAuditAnchorsService(deps: Pick<Deps, 'store'>) {
      * changed since it was signed gets a proof that does not verify, which is the point.
      */
     async proof(auth: AuthContext, roundId: string): Promise<InclusionProof> {
-      const round = await store.rounds.findRound(roundId);
-      if (!round || round.clientId !== auth.clientId)
-        throw new ApiError('NOT_FOUND', `round ${roundId} not found`);
+      const round = owned(await store.rounds.findRound(roundId), auth.clientId, `round ${roundId}`);
       const record = await store.auditAnchors.holdingRound(auth.clientId, {
         at: round.createdAt,
         id: round.id,
