@@ -17,7 +17,7 @@ const LAYERS = [
   ['app.ts'], // the Express app: mounts the routers
   ['http/', 'realtime/'], // the transports: REST routes, pages, /health /ready /metrics, OpenAPI; the play socket
   ['services/'], // what a request asks for, over the store; puts play and webhooks together
-  ['play/', 'webhooks/'], // the play loop; webhook delivery
+  ['play/', 'webhooks/', 'audit/'], // the play loop; webhook delivery; the audit anchors
   ['wallet/'], // the operators' wallets
   ['deps.ts'], // what is injected: the store, the clock, ids, secrets, mail, metrics, DNS
   ['config.ts', 'mail/', 'security/', 'ops/', 'schemas/'], // settings; mail; secrets, passwords, captcha; metrics and readiness; wire schemas

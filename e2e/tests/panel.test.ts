@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { verifyProof } from '@raspa/core/audit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../apps/panel/src/i18n/en.ts';
@@ -348,6 +349,25 @@ describe('the back office, in a real browser against a real service', () => {
     } finally {
       await replay.close();
     }
+  });
+
+  it('says whether the round is in a signed audit anchor, and downloads its proof once it is', async () => {
+    const audit = page.getByRole('region', { name: en.round.auditTitle });
+    await audit.getByText(en.round.notAnchored).waitFor(WAIT);
+    server.clock.advance(60_000); // past the anchoring's settle time
+    await server.running.anchoring?.runOnce();
+    await page.reload();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', WAIT),
+      audit.getByRole('button', { name: en.round.proofDownload }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`round-${roundId}-proof.json`);
+    const proof = JSON.parse(readFileSync(await download.path(), 'utf8'));
+    const keys = (await server.deps.store.auditAnchors.keys()).map(({ keyId, publicKey }) => ({
+      keyId,
+      publicKey,
+    }));
+    expect(verifyProof(proof, keys)).toEqual({ ok: true });
   });
 
   it('re-sends the round’s close-round event from its details, under the same webhook-id', async () => {

@@ -14,6 +14,7 @@ import { createReplayPageRouter } from './http/replay-page.ts';
 import { requestLogging } from './http/request-log.ts';
 import { mountRoutes, type RouteDefinition } from './http/route.ts';
 import type { RouteKit } from './http/route-kit.ts';
+import { auditAnchorRoutes } from './http/routes/audit-anchor-routes.ts';
 import { auditRoutes } from './http/routes/audit-routes.ts';
 import { authRoutes } from './http/routes/auth-routes.ts';
 import { gameRoutes } from './http/routes/game-routes.ts';
@@ -50,6 +51,7 @@ export function allRoutes(kit: RouteKit): RouteDefinition[] {
     ...roundRoutes(kit),
     ...webhookRoutes(kit),
     ...auditRoutes(kit),
+    ...auditAnchorRoutes(kit),
     ...promotionRoutes(kit),
   ];
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { signingKeyFromSeed } from '@raspa/core/audit';
 import { z } from 'zod';
 import { decidePrivateOutbound, type PrivateOutbound } from './outbound/private-outbound-default.ts';
 
@@ -38,6 +39,8 @@ export const SETTING_DEFAULTS = {
    * SERVICE_STOPPING; the process exits at most STOP_EXIT_GRACE_SECONDS after that.
    */
   STOP_TIMEOUT: 30,
+  /** Seconds between a client's audit anchors (docs/audit.md). */
+  AUDIT_ANCHOR_SECONDS: 60,
 } as const;
 
 /**
@@ -92,6 +95,21 @@ export const envSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters')
     .optional(),
+  /**
+   * Base64 of the 32-byte Ed25519 seed that signs the audit anchors (docs/audit.md); unset: one is
+   * generated once and kept in DATA_DIR/audit-signing.key. The message never repeats the value.
+   */
+  AUDIT_SIGNING_KEY: z
+    .string()
+    .refine((text) => signingKeyFromSeed(text) !== null, 'must be the base64 of a 32-byte Ed25519 seed')
+    .optional(),
+  /** Seconds between a client's audit anchors. */
+  AUDIT_ANCHOR_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(SETTING_DEFAULTS.AUDIT_ANCHOR_SECONDS),
   /**
    * Let webhooks and wallets point at loopback, private, link-local… addresses: only for local
    * integration (a receiver or wallet on your machine or LAN), never in production.

@@ -1,3 +1,4 @@
+import type { AnchorSigningKey } from '@raspa/core/audit';
 import type { Clock } from './clock.ts';
 import type { RateLimitOverrides } from './config.ts';
 import type { Logger } from './logger.ts';
@@ -33,6 +34,15 @@ export interface Settings {
   captcha?: Partial<CaptchaSettings>;
   /** When set, GET /metrics wants `Authorization: Bearer <it>`; unset, /metrics is open. */
   metricsToken?: string;
+  /** The audit anchors' timing (docs/audit.md); tests shorten or stop it. */
+  audit?: AuditSettings;
+}
+
+export interface AuditSettings {
+  /** Between two passes of the anchoring job (AUDIT_ANCHOR_SECONDS); 0: no timer (tests run passes by hand). */
+  anchorEveryMs: number;
+  /** Records younger than this wait for the next anchor (anchor-writer.ts). */
+  settleMs?: number;
 }
 
 export interface PlaySettings {
@@ -83,4 +93,6 @@ export interface Deps {
    * embedder plugs a hosted one (Turnstile, hCaptcha) here: docs/contract.md, "Plugging another captcha".
    */
   captcha?: CaptchaVerifier;
+  /** The key that signs audit anchors (docs/audit.md); unset, no anchors are written. */
+  auditKey?: AnchorSigningKey;
 }

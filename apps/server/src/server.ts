@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ServerOptions } from 'socket.io';
 import { type App, createApp } from './app.ts';
+import { ANCHOR_SETTLE_MS, MAX_ANCHOR_LEAVES } from './audit/anchor-writer.ts';
+import { type AnchoringJob, startAnchoringJob } from './audit/anchoring-job.ts';
+import { loadAuditSigningKey } from './audit/signing-key.ts';
 import { type Config, PANEL_RESET_PATH, SETTING_DEFAULTS, scheduleMs } from './config.ts';
 import type { Deps } from './deps.ts';
 import { answerClientErrors } from './http/client-error.ts';
@@ -41,6 +44,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
     logger,
     metrics: overrides.metrics ?? createMetrics({ clock }),
     resolveHost: overrides.resolveHost ?? systemLookup,
+    auditKey: overrides.auditKey ?? loadAuditSigningKey(config.DATA_DIR, config.AUDIT_SIGNING_KEY),
     settings: overrides.settings ?? {
       publicUrl: config.PUBLIC_URL,
       tokenTtlSeconds: config.TOKEN_TTL,
@@ -57,12 +61,15 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
       },
       ...(config.TRUST_PROXY !== undefined && { trustProxy: proxySetting(config.TRUST_PROXY) }),
       ...(config.METRICS_TOKEN !== undefined && { metricsToken: config.METRICS_TOKEN }),
+      audit: { anchorEveryMs: config.AUDIT_ANCHOR_SECONDS * 1000 },
     },
   };
 }
 
 export interface RunningServer {
   app: App;
+  /** The audit anchoring job; null without a signing key. */
+  anchoring: AnchoringJob | null;
   server: Server;
   url: string;
   /**
@@ -124,14 +131,17 @@ export async function startServer(
     releasePending: options.releasePendingAtStart ?? true,
   });
   if (!options.webhookNudge) services.webhookDelivery.dispatcher.start();
+  const anchoring = await startAuditAnchoring(deps);
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   return {
     app,
+    anchoring,
     server,
     url,
     async close({ deadlineMs = SETTING_DEFAULTS.STOP_TIMEOUT * 1000 } = {}) {
       app.readiness.stopping(); // first: load balancers stop sending work here
+      await anchoring?.stop();
       // Buys are refused from now; reveals are still served (they end rounds) until the play
       // service's work in flight is done. Then every new socket request is refused, and those
       // already under way are answered before any socket closes (issue 36).
@@ -167,6 +177,28 @@ async function withinDeadline(work: Promise<unknown>, ms: number): Promise<boole
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Records the signing key's public half (GET /v1/audit/key) and starts the anchoring job. */
+async function startAuditAnchoring(deps: Deps): Promise<AnchoringJob | null> {
+  const key = deps.auditKey;
+  if (!key) return null;
+  const now = deps.clock().toISOString();
+  await deps.store.auditAnchors.addKey({ keyId: key.keyId, publicKey: key.publicKey, since: now });
+  const settings = deps.settings.audit ?? { anchorEveryMs: SETTING_DEFAULTS.AUDIT_ANCHOR_SECONDS * 1000 };
+  return startAnchoringJob(
+    {
+      store: deps.store,
+      clock: deps.clock,
+      key,
+      settleMs: settings.settleMs ?? ANCHOR_SETTLE_MS,
+      maxLeaves: MAX_ANCHOR_LEAVES,
+      logger: deps.logger,
+      owner: deps.random(8).toString('hex'),
+      everyMs: settings.anchorEveryMs,
+    },
+    { timer: settings.anchorEveryMs > 0 },
+  );
 }
 
 /** "true"/"false", a hop count, or a list of addresses/names, as Express takes them. */

@@ -43,6 +43,7 @@ import type {
   ResolveRound,
   Round,
   RoundDetail,
+  RoundProof,
   RoundResolution,
   TokenSet,
   Webhook,
@@ -332,6 +333,9 @@ export function createApiClient(options: ApiClientOptions) {
         auth: 'signed',
         body: {},
       }),
+    /** The round's inclusion proof in a signed audit anchor; an ApiError NOT_ANCHORED until one covers it. */
+    roundProof: (roundId: string) =>
+      data<RoundProof>({ method: 'GET', path: `/round/${segment(roundId)}/proof`, auth: 'bearer' }),
     listFlagged: (query: PageQuery = {}) =>
       page<Round>({ method: 'GET', path: '/reconciliation', auth: 'bearer', query: { ...query } }),
     resolveRound: (roundId: string, body: ResolveRound) =>

@@ -374,6 +374,12 @@ export const en = {
       commitment
         ? `The seed matches the commitment, but the pool or this draw does not match.${error ? ` ${error}` : ''}`
         : `The seed does not match the commitment.${error ? ` ${error}` : ''}`,
+    auditTitle: 'Audit record',
+    anchored: (seq: number, at: string) => `In signed audit anchor ${seq} of ${at}.`,
+    notAnchored: 'Not in a signed audit anchor yet: rounds are anchored a minute or two after they end.',
+    proofDownload: 'Download the proof',
+    proofHint:
+      'Verifiable offline with the public key alone: pnpm verify-audit --proof FILE --key KEY (docs/audit.md).',
     replayTitle: 'Replay link',
     replayIntro:
       'A read-only link to this round for customer support, with no sign-in: anyone holding it sees the round until it expires.',

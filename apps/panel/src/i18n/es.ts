@@ -376,6 +376,13 @@ export const es: Catalogue = {
       commitment
         ? `La semilla coincide con el compromiso, pero el lote o esta extracción no coinciden.${error ? ` ${error}` : ''}`
         : `La semilla no coincide con el compromiso.${error ? ` ${error}` : ''}`,
+    auditTitle: 'Registro de auditoría',
+    anchored: (seq: number, at: string) => `En el ancla de auditoría firmada ${seq} del ${at}.`,
+    notAnchored:
+      'Aún no está en un ancla de auditoría firmada: las rondas se anclan uno o dos minutos después de terminar.',
+    proofDownload: 'Descargar la prueba',
+    proofHint:
+      'Verificable sin conexión solo con la clave pública: pnpm verify-audit --proof ARCHIVO --key CLAVE (docs/audit.md).',
     replayTitle: 'Enlace de repetición',
     replayIntro:
       'Un enlace de solo lectura para soporte, sin iniciar sesión: quien lo tenga ve esta ronda hasta que caduque.',

@@ -373,6 +373,13 @@ export const pt: Catalogue = {
       commitment
         ? `A semente confere com o compromisso, mas o lote ou este sorteio não conferem.${error ? ` ${error}` : ''}`
         : `A semente não confere com o compromisso.${error ? ` ${error}` : ''}`,
+    auditTitle: 'Registro de auditoria',
+    anchored: (seq: number, at: string) => `Na âncora de auditoria assinada ${seq} de ${at}.`,
+    notAnchored:
+      'Ainda não está em uma âncora de auditoria assinada: as rodadas são ancoradas um ou dois minutos depois de terminar.',
+    proofDownload: 'Baixar a prova',
+    proofHint:
+      'Verificável offline só com a chave pública: pnpm verify-audit --proof ARQUIVO --key CHAVE (docs/audit.md).',
     replayTitle: 'Link de replay',
     replayIntro:
       'Um link somente leitura para o suporte, sem login: quem o tiver vê esta rodada até ele expirar.',

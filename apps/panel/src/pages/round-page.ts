@@ -1,9 +1,11 @@
 import { el, moneyOfMajor, utcTime } from '@raspa/browser-kit';
 import type { Game, RoundDetail, Transaction, WalletCallAttempt } from '@raspa/server/wire';
+import { ApiError } from '../api/api-client.ts';
 import { checkTicket } from '../fairness/pool-check.ts';
 import { facts, section, table } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
 import { copyField } from '../ui/copy-field.ts';
+import { saveFile } from '../ui/download.ts';
 import { afterPaint, Feedback } from '../ui/feedback.ts';
 import { statusBadge } from '../ui/round-cells.ts';
 import { heading, link } from './auth-pages.ts';
@@ -106,6 +108,42 @@ function replaySection(context: PageContext, round: RoundDetail): HTMLElement {
   ]);
 }
 
+/**
+ * Whether a signed audit anchor covers the round (docs/audit.md), and its proof as a file to
+ * download, which an auditor verifies offline with the public key alone.
+ */
+function auditSection(context: PageContext, round: RoundDetail): HTMLElement {
+  const { api, t, lang } = context;
+  const feedback = new Feedback(() => t);
+  const slot = el('div');
+  void feedback.run(
+    t.common.loading,
+    async () => {
+      try {
+        const proof = await api.roundProof(round._id);
+        const download = el('button', { type: 'button', class: 'secondary' }, [t.round.proofDownload]);
+        download.addEventListener('click', () =>
+          saveFile(
+            `round-${round._id}-proof.json`,
+            `${JSON.stringify(proof, null, 2)}\n`,
+            'application/json',
+          ),
+        );
+        slot.replaceChildren(
+          el('p', {}, [t.round.anchored(proof.anchor.seq, utcTime(proof.anchor.at, lang))]),
+          el('p', { class: 'hint' }, [t.round.proofHint]),
+          el('div', { class: 'actions' }, [download]),
+        );
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'NOT_ANCHORED')) throw error;
+        slot.replaceChildren(el('p', { class: 'empty' }, [t.round.notAnchored]));
+      }
+    },
+    { region: slot },
+  );
+  return section(t.round.auditTitle, [...feedback.nodes(), slot]);
+}
+
 /** The webhook deliveries of the round's events, each one re-sendable; the list reloads after a re-send. */
 function deliveriesSection(context: PageContext, round: RoundDetail): HTMLElement {
   const { api, t } = context;
@@ -178,6 +216,7 @@ export const roundPage: Page = (context) => {
       cardSection(context, round),
       ticketSection(context, round, game),
       replaySection(context, round),
+      auditSection(context, round),
       section(t.rounds.transactions, [
         table<Transaction>(
           t.rounds.transactions,

@@ -133,6 +133,16 @@ export const ENV_REFERENCE: Record<EnvVariable, Entry> = {
     production: 'optional',
     meaning: "seconds a process's block of draw indexes outlives the process before another takes it over",
   },
+  AUDIT_SIGNING_KEY: {
+    default: 'generated once into `DATA_DIR/audit-signing.key` (0600)',
+    production: 'required with several instances',
+    meaning:
+      'base64 of a 32-byte Ed25519 seed that signs the audit anchors; a malformed one stops the start, and it is never logged; give every instance the same (docs/audit.md)',
+  },
+  AUDIT_ANCHOR_SECONDS: {
+    production: 'optional',
+    meaning: "seconds between a client's signed audit anchors (docs/audit.md)",
+  },
   METRICS_TOKEN: {
     production: 'recommended',
     meaning:

@@ -26,6 +26,7 @@ import type {
   transactionType,
 } from '../schemas/round.ts';
 import type { captchaChallengeSchema } from '../security/captcha-verifier.ts';
+import type { proofSchema } from './routes/audit-anchor-routes.ts';
 import type { auditEntrySchema } from './routes/audit-routes.ts';
 import type { newApiKeySchema, tokenSetSchema } from './routes/auth-routes.ts';
 import type {
@@ -135,6 +136,8 @@ export type Redeliver = z.input<typeof redeliverBody>;
 
 // ---- API access
 export type AuditEntry = z.output<typeof auditEntrySchema>;
+/** GET /v1/round/{roundId}/proof (docs/audit.md). */
+export type RoundProof = z.output<typeof proofSchema>;
 
 // ---- player protection
 /** GET /v1/user/{userId}/limits: the limits in force, their usage and the looser values waiting. */

@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   /** An excluded player may not start a session (CONTRACT §13, docs/player-protection.md). */
   PLAYER_EXCLUDED: 403,
   NOT_FOUND: 404,
+  /** A round that no audit anchor covers yet (docs/audit.md): asked again after the next anchor. */
+  NOT_ANCHORED: 404,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,

@@ -4,6 +4,7 @@ import { createPlayService, type PlayNotifier } from '../play/play-service.ts';
 import { DEFAULT_WALLET_RETRY } from '../play/retry-schedule.ts';
 import { createWalletDirectory } from '../wallet/wallet-directory.ts';
 import { createWebhookDelivery } from '../webhooks/wiring.ts';
+import { createAuditAnchorsService } from './audit-anchors-service.ts';
 import { createAuditScope } from './audit-scope.ts';
 import { createAuditService } from './audit-service.ts';
 import { createAuthService } from './auth-service.ts';
@@ -100,6 +101,7 @@ export function createServices(raw: Deps, options: ServiceOptions = {}) {
     fairness: createFairnessService(raw.store),
     idempotency: createIdempotencyService(raw),
     audit: createAuditService(deps),
+    auditAnchors: createAuditAnchorsService(raw),
     rounds: createRoundService(deps),
     promotions: createPromotionService(deps),
   };

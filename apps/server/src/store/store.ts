@@ -1,4 +1,5 @@
 import type { PoolDrawRecord } from './records.ts';
+import type { AuditAnchorsRepo } from './repos/audit-anchors-repo.ts';
 import type {
   AuditRepo,
   ClientsRepo,
@@ -40,6 +41,7 @@ export interface Repositories {
   rateLimits: RateLimitsRepo;
   ops: OpsRepo;
   audit: AuditRepo;
+  auditAnchors: AuditAnchorsRepo;
   promotions: PromotionsRepo;
   freeCards: FreeCardsRepo;
   protection: ProtectionRepo;

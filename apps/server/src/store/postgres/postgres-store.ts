@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { StoreHealth } from '../records.ts';
+import { createAuditAnchorsRepo } from '../repos/audit-anchors-repo.ts';
 import { createAuditRepo } from '../repos/audit-repo.ts';
 import { createClientsRepo } from '../repos/clients-repo.ts';
 import { createDemoWalletRepo } from '../repos/demo-wallet-repo.ts';
@@ -48,6 +49,7 @@ function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCount
     rateLimits: createRateLimitsRepo(x),
     ops: createOpsRepo(x, shippedMigrations(), unready),
     audit: createAuditRepo(x),
+    auditAnchors: createAuditAnchorsRepo(x),
     promotions: createPromotionsRepo(x),
     freeCards: createFreeCardsRepo(x),
     protection: createProtectionRepo(x),

@@ -1,5 +1,6 @@
 import type { Exec } from '../dialect/exec.ts';
 import type { StoreHealth } from '../records.ts';
+import { createAuditAnchorsRepo } from '../repos/audit-anchors-repo.ts';
 import { createAuditRepo } from '../repos/audit-repo.ts';
 import { createClientsRepo } from '../repos/clients-repo.ts';
 import { createDemoWalletRepo } from '../repos/demo-wallet-repo.ts';
@@ -59,6 +60,7 @@ function repositories(x: Exec, db: Db, background: Background): Repositories {
     rateLimits: createRateLimitsRepo(x),
     ops: createOpsRepo(x, shippedMigrations(), closedHealth(db)),
     audit: createAuditRepo(x),
+    auditAnchors: createAuditAnchorsRepo(x),
     promotions: createPromotionsRepo(x),
     freeCards: createFreeCardsRepo(x),
     protection: createProtectionRepo(x),
