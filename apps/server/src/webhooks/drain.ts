@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../deps.ts';
 import type { OutboxEvent } from '../store/records.ts';
-import { type DeliverAttempt, openTarget, type Target } from './attempt.ts';
+import { type DeliverAttempt, type DeliverBatch, openTarget, type Target } from './attempt.ts';
+import { drainBatches } from './batch-drain.ts';
 import type { WebhookSender } from './post.ts';
 import { chooseSends, readSize, sendRoom, worthReading } from './send-order.ts';
 
@@ -19,6 +20,8 @@ import { chooseSends, readSize, sendRoom, worthReading } from './send-order.ts';
 export interface DrainDeps extends Pick<Deps, 'store' | 'clock' | 'secrets' | 'logger'> {
   sender: Pick<WebhookSender, 'forget'>;
   attempt: DeliverAttempt;
+  /** A batch webhook's attempts (batch-drain.ts). */
+  batch: DeliverBatch;
   /** Events in flight at most once the receiver has answered a 2xx. */
   perWebhook: number;
   /** True once the dispatcher is stopping: nothing more may start. */
@@ -106,6 +109,26 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
             const target = await lookUp(webhookId);
             if (!target) break;
             to = { target, readAt: performance.now() };
+            // A batch webhook's queue goes in batches (its mode never changes: checked once).
+            if (target.webhook.delivery.mode === 'batch' && recording.size === 0) {
+              let current: { target: Target; readAt: number } = to;
+              await drainBatches(
+                {
+                  ...deps,
+                  perWebhook,
+                  target: async () => {
+                    if (performance.now() - current.readAt > TARGET_TTL_MS) {
+                      const again = await lookUp(webhookId);
+                      if (!again) return undefined;
+                      current = { target: again, readAt: performance.now() };
+                    }
+                    return current.target;
+                  },
+                },
+                webhookId,
+              );
+              return;
+            }
           }
           const target = to.target;
           const reading = worthReading({ healthy, inFlight: recording.size, perWebhook });

@@ -321,6 +321,7 @@ export function webhookRecord(clientId: string, over: Partial<WebhookRecord> = {
     lastTriggered: null,
     successCount: 0,
     failureCount: 0,
+    delivery: { mode: 'single', maxEvents: 100, maxWaitMs: 250 },
     deletedAt: null,
     ...over,
   };
