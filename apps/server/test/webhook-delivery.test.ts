@@ -216,6 +216,23 @@ const eventStatus = async (id: string | undefined) =>
 const eventStatuses = (ids: readonly (string | undefined)[]) => Promise.all(ids.map(eventStatus));
 const webhookOf = async (id: string) => (await server.deps.store.outbox.findById(id))?.webhookId;
 
+/** Queues a round's open-round and close-round, each in its own transaction (as the play loop). */
+async function queueOpenAndClose(operator: Operator, round: { roundId: string; payload: RoundView }) {
+  const ids: string[] = [];
+  for (const eventType of ['open-round', 'close-round'] as const) {
+    const queued = await server.deps.store.transaction((tx) =>
+      outbox().enqueue(tx, {
+        clientId: operator.clientId,
+        roundId: round.roundId,
+        eventType,
+        payload: round.payload,
+      }),
+    );
+    ids.push(...queued);
+  }
+  return ids;
+}
+
 /** Queues `count` rounds one after the other (their order is the webhooks' order). */
 async function queueRounds(operator: Operator, count: number) {
   const rounds = [];
@@ -409,6 +426,7 @@ describe('a delivery', () => {
         timestamp: nowIso(),
         retryCount: 0,
         errorMessage: null,
+        batchId: null,
       },
     ]);
     expect(await eventStatus(ids[0])).toBe('delivered');
@@ -717,18 +735,7 @@ describe('order and independence', () => {
     const [first] = await queueRounds(op, 1);
     const both = await newRound(op);
     bothId = both.roundId;
-    const bothIds: string[] = [];
-    for (const eventType of ['open-round', 'close-round'] as const) {
-      const ids = await server.deps.store.transaction((tx) =>
-        outbox().enqueue(tx, {
-          clientId: op.clientId,
-          roundId: both.roundId,
-          eventType,
-          payload: both.payload,
-        }),
-      );
-      bothIds.push(...ids);
-    }
+    const bothIds = await queueOpenAndClose(op, both);
     const [last] = await queueRounds(op, 1);
     const { store } = server.deps;
     let reads = 0;
@@ -1044,22 +1051,9 @@ describe('recording in batches', () => {
 
 describe('batches (a batch webhook, issue 35)', () => {
   const BOTH: WebhookEvent[] = ['open-round', 'close-round'];
-  /** Queues a round's open-round and close-round, each in its own transaction (as the play loop). */
   async function queueBoth(operator: Operator) {
     const round = await newRound(operator);
-    const ids: string[] = [];
-    for (const eventType of BOTH) {
-      const queued = await server.deps.store.transaction((tx) =>
-        outbox().enqueue(tx, {
-          clientId: operator.clientId,
-          roundId: round.roundId,
-          eventType,
-          payload: round.payload,
-        }),
-      );
-      ids.push(...queued);
-    }
-    return { roundId: round.roundId, ids };
+    return { roundId: round.roundId, ids: await queueOpenAndClose(operator, round) };
   }
   const batches = (hook: Hook) =>
     receiver.at(hook.path).map((r) => ({

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { OutboxEvent } from '../store/records.ts';
 import type { DeliverBatch, Target } from './attempt.ts';
 import { planBatches } from './batch-plan.ts';
+import { trackAttempt } from './in-flight.ts';
 
 /**
  * Sends a batch webhook's queue (docs/webhooks.md, "Batches"): what each request carries is
@@ -41,28 +42,22 @@ export async function drainBatches(deps: BatchDrainDeps, webhookId: string): Pro
       seqsInFlight.add(event.seq);
       roundsInFlight.set(event.roundId, (roundsInFlight.get(event.roundId) ?? 0) + 1);
     }
-    let answered: () => void = () => {};
-    const answer = new Promise<void>((resolve) => {
-      answered = resolve;
-    });
-    const onAnswer = (ok: boolean) => {
-      for (const event of events) {
-        const left = (roundsInFlight.get(event.roundId) ?? 1) - 1;
-        if (left > 0) roundsInFlight.set(event.roundId, left);
-        else roundsInFlight.delete(event.roundId);
-      }
-      if (ok) healthy = true;
-      else failed = true;
-      answered();
-    };
-    const recorded = deps.batch(target, events, onAnswer).finally(() => {
-      for (const event of events) seqsInFlight.delete(event.seq);
-    });
-    const work = Promise.race([answer, recorded]);
-    sending.add(work);
-    recording.add(recorded);
-    void work.finally(() => sending.delete(work)).catch(() => {});
-    void recorded.finally(() => recording.delete(recorded)).catch(() => {});
+    trackAttempt(
+      { sending, recording },
+      (onAnswer) => deps.batch(target, events, onAnswer),
+      (ok) => {
+        for (const event of events) {
+          const left = (roundsInFlight.get(event.roundId) ?? 1) - 1;
+          if (left > 0) roundsInFlight.set(event.roundId, left);
+          else roundsInFlight.delete(event.roundId);
+        }
+        if (ok) healthy = true;
+        else failed = true;
+      },
+      () => {
+        for (const event of events) seqsInFlight.delete(event.seq);
+      },
+    );
   };
 
   try {

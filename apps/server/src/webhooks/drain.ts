@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts';
 import type { OutboxEvent } from '../store/records.ts';
 import { type DeliverAttempt, type DeliverBatch, openTarget, type Target } from './attempt.ts';
 import { drainBatches } from './batch-drain.ts';
+import { trackAttempt } from './in-flight.ts';
 import type { WebhookSender } from './post.ts';
 import { chooseSends, readSize, sendRoom, worthReading } from './send-order.ts';
 
@@ -82,24 +83,17 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
     const send = (target: Target, event: OutboxEvent) => {
       roundsInFlight.add(event.roundId);
       seqsInFlight.add(event.seq);
-      let answered: () => void = () => {};
-      const answer = new Promise<void>((resolve) => {
-        answered = resolve;
-      });
-      // Answered: the round's next event may go (its open-round was answered).
-      const onAnswer = (ok: boolean) => {
-        roundsInFlight.delete(event.roundId);
-        if (ok) healthy = true;
-        else failed = true;
-        answered();
-      };
-      const recorded = deps.attempt(target, event, onAnswer).finally(() => seqsInFlight.delete(event.seq));
-      // An attempt that broke before its answer wakes the drain too.
-      const work = Promise.race([answer, recorded]);
-      sending.add(work);
-      recording.add(recorded);
-      void work.finally(() => sending.delete(work)).catch(() => {});
-      void recorded.finally(() => recording.delete(recorded)).catch(() => {});
+      trackAttempt(
+        { sending, recording },
+        (onAnswer) => deps.attempt(target, event, onAnswer),
+        // Answered: the round's next event may go (its open-round was answered).
+        (ok) => {
+          roundsInFlight.delete(event.roundId);
+          if (ok) healthy = true;
+          else failed = true;
+        },
+        () => seqsInFlight.delete(event.seq),
+      );
     };
 
     try {
