@@ -341,6 +341,7 @@ export function deliveryRecord(webhookId: string, over: Partial<LoggedDelivery> 
     timestamp: at(0),
     retryCount: 0,
     errorMessage: null,
+    batchId: null,
     ...over,
   };
 }
@@ -358,6 +359,7 @@ export function deliveryAttempt(webhookId: string, over: Partial<DeliveryAttempt
     durationMs: 42,
     timestamp: at(0),
     errorMessage: null,
+    batchId: null,
     willRetry: false,
     ...over,
   };
