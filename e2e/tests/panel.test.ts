@@ -226,13 +226,15 @@ describe('the back office, in a real browser against a real service', () => {
       .waitFor(WAIT);
   });
 
-  it('registers a webhook', async () => {
+  it('registers a webhook, as a batch webhook (docs/webhooks.md, "Batches")', async () => {
     await nav(en.nav.webhooks).click();
     await heading(en.webhooks.title).waitFor(WAIT);
     await page.getByLabel(en.webhooks.url).fill(operator.webhookUrl);
+    await page.getByLabel(en.webhooks.delivery, { exact: true }).selectOption('batch');
     await page.getByRole('button', { name: en.webhooks.create }).click();
     await page.getByRole('status').filter({ hasText: en.webhooks.created }).waitFor(WAIT);
-    await page.getByRole('row', { name: new RegExp(operator.webhookUrl) }).waitFor(WAIT);
+    const row = page.getByRole('row', { name: new RegExp(operator.webhookUrl) });
+    await row.filter({ hasText: en.webhooks.batchLimits(100, 250) }).waitFor(WAIT);
   });
 
   it('finds a round played through a gameUrl, by profile and from the player’s page', async () => {

@@ -283,18 +283,28 @@ export function createOperator(options = {}) {
       log(`webhook refused: ${problem.message}`);
       return send(response, 401, problem);
     }
-    const id = request.headers['webhook-id'];
-    // Raspa retries a delivery until it gets a 2xx, with the same webhook-id: answer a repeat with
-    // a 2xx too, and do nothing twice.
-    if (state.webhookIds.includes(id)) {
-      log(`webhook ${id}: already processed`);
-      return send(response, 200, { status: 'duplicate' });
+    // A batch webhook (docs/webhooks.md, "Batches") posts {"events": [{id, event, payload}, …]}: its
+    // webhook-id is the batch's, each event carries its own id. A single one posts {event, payload}
+    // with the event's id as webhook-id. Either way: deduplicate on the event's id.
+    const items = Array.isArray(body.events)
+      ? body.events
+      : [{ id: request.headers['webhook-id'], event: body.event, payload: body.payload }];
+    let fresh = 0;
+    for (const item of items) {
+      // Raspa retries a delivery until it gets a 2xx, with the same event id (a retried batch may
+      // hold other events beside it): answer a repeat with a 2xx too, and do nothing twice.
+      if (typeof item?.id !== 'string' || state.webhookIds.includes(item.id)) {
+        log(`webhook ${item?.id}: already processed`);
+        continue;
+      }
+      state.webhookIds.push(item.id);
+      fresh++;
+      const round = item.payload ?? {};
+      events.push({ id: item.id, event: item.event, payload: round });
+      log(`webhook ${item.event} round=${round._id} status=${round.status} prize=${round.prize}`);
     }
-    state.webhookIds.push(id);
-    save();
-    const round = body.payload ?? {};
-    events.push({ id, event: body.event, payload: round });
-    log(`webhook ${body.event} round=${round._id} status=${round.status} prize=${round.prize}`);
+    if (fresh > 0) save();
+    if (fresh === 0 && !Array.isArray(body.events)) return send(response, 200, { status: 'duplicate' });
     send(response, 200, { status: 'ok' });
   }
 

@@ -16,6 +16,8 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     // For decomposing the cost of a round: the same loop with no webhook registered.
     'no-webhooks': { type: 'boolean', default: false },
+    // The webhook registered as a batch webhook (docs/webhooks.md, "Batches"), default limits.
+    'batch-webhook': { type: 'boolean', default: false },
     // A pause after each round, per player: a load below saturation (default 0: as fast as answered).
     'think-ms': { type: 'string', default: '0' },
     // Service processes (the WORKERS setting); default: WORKERS from the environment, else 1.
@@ -54,7 +56,7 @@ if (
   workers < 1
 ) {
   console.error(
-    'usage: [WORKERS=N] pnpm bench:play [--players N] [--seconds D] [--workers N] [--think-ms T] [--no-webhooks] [--cpu-prof DIR] [--database sqlite|postgres] [--instances N] [--statements] [--tcp]',
+    'usage: [WORKERS=N] pnpm bench:play [--players N] [--seconds D] [--workers N] [--think-ms T] [--no-webhooks] [--batch-webhook] [--cpu-prof DIR] [--database sqlite|postgres] [--instances N] [--statements] [--tcp]',
   );
   process.exit(2);
 }
@@ -72,6 +74,7 @@ try {
     instances: instanceCount,
     thinkMs,
     withWebhooks,
+    batchWebhook: values['batch-webhook'],
     statements: values.statements,
     tcp: values.tcp,
     profileDir: values['cpu-prof'],

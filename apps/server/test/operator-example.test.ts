@@ -10,6 +10,7 @@ import {
   type OperatorOptions,
   type OperatorServer,
 } from '../../../examples/operator/operator.mjs';
+import { webhookChecks } from '../src/cli/webhook-check.ts';
 import { signForTest } from './harness.ts';
 
 const WALLET_SECRET = 'wallet-secret-for-the-example';
@@ -102,6 +103,31 @@ describe('the example operator’s webhook receiver', () => {
       body: { status: 'duplicate' },
     });
     expect(server.operator.events).toHaveLength(1);
+  });
+
+  it('accepts a batch and deduplicates on each event’s id, a redelivered batch included', async () => {
+    const { server, post } = await start();
+    await post(
+      '/webhooks/raspa',
+      ...(Object.values(signedDelivery('evt_b1')) as [string, Record<string, string>]),
+    );
+    const item = (id: string) => ({ id, event: delivery.event, payload: delivery.payload });
+    const batch = signedDelivery('batch_1', { body: { events: [item('evt_b1'), item('evt_b2')] } });
+    expect(await post('/webhooks/raspa', batch.raw, batch.headers)).toEqual({
+      status: 200,
+      body: { status: 'ok' },
+    });
+    const again = signedDelivery('batch_2', { body: { events: [item('evt_b2'), item('evt_b3')] } });
+    expect((await post('/webhooks/raspa', again.raw, again.headers)).status).toBe(200);
+    expect(server.operator.events.map((event) => event.id)).toEqual(['evt_b1', 'evt_b2', 'evt_b3']);
+  });
+
+  it('passes pnpm webhook-check in both modes, each event recorded once', async () => {
+    const { server, url } = await start({ now: () => Date.now() });
+    for (const check of webhookChecks(`${url}/webhooks/raspa`, WEBHOOK_SECRET, 5000)) await check.run();
+    const ids = server.operator.events.map((event) => event.id);
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
   });
 
   it('accepts any one matching signature in webhook-signature (key rotation)', async () => {

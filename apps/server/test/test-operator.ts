@@ -58,6 +58,8 @@ export interface ReceivedEvent {
   remotePort: number | undefined;
   /** The HTTP status the receiver answered; 0 while it holds the request (holdWebhooks). */
   status: number;
+  /** The request's webhook-id when the event came in a batch (`{"events": [...]}`); else undefined. */
+  batchId?: string;
 }
 
 /** The receiver accepted this receipt (a held one is not, until answered 2xx). */
@@ -73,6 +75,8 @@ export interface TestOperator {
   /** Every balance change the wallet made, in order. */
   moves: WalletMove[];
   events: ReceivedEvent[];
+  /** Webhook requests received (a batch is one request for several events). */
+  hookRequests(): number;
   /** Faults applied to the next calls of a kind, in order. */
   failNext(kind: WalletKind, ...faults: Fault[]): void;
   /**
@@ -127,7 +131,8 @@ export async function startTestOperator(
   const holds = new Map<WalletKind, Array<{ arrive(): void; answered: Promise<void> }>>();
   const hookStatuses: number[] = [];
   let holdingHooks = false;
-  const heldHooks: Array<{ response: ServerResponse; receipt: ReceivedEvent }> = [];
+  const heldHooks: Array<{ response: ServerResponse; receipts: ReceivedEvent[] }> = [];
+  let hookRequests = 0;
   const calls: WalletCall[] = [];
   const moves: WalletMove[] = [];
   const events: ReceivedEvent[] = [];
@@ -198,23 +203,33 @@ export async function startTestOperator(
     const path = request.url ?? '';
     if (path === '/hooks') {
       const parsed = JSON.parse(raw);
-      const receipt: ReceivedEvent = {
-        id: String(request.headers['webhook-id']),
-        event: parsed.event,
-        payload: parsed.payload,
+      hookRequests++;
+      const common = {
         headers: request.headers,
         raw,
         receivedAt: Date.now(),
         remotePort: request.socket.remotePort,
         status: 0,
       };
-      events.push(receipt);
+      const webhookId = String(request.headers['webhook-id']);
+      // A batch webhook's request carries several events, each with its own id (issue 35).
+      const receipts: ReceivedEvent[] = Array.isArray(parsed.events)
+        ? parsed.events.map((item: { id: string; event: string; payload: unknown }) => ({
+            ...common,
+            id: item.id,
+            event: item.event,
+            payload: item.payload,
+            batchId: webhookId,
+          }))
+        : [{ ...common, id: webhookId, event: parsed.event, payload: parsed.payload }];
+      events.push(...receipts);
       if (holdingHooks) {
-        heldHooks.push({ response, receipt });
+        heldHooks.push({ response, receipts });
         return;
       }
-      receipt.status = hookStatuses.shift() ?? 200;
-      send(response, receipt.status, { received: receipt.status < 300 });
+      const status = hookStatuses.shift() ?? 200;
+      for (const receipt of receipts) receipt.status = status;
+      send(response, status, { received: status < 300 });
       return;
     }
     const kind = /^\/wallet\/(balance|bet|prize|rollback)$/.exec(path)?.[1] as WalletKind | undefined;
@@ -269,6 +284,7 @@ export async function startTestOperator(
     calls,
     moves,
     events,
+    hookRequests: () => hookRequests,
     failNext: (kind, ...list) => faults.set(kind, [...(faults.get(kind) ?? []), ...list]),
     holdNext: (kind) => {
       let arrive!: () => void;
@@ -288,10 +304,10 @@ export async function startTestOperator(
     },
     answerHeldWebhooks: (status = 200, count = heldHooks.length) => {
       const answering = heldHooks.splice(0, count);
-      for (const { response, receipt } of answering) {
-        // A sender that died meanwhile gets nothing: its receipt stays unanswered (status 0).
+      for (const { response, receipts } of answering) {
+        // A sender that died meanwhile gets nothing: its receipts stay unanswered (status 0).
         if (response.destroyed || response.socket?.destroyed) continue;
-        receipt.status = status;
+        for (const receipt of receipts) receipt.status = status;
         send(response, status, { received: status < 300 });
       }
       return answering.length;

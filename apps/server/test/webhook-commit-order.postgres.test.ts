@@ -66,6 +66,7 @@ it('sends an open-round that committed after a later event was read before its c
     logger: silentLogger,
     sender: { forget: () => {} },
     attempt,
+    batch: () => Promise.reject(new Error('no batch webhook here')),
     perWebhook: 8,
     stopping: () => false,
     onFault: () => {},

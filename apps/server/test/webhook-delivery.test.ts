@@ -141,13 +141,14 @@ async function newHook(
   operator: Operator,
   behaviour?: Behaviour,
   eventTriggers: WebhookEvent[] = ['open-round', 'close-round'],
+  delivery?: { mode: 'single' | 'batch'; maxEvents?: number; maxWaitMs?: number },
 ): Promise<Hook> {
   const path = `/hook/${++hooks}`;
   if (behaviour) receiver.on(path, behaviour);
   const token = randomUUID();
   const answer = await server.call('POST', '/v1/webhook', {
     token: operator.tokens,
-    body: { url: `${receiver.url}${path}`, eventTriggers, signatureToken: token },
+    body: { url: `${receiver.url}${path}`, eventTriggers, signatureToken: token, delivery },
   });
   expect(answer.status).toBe(201);
   const id: string = answer.body.data.webhookId;
@@ -214,6 +215,23 @@ const eventStatus = async (id: string | undefined) =>
 /** The status of each event, in order. */
 const eventStatuses = (ids: readonly (string | undefined)[]) => Promise.all(ids.map(eventStatus));
 const webhookOf = async (id: string) => (await server.deps.store.outbox.findById(id))?.webhookId;
+
+/** Queues a round's open-round and close-round, each in its own transaction (as the play loop). */
+async function queueOpenAndClose(operator: Operator, round: { roundId: string; payload: RoundView }) {
+  const ids: string[] = [];
+  for (const eventType of ['open-round', 'close-round'] as const) {
+    const queued = await server.deps.store.transaction((tx) =>
+      outbox().enqueue(tx, {
+        clientId: operator.clientId,
+        roundId: round.roundId,
+        eventType,
+        payload: round.payload,
+      }),
+    );
+    ids.push(...queued);
+  }
+  return ids;
+}
 
 /** Queues `count` rounds one after the other (their order is the webhooks' order). */
 async function queueRounds(operator: Operator, count: number) {
@@ -408,6 +426,7 @@ describe('a delivery', () => {
         timestamp: nowIso(),
         retryCount: 0,
         errorMessage: null,
+        batchId: null,
       },
     ]);
     expect(await eventStatus(ids[0])).toBe('delivered');
@@ -611,6 +630,7 @@ describe('a delivery', () => {
       lastTriggered: null,
       successCount: 0,
       failureCount: 0,
+      delivery: { mode: 'single', maxEvents: 100, maxWaitMs: 250 },
       deletedAt: null,
     });
     made.push(hook.id);
@@ -715,18 +735,7 @@ describe('order and independence', () => {
     const [first] = await queueRounds(op, 1);
     const both = await newRound(op);
     bothId = both.roundId;
-    const bothIds: string[] = [];
-    for (const eventType of ['open-round', 'close-round'] as const) {
-      const ids = await server.deps.store.transaction((tx) =>
-        outbox().enqueue(tx, {
-          clientId: op.clientId,
-          roundId: both.roundId,
-          eventType,
-          payload: both.payload,
-        }),
-      );
-      bothIds.push(...ids);
-    }
+    const bothIds = await queueOpenAndClose(op, both);
     const [last] = await queueRounds(op, 1);
     const { store } = server.deps;
     let reads = 0;
@@ -1016,7 +1025,9 @@ describe('recording in batches', () => {
     if (!webhook) throw new Error('webhook not made');
     const target = openTarget(server.deps.secrets, webhook);
     try {
-      const results = await Promise.all(events.map((event) => deliver(target, event, () => answers++)));
+      const results = await Promise.all(
+        events.map((event) => deliver.single(target, event, () => answers++)),
+      );
       expect(results).toEqual(Array(events.length).fill(true));
     } finally {
       await sender.close();
@@ -1035,5 +1046,93 @@ describe('recording in batches', () => {
       events.map((e) => [e.id, 'success', 0]).sort(),
     );
     expect(await listed(op, hook)).toMatchObject({ successCount: events.length, failureCount: 0 });
+  });
+});
+
+describe('batches (a batch webhook, issue 35)', () => {
+  const BOTH: WebhookEvent[] = ['open-round', 'close-round'];
+  async function queueBoth(operator: Operator) {
+    const round = await newRound(operator);
+    return { roundId: round.roundId, ids: await queueOpenAndClose(operator, round) };
+  }
+  const batches = (hook: Hook) =>
+    receiver.at(hook.path).map((r) => ({
+      id: r.headers['webhook-id'],
+      events: (JSON.parse(r.body) as { events: { id: string; event: string; payload: { _id: string } }[] })
+        .events,
+    }));
+
+  it('sends an idle event alone, coalesces the burst that comes while it is in flight, in round order', async () => {
+    const op = await newOperator();
+    let release: () => void = () => {};
+    const first = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const hook = await newHook(op, (n) => (n === 0 ? { status: 200, after: first } : { status: 200 }), BOTH, {
+      mode: 'batch',
+    });
+    const alone = await queueBoth(op);
+    const worker = dispatcher();
+    const run = worker.runOnce();
+    await eventually(() => receiver.at(hook.path).length === 1);
+    const burst = [];
+    for (let i = 0; i < 10; i++) burst.push(await queueBoth(op));
+    release();
+    await run;
+
+    const sent = batches(hook);
+    // The first request: the idle webhook's queue (one round's two events); the burst in one more.
+    expect(sent.length).toBeLessThan(1 + burst.length * 2);
+    expect(sent[0]?.events.map((e) => e.id)).toEqual(alone.ids);
+    const all = sent.flatMap((batch) => batch.events.map((e) => e.id));
+    const expected = [alone, ...burst].flatMap((round) => round.ids);
+    expect([...all].sort()).toEqual([...expected].sort());
+    expect(new Set(all).size).toBe(all.length);
+    for (const round of [alone, ...burst])
+      expect(all.indexOf(round.ids[1] ?? '')).toBeGreaterThan(all.indexOf(round.ids[0] ?? ''));
+    // Headers over the whole body, the batch's own id; each event logged with it, counters per event.
+    for (const [i, request] of receiver.at(hook.path).entries()) {
+      expect(request.headers['webhook-id']).not.toBe(sent[i]?.events[0]?.id);
+      const mac = createHmac('sha256', Buffer.from(hook.token, 'utf8'))
+        .update(`${request.headers['webhook-id']}.${request.headers['webhook-timestamp']}.${request.body}`)
+        .digest('base64');
+      expect(request.headers['webhook-signature']).toBe(`v1,${mac}`);
+    }
+    const logged = await log(hook);
+    expect(logged).toHaveLength(expected.length);
+    const batchOf = new Map(sent.flatMap((batch) => batch.events.map((e) => [e.id, batch.id] as const)));
+    for (const row of logged)
+      expect(row).toMatchObject({ status: 'success', batchId: batchOf.get(row.eventId) });
+    expect(await listed(op, hook)).toMatchObject({ successCount: expected.length, failureCount: 0 });
+  });
+
+  it('a failed batch is retried on the schedule until the receiver recovers; 410 disables', async () => {
+    const op = await newOperator();
+    const hook = await newHook(op, (n) => (n === 0 ? { status: 500 } : { status: 200 }), BOTH, {
+      mode: 'batch',
+    });
+    const rounds = [await queueBoth(op), await queueBoth(op)];
+    const ids = rounds.flatMap((round) => round.ids);
+    const worker = dispatcher();
+    expect(await worker.runOnce()).toBe(1);
+    expect((await log(hook)).map((row) => row.status)).toEqual(Array(4).fill('pending'));
+    server.clock.advance(5 * SECOND);
+    expect(await worker.runOnce()).toBe(1);
+    expect(await eventStatuses(ids)).toEqual(Array(4).fill('delivered'));
+    const rows = await log(hook);
+    expect(rows.map((row) => [row.status, row.retryCount])).toEqual([
+      ...Array(4).fill(['failed', 0]),
+      ...Array(4).fill(['success', 1]),
+    ]);
+    expect(new Set(rows.map((row) => row.batchId)).size).toBe(2);
+    expect(await listed(op, hook)).toMatchObject({ successCount: 4, failureCount: 4 });
+
+    const other = await newOperator();
+    const gone = await newHook(other, () => ({ status: 410 }), BOTH, { mode: 'batch' });
+    const more = (await queueBoth(other)).ids;
+    expect(await dispatcher().runOnce()).toBe(1);
+    expect(await eventStatuses(more)).toEqual(['failed', 'failed']);
+    expect(await listed(other, gone)).toMatchObject({ status: 'disabled', failureCount: 2, successCount: 0 });
+    expect(receiver.at(gone.path)).toHaveLength(1);
   });
 });

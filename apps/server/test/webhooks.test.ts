@@ -123,6 +123,7 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
       lastTriggered: null,
       successCount: 0,
       failureCount: 0,
+      delivery: { mode: 'single', maxEvents: 100, maxWaitMs: 250 },
       deletedAt: null,
     };
     await server.deps.store.webhooks.insert(webhook);
@@ -237,7 +238,7 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
     const { willRetry: _, ...delivery } = row;
     await repo().insertDelivery(delivery);
     // No outbox event 'x': the row has no payload to show.
-    expect((await allLog(id)).items).toEqual([{ ...delivery, payload: null }]);
+    expect((await allLog(id)).items).toEqual([{ ...delivery, batchId: null, payload: null }]);
     expect(await repo().findById(id)).toMatchObject({
       successCount: 0,
       failureCount: 0,
@@ -301,7 +302,7 @@ describe('webhooks repository: the delivery log and the counters agree', () => {
 });
 
 describe('POST /v1/webhook', () => {
-  it('registers a webhook, keeps the token sealed and lists it with exactly the spec’s fields', async () => {
+  it('registers a webhook, keeps the token sealed and lists it with the spec’s fields and its delivery', async () => {
     server.clock.advance(1000);
     const url = freshUrl();
     const answer = await register(hook(url));
@@ -318,6 +319,7 @@ describe('POST /v1/webhook', () => {
       lastTriggered: null,
       failureCount: 0,
       successCount: 0,
+      delivery: { mode: 'single', maxEvents: 100, maxWaitMs: 250 },
     });
     const stored = await server.deps.store.webhooks.findById(id);
     expect(stored?.tokenSealed).not.toContain(TOKEN);
@@ -365,6 +367,25 @@ describe('POST /v1/webhook', () => {
       ['signatureToken: must be a UUID, e.g. 9b2f3c4d-1e5a-4b6c-8d7e-0f1a2b3c4d5e'],
     ],
     [{}, ['url is required', 'eventTriggers is required', 'signatureToken is required']],
+    [{ ...hook(), delivery: 'batch' }, ['delivery: must be an object: {mode, maxEvents, maxWaitMs}']],
+    [{ ...hook(), delivery: {} }, ['delivery.mode is required']],
+    [{ ...hook(), delivery: { mode: 'bulk' } }, ['delivery.mode: must be single or batch']],
+    [
+      { ...hook(), delivery: { mode: 'batch', maxEvents: 501 } },
+      ['delivery.maxEvents: must be a whole number from 1 to 500'],
+    ],
+    [
+      { ...hook(), delivery: { mode: 'batch', maxEvents: 0 } },
+      ['delivery.maxEvents: must be a whole number from 1 to 500'],
+    ],
+    [
+      { ...hook(), delivery: { mode: 'batch', maxWaitMs: 2.5 } },
+      ['delivery.maxWaitMs: must be a whole number of milliseconds from 0 to 5000'],
+    ],
+    [
+      { ...hook(), delivery: { mode: 'batch', maxWaitMs: 5001 } },
+      ['delivery.maxWaitMs: must be a whole number of milliseconds from 0 to 5000'],
+    ],
   ])('refuses %o and changes nothing', async (body, messages) => {
     const before = (await listWebhooks()).length;
     expect(await register(body)).toMatchObject({
@@ -372,6 +393,19 @@ describe('POST /v1/webhook', () => {
       body: { status: 'error', code: 'VALIDATION_ERROR', messages },
     });
     expect((await listWebhooks()).length).toBe(before);
+  });
+
+  it('takes a batch delivery, its limits defaulted, and lists it', async () => {
+    const given = await register({ ...hook(), delivery: { mode: 'batch', maxEvents: 500, maxWaitMs: 0 } });
+    const defaulted = await register({ ...hook(), delivery: { mode: 'batch' } });
+    const listed = await listWebhooks();
+    const delivery = (id: string) => (listed.find((w) => w.id === id) as { delivery?: unknown })?.delivery;
+    expect(delivery(given.body.data.webhookId)).toEqual({ mode: 'batch', maxEvents: 500, maxWaitMs: 0 });
+    expect(delivery(defaulted.body.data.webhookId)).toEqual({
+      mode: 'batch',
+      maxEvents: 100,
+      maxWaitMs: 250,
+    });
   });
 
   it('answers 409 for a URL the client already has, also spelled differently; another client may use it', async () => {
@@ -611,7 +645,7 @@ describe('GET /v1/webhook/{webhookId}: the delivery log', () => {
     server.call('GET', `/v1/webhook/${id}${query}`, { token });
   const logIds = (answer: { body: { data: { id: string }[] } }) => answer.body.data.map((row) => row.id);
 
-  it('lists every attempt newest first with exactly the spec’s fields, counts agreeing with the webhook', async () => {
+  it('lists every attempt newest first with the spec’s fields and its batch, counts agreeing with the webhook', async () => {
     const answer = await logs();
     expect(answer.status).toBe(200);
     expect(logIds(answer)).toEqual(['e4', 'e3', 'e2', 'e1retry', 'e1'].map((name) => at[name]));
@@ -635,6 +669,7 @@ describe('GET /v1/webhook/{webhookId}: the delivery log', () => {
       timestamp: '2026-02-27T23:59:59.999Z',
       retryCount: 0,
       errorMessage: 'no answer within 15 s',
+      batchId: null,
     });
     expect(answer.body.data[3]).toMatchObject({
       responseCode: 200,

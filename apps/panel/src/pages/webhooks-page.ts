@@ -104,6 +104,13 @@ export const webhooksPage: Page = (context) => {
           ]),
         ),
       ]),
+      field(
+        t.webhooks.delivery,
+        select('deliveryMode', [
+          ['single', t.webhooks.deliveryModes.single],
+          ['batch', t.webhooks.deliveryModes.batch],
+        ]),
+      ),
       el('div', {}, [
         field(t.webhooks.secret, secret),
         el(
@@ -131,6 +138,8 @@ export const webhooksPage: Page = (context) => {
       url: values.url ?? '',
       eventTriggers: EVENTS.filter((name) => values[`event-${name}`] === 'on'),
       signatureToken: values.signatureToken ?? '',
+      // Only a batch webhook says so: a single one is registered as before batches existed.
+      ...(values.deliveryMode === 'batch' && { delivery: { mode: 'batch' as const } }),
     };
     const created = await formFeedback.run(t.common.saving, () => api.createWebhook(body), {
       button: submit,
@@ -163,6 +172,13 @@ export const webhooksPage: Page = (context) => {
         [
           [t.webhooks.url, (webhook) => el('strong', { class: 'wrap' }, [webhook.url])],
           [t.webhooks.events, (webhook) => webhook.eventTriggers.join(', ')],
+          [
+            t.webhooks.delivery,
+            (webhook) =>
+              webhook.delivery.mode === 'batch'
+                ? t.webhooks.batchLimits(webhook.delivery.maxEvents, webhook.delivery.maxWaitMs)
+                : t.webhooks.deliveryModes.single,
+          ],
           [
             t.common.status,
             (webhook) =>

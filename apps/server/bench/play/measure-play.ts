@@ -38,6 +38,8 @@ export interface PlayOptions {
   /** A pause after each round, per player: a load below saturation (0: as fast as answered). */
   thinkMs: number;
   withWebhooks: boolean;
+  /** The webhook is a batch webhook (default limits). */
+  batchWebhook?: boolean;
   /**
    * SQL statements per round: counted in the service on SQLite, by pg_stat_statements on
    * PostgreSQL (the database must have been started counting them).
@@ -73,7 +75,14 @@ export async function measurePlay(options: PlayOptions) {
     );
     const url = urls[0] as string;
     console.log(`setting up ${players} players…`);
-    const { tokens, sessions } = await setUpPlayers(url, BENCH_API_KEY, address, players, withWebhooks);
+    const { tokens, sessions } = await setUpPlayers(
+      url,
+      BENCH_API_KEY,
+      address,
+      players,
+      withWebhooks,
+      options.batchWebhook,
+    );
     /** The webhook's delivery-log counters (GET /v1/webhook), if one is registered. */
     const attemptCounts = async () => {
       const hooks = await apiCaller(url)('GET', '/v1/webhook', { token: tokens });
@@ -248,7 +257,7 @@ export async function measurePlay(options: PlayOptions) {
         successCount: hookAfter.successCount - hookBefore.successCount,
         failureCount: hookAfter.failureCount - hookBefore.failureCount,
       };
-    const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${onPostgres ? ` --database postgres --instances ${instanceCount}${options.tcp ? ' --tcp' : ''}` : ''}${options.statements ? ' --statements' : ''}`;
+    const command = `${workers > 1 ? `WORKERS=${workers} ` : ''}pnpm bench:play --players ${players} --seconds ${seconds}${withWebhooks ? '' : ' --no-webhooks'}${options.batchWebhook ? ' --batch-webhook' : ''}${thinkMs > 0 ? ` --think-ms ${thinkMs}` : ''}${onPostgres ? ` --database postgres --instances ${instanceCount}${options.tcp ? ' --tcp' : ''}` : ''}${options.statements ? ' --statements' : ''}`;
 
     const result = {
       players,
@@ -261,6 +270,9 @@ export async function measurePlay(options: PlayOptions) {
       revealMs: run.revealMs,
       walletCallsPerSecond: perSecond(after.walletCalls - before.walletCalls, run.elapsed),
       webhooks: {
+        batch: options.batchWebhook === true,
+        /** Webhook requests the receiver got per round during the run (a batch is one). */
+        requestsPerRound: Math.round(((after.hookRequests - before.hookRequests) / run.rounds) * 1000) / 1000,
         deliveredPerSecond: perSecond(after.distinctEvents - before.distinctEvents, run.elapsed),
         expected: expected - before.distinctEvents,
         undeliveredAtEnd,
@@ -301,6 +313,7 @@ export async function measurePlay(options: PlayOptions) {
       'reveal p50/p95/p99 ms': triple(run.revealMs),
       'wallet calls/s': result.walletCallsPerSecond,
       'webhook deliveries/s': result.webhooks.deliveredPerSecond,
+      'webhook requests per round': `${result.webhooks.requestsPerRound}${result.webhooks.batch ? ' (batch webhook)' : ''}`,
       'webhook lag p50/p95/p99 ms': triple(lagMs),
       'webhooks undelivered at end': undeliveredAtEnd,
       'webhook drain ms': result.webhooks.drainMs ?? `> ${DRAIN_LIMIT_MS}`,

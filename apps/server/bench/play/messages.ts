@@ -20,5 +20,7 @@ export interface RunResult {
 export interface OperatorCounts {
   walletCalls: number;
   events: number;
+  /** Webhook requests (a batch is one for several events). */
+  hookRequests: number;
   distinctEvents: number;
 }

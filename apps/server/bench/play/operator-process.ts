@@ -34,6 +34,7 @@ serveParent(async (type, body) => {
     const counts: OperatorCounts = {
       walletCalls: operator.calls.length,
       events: operator.events.length,
+      hookRequests: operator.hookRequests(),
       distinctEvents: distinct.size,
     };
     return { ...counts };

@@ -36,6 +36,8 @@ export async function setUpPlayers(
   operator: OperatorAddress,
   players: number,
   withWebhook = true,
+  /** The webhook receives batches (docs/webhooks.md, "Batches"). */
+  batchWebhook = false,
 ): Promise<PlaySetUp> {
   const call = apiCaller(url);
   const accepted = async (answer: Promise<Answer>, status: number) => {
@@ -65,6 +67,7 @@ export async function setUpPlayers(
           url: operator.webhookUrl,
           eventTriggers: ['open-round', 'close-round'],
           signatureToken: randomUUID(),
+          ...(batchWebhook && { delivery: { mode: 'batch' } }),
         },
       }),
       201,

@@ -1,7 +1,13 @@
 import { isoNow } from '../clock.ts';
 import type { Deps } from '../deps.ts';
 import type { PageRequest } from '../store/paging.ts';
-import type { DeliveryRecord, DeliveryStatus, WebhookEvent, WebhookRecord } from '../store/records.ts';
+import type {
+  DeliveryRecord,
+  DeliveryStatus,
+  WebhookDelivery,
+  WebhookEvent,
+  WebhookRecord,
+} from '../store/records.ts';
 import type { Repositories } from '../store/store.ts';
 import { openTarget } from '../webhooks/attempt.ts';
 import type { ResendEvent } from '../webhooks/resend.ts';
@@ -15,7 +21,12 @@ export interface WebhookInput {
   url: string;
   eventTriggers: WebhookEvent[];
   signatureToken: string;
+  /** Absent: single (§7). */
+  delivery?: WebhookDelivery | undefined;
 }
+
+/** A webhook registered without `delivery`: one event per request, as before batches existed. */
+export const SINGLE_DELIVERY: WebhookDelivery = { mode: 'single', maxEvents: 100, maxWaitMs: 250 };
 
 export interface DeliveryQuery {
   status?: DeliveryStatus | undefined;
@@ -70,6 +81,7 @@ export function createWebhookService(deps: Deps, sending: { resend?: ResendEvent
           lastTriggered: null,
           successCount: 0,
           failureCount: 0,
+          delivery: input.delivery ?? SINGLE_DELIVERY,
           deletedAt: null,
         };
         await tx.webhooks.insert(webhook);

@@ -372,6 +372,17 @@ export type WebhookStatus = 'active' | 'disabled';
 /** success; pending = failed and a retry is scheduled; failed = failed and no retry is coming. */
 export type DeliveryStatus = 'success' | 'failed' | 'pending';
 
+/**
+ * How a webhook receives its events (docs/webhooks.md, "Batches"): `single`, one event per request
+ * (§7); `batch`, while deliveries are in flight the events waiting go together, up to `maxEvents`
+ * per request and at most `maxWaitMs` late. Set at registration, never changed.
+ */
+export interface WebhookDelivery {
+  mode: 'single' | 'batch';
+  maxEvents: number;
+  maxWaitMs: number;
+}
+
 export interface WebhookRecord {
   id: string;
   clientId: string;
@@ -385,6 +396,7 @@ export interface WebhookRecord {
   lastTriggered: string | null;
   successCount: number;
   failureCount: number;
+  delivery: WebhookDelivery;
   /** Soft delete: the webhook leaves the API, its delivery log stays for audit. */
   deletedAt: string | null;
 }
@@ -409,10 +421,12 @@ export interface DeliveryRecord {
   /** How many earlier attempts this event had at this webhook: 0 for the first. */
   retryCount: number;
   errorMessage: string | null;
+  /** The request's own webhook-id when the event went in a batch; null for a single delivery. */
+  batchId: string | null;
 }
 
 /** A delivery-log row as written: its payload is its event's. */
-export type LoggedDelivery = Omit<DeliveryRecord, 'payload'>;
+export type LoggedDelivery = Omit<DeliveryRecord, 'payload' | 'batchId'> & { batchId?: string | null };
 
 /** What the dispatcher knows after one attempt; the repo works out the status. */
 export interface DeliveryAttempt {
@@ -431,6 +445,8 @@ export interface DeliveryAttempt {
   durationMs: number;
   timestamp: string;
   errorMessage: string | null;
+  /** The batch's id (its webhook-id) when the event went in one; null or absent for a single delivery. */
+  batchId?: string | null;
   /** For a failure: whether another attempt is scheduled (the row is then `pending`). */
   willRetry: boolean;
 }

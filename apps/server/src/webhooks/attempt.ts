@@ -2,11 +2,11 @@ import { performance } from 'node:perf_hooks';
 import type { Deps } from '../deps.ts';
 import type { DeliveryAttempt, OutboxEvent, WebhookRecord } from '../store/records.ts';
 import { ROW_LOCKS } from '../store/store.ts';
-import { deliveryRequest } from './build-request.ts';
+import { batchRequest, type DeliveryRequest, deliveryRequest } from './build-request.ts';
 import type { WebhookSender } from './post.ts';
 import { readAnswer } from './read-answer.ts';
 import { nextBatch } from './record-batches.ts';
-import { afterFailure, type RetryPolicy } from './retry-policy.ts';
+import { type AfterFailure, afterFailure, type RetryPolicy } from './retry-policy.ts';
 
 /**
  * One attempt of one event (docs/contract.md §7): posts it, then logs it and moves the event on:
@@ -54,6 +54,16 @@ export type DeliverAttempt = (
   onAnswer?: (success: boolean) => void,
 ) => Promise<boolean>;
 
+/**
+ * The same for a batch (docs/webhooks.md, "Batches"): one request carrying `events`, one log row per
+ * event, all acknowledged or all failed by its answer.
+ */
+export type DeliverBatch = (
+  to: Target,
+  events: readonly OutboxEvent[],
+  onAnswer?: (success: boolean) => void,
+) => Promise<boolean>;
+
 /** What came back from one attempt, before it is judged. */
 export interface Exchange {
   /** When the request was sent (the log's timestamp, the webhook-timestamp header). */
@@ -66,16 +76,34 @@ export interface Exchange {
 }
 
 /** Sends one attempt of an event (the dispatcher's and a manual re-send alike). */
-export async function sendEvent(
+export function sendEvent(
+  deps: Pick<AttemptDeps, 'clock' | 'sender'>,
+  to: Target,
+  event: Pick<OutboxEvent, 'id' | 'eventType' | 'payload'>,
+): Promise<Exchange> {
+  return sendRequest(deps, to, (token, at) => deliveryRequest(event, token, at));
+}
+
+/** Sends one attempt of a batch of events, under the batch's own id (its webhook-id). */
+export function sendBatch(
+  deps: Pick<AttemptDeps, 'clock' | 'sender'>,
+  to: Target,
+  batchId: string,
+  events: readonly Pick<OutboxEvent, 'id' | 'eventType' | 'payload'>[],
+): Promise<Exchange> {
+  return sendRequest(deps, to, (token, at) => batchRequest(batchId, events, token, at));
+}
+
+async function sendRequest(
   deps: Pick<AttemptDeps, 'clock' | 'sender'>,
   { webhook, token }: Target,
-  event: Pick<OutboxEvent, 'id' | 'eventType' | 'payload'>,
+  build: (token: string, at: Date) => DeliveryRequest,
 ): Promise<Exchange> {
   if (!token.ok) {
     return { at: deps.clock(), responseCode: null, responseBody: '', durationMs: 0, failure: token.failure };
   }
   const at = deps.clock();
-  const { headers, body } = deliveryRequest(event, token.value, at);
+  const { headers, body } = build(token.value, at);
   const startedAt = performance.now();
   const sent = await deps.sender.post(webhook.id, webhook.url, headers, body);
   const durationMs = Math.round(performance.now() - startedAt);
@@ -88,6 +116,7 @@ export function attemptLog(
   webhookId: string,
   event: Pick<OutboxEvent, 'id' | 'eventType'>,
   result: Exchange,
+  batchId: string | null = null,
 ): Omit<DeliveryAttempt, 'willRetry' | 'retryCount'> {
   const answer = readAnswer(result.responseCode, result.failure);
   return {
@@ -101,13 +130,17 @@ export function attemptLog(
     durationMs: result.durationMs,
     timestamp: result.at.toISOString(),
     errorMessage: answer.errorMessage,
+    batchId,
   };
 }
 
-/** An attempt answered and waiting to be recorded. */
+/** An attempt (of one event, or of a batch) answered and waiting to be recorded. */
 interface Answered {
   webhook: WebhookRecord;
-  event: OutboxEvent;
+  /** One event for a single delivery; a batch's events, oldest first. */
+  events: readonly OutboxEvent[];
+  /** The batch's id; null for a single delivery. */
+  batchId: string | null;
   result: Exchange;
   success: boolean;
   /** When the answer (or its time-out) came: when a failure is judged. */
@@ -115,7 +148,7 @@ interface Answered {
   recorded: { resolve: (success: boolean) => void; reject: (error: unknown) => void };
 }
 
-export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
+export function createDeliveryAttempt(deps: AttemptDeps): { single: DeliverAttempt; batch: DeliverBatch } {
   const { store, logger, policy } = deps;
 
   /**
@@ -125,65 +158,89 @@ export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
   async function recordSuccesses(batch: readonly Answered[]): Promise<void> {
     await store.transaction(async (tx) => {
       await tx.webhooks.recordDelivered(
-        batch.map(({ webhook, event, result }) => ({
-          ...attemptLog(deps.newId(), webhook.id, event, result),
-          success: true as const,
-          // The event's attempts so far are its earlier rows: the repo need not count them.
-          retryCount: event.attempts,
-        })),
+        batch.flatMap(({ webhook, events, result, batchId }) =>
+          events.map((event) => ({
+            ...attemptLog(deps.newId(), webhook.id, event, result, batchId),
+            success: true as const,
+            // The event's attempts so far are its earlier rows: the repo need not count them.
+            retryCount: event.attempts,
+          })),
+        ),
       );
       await tx.outbox.markDeliveredMany(
-        batch.map(({ event }) => ({ id: event.id, attempts: event.attempts + 1 })),
+        batch.flatMap(({ events }) =>
+          events.map((event) => ({ id: event.id, attempts: event.attempts + 1 })),
+        ),
       );
     }, ROW_LOCKS);
-    for (const { webhook, event } of batch) {
-      logger.debug('webhook delivered', {
-        webhookId: webhook.id,
-        eventId: event.id,
-        attempts: event.attempts + 1,
-      });
-      deps.onSettled?.('delivered', event);
+    for (const { webhook, events } of batch) {
+      for (const event of events) {
+        logger.debug('webhook delivered', {
+          webhookId: webhook.id,
+          eventId: event.id,
+          attempts: event.attempts + 1,
+        });
+        deps.onSettled?.('delivered', event);
+      }
     }
   }
 
-  /** Logs a failed attempt and moves the event (and maybe the webhook) on, in one transaction. */
-  async function recordFailure({ webhook, event, result, answeredAt: now }: Answered): Promise<void> {
-    const attempts = event.attempts + 1;
+  /**
+   * Logs a failed attempt (one row per event: a batch's events fail together) and moves each event
+   * (and maybe the webhook) on, in one transaction. The run of failures is read once: every event of
+   * a batch was in the same request.
+   */
+  async function recordFailure({
+    webhook,
+    events,
+    batchId,
+    result,
+    answeredAt: now,
+  }: Answered): Promise<void> {
     const answer = readAnswer(result.responseCode, result.failure);
     const timestamp = result.at.toISOString();
-    const logged = { ...attemptLog(deps.newId(), webhook.id, event, result), retryCount: event.attempts };
     const settled = await store.transaction(async (tx) => {
       // Read before this attempt is logged: when did the current run of failures start?
       const failingSince = await tx.webhooks.failingSince(webhook.id);
-      const next = afterFailure(
-        { attempts, at: timestamp, firstFailureAt: event.firstFailureAt, failingSince, gone: answer.gone },
-        now,
-        policy,
-      );
-      await tx.webhooks.recordAttempt({ ...logged, willRetry: next.retry });
-      const { firstFailureAt } = next;
-      if (next.retry) {
-        await tx.outbox.scheduleRetry(event.id, {
-          attempts,
-          nextAttemptAt: next.nextAttemptAt,
-          firstFailureAt,
-        });
-        return { next };
+      const outcomes: { event: OutboxEvent; attempts: number; next: AfterFailure }[] = [];
+      for (const event of events) {
+        const attempts = event.attempts + 1;
+        const next = afterFailure(
+          { attempts, at: timestamp, firstFailureAt: event.firstFailureAt, failingSince, gone: answer.gone },
+          now,
+          policy,
+        );
+        const logged = attemptLog(deps.newId(), webhook.id, event, result, batchId);
+        await tx.webhooks.recordAttempt({ ...logged, retryCount: event.attempts, willRetry: next.retry });
+        const { firstFailureAt } = next;
+        if (next.retry) {
+          await tx.outbox.scheduleRetry(event.id, {
+            attempts,
+            nextAttemptAt: next.nextAttemptAt,
+            firstFailureAt,
+          });
+        } else await tx.outbox.markFailed(event.id, { attempts, firstFailureAt });
+        outcomes.push({ event, attempts, next });
       }
-      await tx.outbox.markFailed(event.id, { attempts, firstFailureAt });
-      if (next.disable === null) return { next };
+      const disable = outcomes.find(({ next }) => !next.retry && next.disable !== null)?.next;
+      if (!disable || disable.retry) return { outcomes };
       await tx.webhooks.setStatus(webhook.id, 'disabled');
-      return { next, dropped: await tx.outbox.dropQueued(webhook.id) };
+      return { outcomes, disabled: disable.disable, dropped: await tx.outbox.dropQueued(webhook.id) };
     }, ROW_LOCKS);
     // Logged once committed: the transaction does nothing but store work.
-    const { next, dropped } = settled;
-    if (!next.retry) {
-      logger.warn('webhook event given up', { webhookId: webhook.id, eventId: event.id, attempts });
-      if (next.disable !== null) {
-        logger.warn('webhook disabled', { webhookId: webhook.id, reason: next.disable, dropped });
-      }
+    for (const { event, attempts, next } of settled.outcomes) {
+      if (!next.retry)
+        logger.warn('webhook event given up', { webhookId: webhook.id, eventId: event.id, attempts });
     }
-    deps.onSettled?.(next.retry ? 'failed' : 'given_up', event);
+    if (settled.disabled) {
+      logger.warn('webhook disabled', {
+        webhookId: webhook.id,
+        reason: settled.disabled,
+        dropped: settled.dropped,
+      });
+    }
+    for (const { event, next } of settled.outcomes)
+      deps.onSettled?.(next.retry ? 'failed' : 'given_up', event);
   }
 
   /** Answered attempts waiting, oldest first; one write at a time takes from its head. */
@@ -208,15 +265,23 @@ export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
     }
   }
 
-  return async (to, event, onAnswer) => {
-    const result = await sendEvent(deps, to, event);
+  /** Sends one request, then queues its answer for the next write; resolves once it is recorded. */
+  async function attempt(
+    to: Target,
+    events: readonly OutboxEvent[],
+    batchId: string | null,
+    exchange: Promise<Exchange>,
+    onAnswer?: (success: boolean) => void,
+  ): Promise<boolean> {
+    const result = await exchange;
     const answeredAt = deps.clock();
     const { success } = readAnswer(result.responseCode, result.failure);
     onAnswer?.(success);
     return new Promise<boolean>((resolve, reject) => {
       waiting.push({
         webhook: to.webhook,
-        event,
+        events,
+        batchId,
         result,
         success,
         answeredAt,
@@ -228,5 +293,13 @@ export function createDeliveryAttempt(deps: AttemptDeps): DeliverAttempt {
         setImmediate(() => void write());
       }
     });
+  }
+
+  const single: DeliverAttempt = (to, event, onAnswer) =>
+    attempt(to, [event], null, sendEvent(deps, to, event), onAnswer);
+  const batch: DeliverBatch = (to, events, onAnswer) => {
+    const batchId = deps.newId();
+    return attempt(to, events, batchId, sendBatch(deps, to, batchId, events), onAnswer);
   };
+  return { single, batch };
 }

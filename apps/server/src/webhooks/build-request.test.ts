@@ -1,7 +1,7 @@
 import { canonicalBody, verifySignature } from '@raspa/core/signer';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deliveryRequest } from './build-request.ts';
+import { batchRequest, deliveryRequest } from './build-request.ts';
 import { verifyStandardWebhook } from './signatures.ts';
 
 const TOKEN = '9b2f3c4d-1e5a-4b6c-8d7e-0f1a2b3c4d5e';
@@ -43,5 +43,23 @@ describe('deliveryRequest', () => {
         },
       ),
     );
+  });
+});
+
+describe('batchRequest', () => {
+  it('posts {events: [{id, event, payload}]}, signed over the whole body, with the batch’s own webhook-id', () => {
+    const second = { id: 'evt-2', eventType: 'close-round' as const, payload: { id: 'round-1' } };
+    const { body, headers } = batchRequest('batch-1', [EVENT, second], TOKEN, AT);
+    expect(JSON.parse(body)).toEqual({
+      events: [
+        { id: 'evt-1', event: 'open-round', payload: EVENT.payload },
+        { id: 'evt-2', event: 'close-round', payload: second.payload },
+      ],
+    });
+    expect(headers['webhook-id']).toBe('batch-1');
+    expect(verifyStandardWebhook(headers, body, TOKEN, { now: AT })).toEqual({ ok: true });
+    expect(verifySignature(JSON.parse(body), TOKEN, headers['x-signed-request'] as string)).toBe(true);
+    const single = deliveryRequest(EVENT, TOKEN, AT).headers;
+    expect(Object.keys(headers)).toEqual(Object.keys(single));
   });
 });

@@ -172,7 +172,12 @@ export function createWebhookDispatcher(
     sender,
     perWebhook,
     attempt: async (to, event, onAnswer) => {
-      const delivered = await deliver(to, event, onAnswer);
+      const delivered = await deliver.single(to, event, onAnswer);
+      attemptsMade++;
+      return delivered;
+    },
+    batch: async (to, events, onAnswer) => {
+      const delivered = await deliver.batch(to, events, onAnswer);
       attemptsMade++;
       return delivered;
     },

@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../deps.ts';
 import type { OutboxEvent } from '../store/records.ts';
-import { type DeliverAttempt, openTarget, type Target } from './attempt.ts';
+import { type DeliverAttempt, type DeliverBatch, openTarget, type Target } from './attempt.ts';
+import { drainBatches } from './batch-drain.ts';
+import { trackAttempt } from './in-flight.ts';
 import type { WebhookSender } from './post.ts';
 import { chooseSends, readSize, sendRoom, worthReading } from './send-order.ts';
 
@@ -19,6 +21,8 @@ import { chooseSends, readSize, sendRoom, worthReading } from './send-order.ts';
 export interface DrainDeps extends Pick<Deps, 'store' | 'clock' | 'secrets' | 'logger'> {
   sender: Pick<WebhookSender, 'forget'>;
   attempt: DeliverAttempt;
+  /** A batch webhook's attempts (batch-drain.ts). */
+  batch: DeliverBatch;
   /** Events in flight at most once the receiver has answered a 2xx. */
   perWebhook: number;
   /** True once the dispatcher is stopping: nothing more may start. */
@@ -79,24 +83,17 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
     const send = (target: Target, event: OutboxEvent) => {
       roundsInFlight.add(event.roundId);
       seqsInFlight.add(event.seq);
-      let answered: () => void = () => {};
-      const answer = new Promise<void>((resolve) => {
-        answered = resolve;
-      });
-      // Answered: the round's next event may go (its open-round was answered).
-      const onAnswer = (ok: boolean) => {
-        roundsInFlight.delete(event.roundId);
-        if (ok) healthy = true;
-        else failed = true;
-        answered();
-      };
-      const recorded = deps.attempt(target, event, onAnswer).finally(() => seqsInFlight.delete(event.seq));
-      // An attempt that broke before its answer wakes the drain too.
-      const work = Promise.race([answer, recorded]);
-      sending.add(work);
-      recording.add(recorded);
-      void work.finally(() => sending.delete(work)).catch(() => {});
-      void recorded.finally(() => recording.delete(recorded)).catch(() => {});
+      trackAttempt(
+        { sending, recording },
+        (onAnswer) => deps.attempt(target, event, onAnswer),
+        // Answered: the round's next event may go (its open-round was answered).
+        (ok) => {
+          roundsInFlight.delete(event.roundId);
+          if (ok) healthy = true;
+          else failed = true;
+        },
+        () => seqsInFlight.delete(event.seq),
+      );
     };
 
     try {
@@ -106,6 +103,26 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
             const target = await lookUp(webhookId);
             if (!target) break;
             to = { target, readAt: performance.now() };
+            // A batch webhook's queue goes in batches (its mode never changes: checked once).
+            if (target.webhook.delivery.mode === 'batch' && recording.size === 0) {
+              let current: { target: Target; readAt: number } = to;
+              await drainBatches(
+                {
+                  ...deps,
+                  perWebhook,
+                  target: async () => {
+                    if (performance.now() - current.readAt > TARGET_TTL_MS) {
+                      const again = await lookUp(webhookId);
+                      if (!again) return undefined;
+                      current = { target: again, readAt: performance.now() };
+                    }
+                    return current.target;
+                  },
+                },
+                webhookId,
+              );
+              return;
+            }
           }
           const target = to.target;
           const reading = worthReading({ healthy, inFlight: recording.size, perWebhook });

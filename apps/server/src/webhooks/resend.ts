@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { DeliveryRecord, OutboxEvent } from '../store/records.ts';
-import { attemptLog, sendEvent, type Target } from './attempt.ts';
+import { attemptLog, sendBatch, sendEvent, type Target } from './attempt.ts';
 import type { WebhookSender } from './post.ts';
 
 /**
@@ -8,7 +8,8 @@ import type { WebhookSender } from './post.ts';
  * attempt, with the event's own `webhook-id`, logged like every attempt (the webhook's counters move
  * with the log in the same transaction). It is outside the queue: the event's place in the outbox
  * (delivered, given up) is left as it is, and nothing is retried if it fails. The caller checks the
- * event may be re-sent (see webhook-service.ts).
+ * event may be re-sent (see webhook-service.ts). A batch webhook gets it alone, as a batch of one
+ * under a new batch id (its receiver reads only batches).
  */
 export type ResendEvent = (
   to: Target,
@@ -21,10 +22,13 @@ export function createManualResend(
   deps: Pick<Deps, 'store' | 'clock' | 'newId'> & { sender: Pick<WebhookSender, 'post'> },
 ): ResendEvent {
   return async (to, event, store = deps.store) => {
-    const result = await sendEvent(deps, to, event);
+    const batchId = to.webhook.delivery.mode === 'batch' ? deps.newId() : null;
+    const result = await (batchId === null
+      ? sendEvent(deps, to, event)
+      : sendBatch(deps, to, batchId, [event]));
     // No retryCount: the repo counts the event's earlier rows (the queue's and earlier re-sends).
-    const logged = attemptLog(deps.newId(), to.webhook.id, event, result);
+    const logged = attemptLog(deps.newId(), to.webhook.id, event, result, batchId);
     const row = await store.transaction((tx) => tx.webhooks.recordAttempt({ ...logged, willRetry: false }));
-    return { ...row, payload: event.payload };
+    return { ...row, payload: event.payload, batchId: row.batchId ?? null };
   };
 }

@@ -321,6 +321,7 @@ export function webhookRecord(clientId: string, over: Partial<WebhookRecord> = {
     lastTriggered: null,
     successCount: 0,
     failureCount: 0,
+    delivery: { mode: 'single', maxEvents: 100, maxWaitMs: 250 },
     deletedAt: null,
     ...over,
   };
@@ -340,6 +341,7 @@ export function deliveryRecord(webhookId: string, over: Partial<LoggedDelivery> 
     timestamp: at(0),
     retryCount: 0,
     errorMessage: null,
+    batchId: null,
     ...over,
   };
 }
@@ -357,6 +359,7 @@ export function deliveryAttempt(webhookId: string, over: Partial<DeliveryAttempt
     durationMs: 42,
     timestamp: at(0),
     errorMessage: null,
+    batchId: null,
     willRetry: false,
     ...over,
   };

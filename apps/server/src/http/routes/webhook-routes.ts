@@ -14,6 +14,38 @@ export const webhookEvent = z
   .meta({ id: 'WebhookEvent' });
 const deliveryStatus = z.enum(['success', 'failed', 'pending'], 'must be success, failed or pending');
 
+/** §15: how a webhook receives its events; absent, `single` (one event per request, as §7). */
+export const webhookDeliverySchema = z
+  .object(
+    {
+      mode: z.enum(['single', 'batch'], 'must be single or batch').meta({
+        description:
+          'single: one event per request (§7). batch: an event goes out at once, alone, when nothing is in ' +
+          'flight; events that come while deliveries are in flight go together in the next request, as ' +
+          '`{"events": [{id, event, payload}, …]}`',
+      }),
+      maxEvents: z
+        .number('must be a whole number from 1 to 500')
+        .int('must be a whole number from 1 to 500')
+        .min(1, 'must be a whole number from 1 to 500')
+        .max(500, 'must be a whole number from 1 to 500')
+        .default(100)
+        .meta({ description: 'Most events in one batch (batch mode); default 100' }),
+      maxWaitMs: z
+        .number('must be a whole number of milliseconds from 0 to 5000')
+        .int('must be a whole number of milliseconds from 0 to 5000')
+        .min(0, 'must be a whole number of milliseconds from 0 to 5000')
+        .max(5000, 'must be a whole number of milliseconds from 0 to 5000')
+        .default(250)
+        .meta({
+          description: 'Longest an event waits for a batch to fill while others are in flight; default 250',
+        }),
+    },
+    'must be an object: {mode, maxEvents, maxWaitMs}',
+  )
+  .strict()
+  .meta({ id: 'WebhookDeliveryMode' });
+
 export const webhookRegisterBody = z
   .object({
     url: httpUrl.max(2048, 'must be at most 2048 characters').meta({
@@ -27,6 +59,9 @@ export const webhookRegisterBody = z
     signatureToken: z
       .uuid('must be a UUID, e.g. 9b2f3c4d-1e5a-4b6c-8d7e-0f1a2b3c4d5e')
       .meta({ description: 'UUID the service signs each delivery with' }),
+    delivery: webhookDeliverySchema.optional().meta({
+      description: 'How events are sent; absent: single. Fixed once registered (delete and register again)',
+    }),
   })
   .meta({ id: 'WebhookCreate' });
 
@@ -47,6 +82,9 @@ export const webhookSchema = z
       .meta({ description: 'Time of the last delivery attempt; null when never' }),
     failureCount: z.number().int().meta({ description: 'Failed delivery attempts (as in its log)' }),
     successCount: z.number().int().meta({ description: 'Successful delivery attempts (as in its log)' }),
+    delivery: z
+      .object({ mode: z.enum(['single', 'batch']), maxEvents: z.number().int(), maxWaitMs: z.number().int() })
+      .meta({ description: 'How its events are sent (docs/webhooks.md, "Batches")' }),
   })
   .meta({ id: 'Webhook' });
 
@@ -71,6 +109,10 @@ export const deliveryLogSchema = z
     timestamp: isoTime,
     retryCount: z.number().int().meta({ description: 'Earlier attempts of the same event: 0 for the first' }),
     errorMessage: z.string().nullable(),
+    batchId: z.string().nullable().meta({
+      description:
+        'The request’s own `webhook-id` when the event went in a batch; null for a single delivery',
+    }),
   })
   .meta({ id: 'WebhookDeliveryLog' });
 
@@ -116,6 +158,7 @@ function webhookView(webhook: WebhookWithToken): z.infer<typeof webhookSchema> {
     lastTriggered: webhook.lastTriggered,
     failureCount: webhook.failureCount,
     successCount: webhook.successCount,
+    delivery: webhook.delivery,
   };
 }
 
@@ -133,6 +176,7 @@ export function deliveryView(delivery: DeliveryRecord): z.input<typeof deliveryL
     timestamp: delivery.timestamp,
     retryCount: delivery.retryCount,
     errorMessage: delivery.errorMessage,
+    batchId: delivery.batchId,
   };
 }
 

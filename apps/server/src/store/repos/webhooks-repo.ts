@@ -11,8 +11,11 @@ import type {
 } from '../records.ts';
 import type { WebhooksRepo } from '../repositories.ts';
 
-interface WebhookRow extends Omit<WebhookRecord, 'eventTriggers'> {
+interface WebhookRow extends Omit<WebhookRecord, 'eventTriggers' | 'delivery'> {
   eventTriggers: string;
+  deliveryMode: WebhookRecord['delivery']['mode'];
+  deliveryMaxEvents: number;
+  deliveryMaxWaitMs: number;
 }
 
 /** `success` is 1/0 on SQLite, a BOOLEAN on PostgreSQL. */
@@ -29,17 +32,20 @@ interface DeliveryRow extends Omit<DeliveryRecord, 'payload' | 'success'> {
  */
 const COUNT_SLOTS = 32;
 
+const DELIVERY_MODE = `w.delivery_mode AS "deliveryMode", w.delivery_max_events AS "deliveryMaxEvents",
+  w.delivery_max_wait_ms AS "deliveryMaxWaitMs"`;
+
 /** A webhook with its counters (`w` is webhooks): on PostgreSQL its row's own plus its slots'. */
 const WEBHOOK_COLUMNS = (d: Dialect) =>
   d === 'sqlite'
     ? `w.id, w.client_id AS "clientId", w.url, w.event_triggers AS "eventTriggers",
   w.token_enc AS "tokenSealed", w.status, w.created_at AS "createdAt", w.last_triggered AS "lastTriggered",
-  w.success_count AS "successCount", w.failure_count AS "failureCount", w.deleted_at AS "deletedAt"`
+  w.success_count AS "successCount", w.failure_count AS "failureCount", w.deleted_at AS "deletedAt", ${DELIVERY_MODE}`
     : `w.id, w.client_id AS "clientId", w.url, w.event_triggers AS "eventTriggers",
   w.token_enc AS "tokenSealed", w.status, w.created_at AS "createdAt",
   greatest(w.last_triggered, c.last_triggered) AS "lastTriggered",
   w.success_count + coalesce(c.success_count, 0) AS "successCount",
-  w.failure_count + coalesce(c.failure_count, 0) AS "failureCount", w.deleted_at AS "deletedAt"`;
+  w.failure_count + coalesce(c.failure_count, 0) AS "failureCount", w.deleted_at AS "deletedAt", ${DELIVERY_MODE}`;
 const WEBHOOKS = (d: Dialect) =>
   d === 'sqlite'
     ? 'webhooks w'
@@ -54,13 +60,15 @@ const selectWebhooks = (where: string) =>
 /** A log row with its event's payload (stored once, in the outbox); `d` is webhook_deliveries. */
 const DELIVERY_COLUMNS = `d.id, d.webhook_id AS "webhookId", d.event_id AS "eventId", d.event_type AS "eventType",
   e.payload, d.response_code AS "responseCode", d.response_body AS "responseBody", d.success, d.status,
-  d.duration_ms AS "durationMs", d.timestamp, d.retry_count AS "retryCount", d.error_message AS "errorMessage"`;
+  d.duration_ms AS "durationMs", d.timestamp, d.retry_count AS "retryCount", d.error_message AS "errorMessage",
+  d.batch_id AS "batchId"`;
 const DELIVERIES = 'webhook_deliveries d LEFT JOIN webhook_events e ON e.id = d.event_id';
 
-const insert = statement<Omit<WebhookRecord, 'eventTriggers'> & { eventTriggers: string }>(
+const insert = statement<WebhookRow>(
   `INSERT INTO webhooks (id, client_id, url, event_triggers, token_enc, status, created_at, last_triggered,
-    success_count, failure_count, deleted_at) VALUES (:id, :clientId, :url, :eventTriggers, :tokenSealed,
-    :status, :createdAt, :lastTriggered, :successCount, :failureCount, :deletedAt)`,
+    success_count, failure_count, deleted_at, delivery_mode, delivery_max_events, delivery_max_wait_ms)
+   VALUES (:id, :clientId, :url, :eventTriggers, :tokenSealed, :status, :createdAt, :lastTriggered,
+    :successCount, :failureCount, :deletedAt, :deliveryMode, :deliveryMaxEvents, :deliveryMaxWaitMs)`,
 );
 const byId = selectWebhooks('w.id = :id');
 const liveByUrl = selectWebhooks('w.client_id = :clientId AND w.url = :url AND w.deleted_at IS NULL');
@@ -75,9 +83,9 @@ const setStatus = statement<{ id: string; status: string }>(
 );
 const insertDelivery = statement<LoggedDelivery>(
   `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, response_code, response_body,
-    success, status, duration_ms, timestamp, retry_count, error_message)
+    success, status, duration_ms, timestamp, retry_count, error_message, batch_id)
    VALUES (:id, :webhookId, :eventId, :eventType, :responseCode, :responseBody, :success, :status,
-    :durationMs, :timestamp, :retryCount, :errorMessage)`,
+    :durationMs, :timestamp, :retryCount, :errorMessage, :batchId)`,
 );
 const earlierAttempts = statement<{ webhookId: string; eventId: string }, { n: number }>(
   'SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = :webhookId AND event_id = :eventId',
@@ -121,19 +129,22 @@ const countAttempt = statement<{
 /** A batch of successes in one insert, one statement text for any number of rows. */
 const insertDeliveredJson = statement<{ batch: string }>(`INSERT INTO webhook_deliveries (id, webhook_id,
   event_id, event_type, response_code, response_body, success, status, duration_ms, timestamp, retry_count,
-  error_message)
+  error_message, batch_id)
   SELECT value ->> 'id', value ->> 'webhookId', value ->> 'eventId', value ->> 'eventType',
     value ->> 'responseCode', value ->> 'responseBody', 1, 'success', value ->> 'durationMs',
-    value ->> 'timestamp', value ->> 'retryCount', value ->> 'errorMessage' FROM json_each(:batch)`);
+    value ->> 'timestamp', value ->> 'retryCount', value ->> 'errorMessage', value ->> 'batchId'
+  FROM json_each(:batch)`);
 type Columns = { [K in Exclude<keyof DeliveredAttempt, 'success'>]: DeliveredAttempt[K][] };
 const insertDeliveredArrays = statement<Columns>(`INSERT INTO webhook_deliveries (id, webhook_id, event_id,
-  event_type, response_code, response_body, success, status, duration_ms, timestamp, retry_count, error_message)
+  event_type, response_code, response_body, success, status, duration_ms, timestamp, retry_count, error_message,
+  batch_id)
   SELECT id, webhook_id, event_id, event_type, response_code, response_body, true, 'success', duration_ms,
-    timestamp, retry_count, error_message
+    timestamp, retry_count, error_message, batch_id
   FROM unnest(:id::text[], :webhookId::text[], :eventId::text[], :eventType::text[], :responseCode::integer[],
-    :responseBody::text[], :durationMs::bigint[], :timestamp::text[], :retryCount::integer[], :errorMessage::text[])
+    :responseBody::text[], :durationMs::bigint[], :timestamp::text[], :retryCount::integer[], :errorMessage::text[],
+    :batchId::text[])
     AS b(id, webhook_id, event_id, event_type, response_code, response_body, duration_ms, timestamp,
-      retry_count, error_message)`);
+      retry_count, error_message, batch_id)`);
 
 const ofRound = statement<{ roundId: string }, DeliveryRow>(
   `SELECT ${DELIVERY_COLUMNS} FROM ${DELIVERIES} WHERE e.round_id = :roundId ORDER BY d.timestamp, d.id`,
@@ -144,9 +155,15 @@ const failingSince = statement<{ webhookId: string }, { since: string | null }>(
       WHERE webhook_id = :webhookId AND ${isSet(d, 'success')}), '')`,
 );
 
-const webhookFromRow = (row: WebhookRow): WebhookRecord => ({
+const webhookFromRow = ({
+  deliveryMode,
+  deliveryMaxEvents,
+  deliveryMaxWaitMs,
+  ...row
+}: WebhookRow): WebhookRecord => ({
   ...row,
   eventTriggers: JSON.parse(row.eventTriggers),
+  delivery: { mode: deliveryMode, maxEvents: deliveryMaxEvents, maxWaitMs: deliveryMaxWaitMs },
 });
 const deliveryFromRow = (row: DeliveryRow): DeliveryRecord => ({
   ...row,
@@ -207,18 +224,26 @@ export function createWebhooksRepo(x: Exec): WebhooksRepo {
       timestamp: column('timestamp'),
       retryCount: column('retryCount'),
       errorMessage: column('errorMessage'),
+      batchId: column('batchId'),
     });
   }
 
   return {
-    insert: async (webhook) =>
-      void (await x.run(insert, { ...webhook, eventTriggers: JSON.stringify(webhook.eventTriggers) })),
+    insert: async ({ delivery, ...webhook }) =>
+      void (await x.run(insert, {
+        ...webhook,
+        eventTriggers: JSON.stringify(webhook.eventTriggers),
+        deliveryMode: delivery.mode,
+        deliveryMaxEvents: delivery.maxEvents,
+        deliveryMaxWaitMs: delivery.maxWaitMs,
+      })),
     findById: async (id) => one(await x.first(byId, { id })),
     findLiveByUrl: async (clientId, url) => one(await x.first(liveByUrl, { clientId, url })),
     listLiveByClient: async (clientId) => (await x.all(liveByClient, { clientId })).map(webhookFromRow),
     softDelete: async (id, at) => (await x.run(softDelete, { id, at })) === 1,
     setStatus: async (id, status) => void (await x.run(setStatus, { id, status })),
-    insertDelivery: async (delivery) => void (await x.run(insertDelivery, delivery)),
+    insertDelivery: async (delivery) =>
+      void (await x.run(insertDelivery, { ...delivery, batchId: delivery.batchId ?? null })),
     recordAttempt: (attempt) =>
       x.atomic(async () => {
         const { willRetry, ...fields } = attempt;
@@ -228,6 +253,7 @@ export function createWebhooksRepo(x: Exec): WebhooksRepo {
           0;
         const delivery: LoggedDelivery = {
           ...fields,
+          batchId: attempt.batchId ?? null,
           status: attempt.success ? 'success' : willRetry ? 'pending' : 'failed',
           retryCount,
         };
