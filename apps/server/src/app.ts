@@ -26,6 +26,7 @@ import { promotionRoutes } from './http/routes/promotion-routes.ts';
 import { protectionRoutes } from './http/routes/protection-routes.ts';
 import { roundRoutes } from './http/routes/round-routes.ts';
 import { sessionRoutes } from './http/routes/session-routes.ts';
+import { testCardRoutes } from './http/routes/test-card-routes.ts';
 import { userRoutes } from './http/routes/user-routes.ts';
 import { webhookRoutes } from './http/routes/webhook-routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -43,6 +44,7 @@ export function allRoutes(kit: RouteKit): RouteDefinition[] {
     ...gameRoutes(kit),
     ...poolRoutes(kit),
     ...parSheetRoutes(kit),
+    ...testCardRoutes(kit),
     ...userRoutes(kit),
     ...protectionRoutes(kit),
     ...sessionRoutes(kit),

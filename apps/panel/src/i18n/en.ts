@@ -97,7 +97,12 @@ export const en = {
       'A profile is one wallet: where the service sends bets and prizes, and which pages may frame its games.',
     name: 'Name',
     type: 'Type',
-    types: { operator: 'Operator', integrator: 'Integrator', demo: 'Demo (built-in wallet)' },
+    types: {
+      operator: 'Operator',
+      integrator: 'Integrator',
+      demo: 'Demo (built-in wallet)',
+      test: 'Test (certification)',
+    },
     currency: 'Default currency',
     currencies: 'Currencies its games may use',
     currenciesHint: 'ISO 4217 codes separated by commas; empty for any.',

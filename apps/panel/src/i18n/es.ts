@@ -97,7 +97,12 @@ export const es: Catalogue = {
       'Un perfil es una billetera: adonde el servicio envía apuestas y premios, y qué páginas pueden mostrar sus juegos.',
     name: 'Nombre',
     type: 'Tipo',
-    types: { operator: 'Operador', integrator: 'Integrador', demo: 'Demo (billetera interna)' },
+    types: {
+      operator: 'Operador',
+      integrator: 'Integrador',
+      demo: 'Demo (billetera interna)',
+      test: 'Prueba (certificación)',
+    },
     currency: 'Moneda predeterminada',
     currencies: 'Monedas que pueden usar sus juegos',
     currenciesHint: 'Códigos ISO 4217 separados por comas; vacío para cualquiera.',

@@ -97,7 +97,12 @@ export const pt: Catalogue = {
       'Um perfil é uma carteira: para onde o serviço envia apostas e prêmios, e quais páginas podem exibir seus jogos.',
     name: 'Nome',
     type: 'Tipo',
-    types: { operator: 'Operador', integrator: 'Integrador', demo: 'Demo (carteira interna)' },
+    types: {
+      operator: 'Operador',
+      integrator: 'Integrador',
+      demo: 'Demo (carteira interna)',
+      test: 'Teste (certificação)',
+    },
     currency: 'Moeda padrão',
     currencies: 'Moedas que seus jogos podem usar',
     currenciesHint: 'Códigos ISO 4217 separados por vírgulas; vazio para qualquer uma.',

@@ -22,6 +22,7 @@ import { createProtectionService } from './protection-service.ts';
 import { createRoundService } from './round-service.ts';
 import { createSessionEndRelay } from './session-endings.ts';
 import { createSessionService } from './session-service.ts';
+import { createTestCardService } from './test-card-service.ts';
 import { createWebhookService } from './webhook-service.ts';
 
 export interface ServiceOptions {
@@ -102,6 +103,7 @@ export function createServices(raw: Deps, options: ServiceOptions = {}) {
     audit: createAuditService(deps),
     rounds: createRoundService(deps),
     promotions: createPromotionService(deps),
+    testCards: createTestCardService(deps),
   };
 }
 

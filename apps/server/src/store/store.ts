@@ -19,6 +19,7 @@ import type {
   ResetsRepo,
   RoundsRepo,
   SessionsRepo,
+  TestCardsRepo,
   WebhooksRepo,
 } from './repositories.ts';
 
@@ -44,6 +45,7 @@ export interface Repositories {
   freeCards: FreeCardsRepo;
   protection: ProtectionRepo;
   history: HistoryRepo;
+  testCards: TestCardsRepo;
 }
 
 /** The repositories of one open unit, and what runs once it commits. */
