@@ -16,6 +16,7 @@ import { mountRoutes, type RouteDefinition } from './http/route.ts';
 import type { RouteKit } from './http/route-kit.ts';
 import { auditRoutes } from './http/routes/audit-routes.ts';
 import { authRoutes } from './http/routes/auth-routes.ts';
+import { certificationRoutes } from './http/routes/certification-routes.ts';
 import { gameRoutes } from './http/routes/game-routes.ts';
 import { listRoutes } from './http/routes/list-routes.ts';
 import { panelAuthRoutes } from './http/routes/panel-auth-routes.ts';
@@ -44,6 +45,7 @@ export function allRoutes(kit: RouteKit): RouteDefinition[] {
     ...gameRoutes(kit),
     ...poolRoutes(kit),
     ...parSheetRoutes(kit),
+    ...certificationRoutes(kit),
     ...testCardRoutes(kit),
     ...userRoutes(kit),
     ...protectionRoutes(kit),
