@@ -224,6 +224,20 @@ describe('the back office, in a real browser against a real service', () => {
       .getByRole('status')
       .filter({ hasText: en.games.activated('frevo-da-sorte', 1) })
       .waitFor(WAIT);
+
+    // Its PAR sheet (docs/certification.md): the levels' table, and a print without the navigation.
+    await page.getByRole('button', { name: en.parSheet.of('frevo-da-sorte', 1) }).click();
+    const levels = page.getByRole('region', { name: en.parSheet.levels });
+    await levels.getByRole('table').waitFor(WAIT);
+    expect(await levels.getByRole('row').count()).toBe(9); // a header and 8 levels
+    await page.emulateMedia({ media: 'print' });
+    try {
+      expect(await page.locator('header nav').isVisible()).toBe(false);
+      expect(await levels.isVisible()).toBe(true);
+    } finally {
+      await page.emulateMedia({ media: 'screen' });
+    }
+    expect(await page.locator('header nav').isVisible()).toBe(true);
   });
 
   it('registers a webhook, as a batch webhook (docs/webhooks.md, "Batches")', async () => {

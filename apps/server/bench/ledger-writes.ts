@@ -115,6 +115,7 @@ function writeRounds(db: Db, from: number, to: number, perCommit: number): void 
         reconciliation: false,
         prizeTransactionId: null,
         promotionId: null,
+        test: false,
       };
       const bet: LedgerTransaction = {
         id: `${id}-bet`,

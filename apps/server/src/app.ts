@@ -17,6 +17,7 @@ import type { RouteKit } from './http/route-kit.ts';
 import { auditAnchorRoutes } from './http/routes/audit-anchor-routes.ts';
 import { auditRoutes } from './http/routes/audit-routes.ts';
 import { authRoutes } from './http/routes/auth-routes.ts';
+import { certificationRoutes } from './http/routes/certification-routes.ts';
 import { gameRoutes } from './http/routes/game-routes.ts';
 import { listRoutes } from './http/routes/list-routes.ts';
 import { panelAuthRoutes } from './http/routes/panel-auth-routes.ts';
@@ -27,6 +28,7 @@ import { promotionRoutes } from './http/routes/promotion-routes.ts';
 import { protectionRoutes } from './http/routes/protection-routes.ts';
 import { roundRoutes } from './http/routes/round-routes.ts';
 import { sessionRoutes } from './http/routes/session-routes.ts';
+import { testCardRoutes } from './http/routes/test-card-routes.ts';
 import { userRoutes } from './http/routes/user-routes.ts';
 import { webhookRoutes } from './http/routes/webhook-routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
@@ -44,6 +46,8 @@ export function allRoutes(kit: RouteKit): RouteDefinition[] {
     ...gameRoutes(kit),
     ...poolRoutes(kit),
     ...parSheetRoutes(kit),
+    ...certificationRoutes(kit),
+    ...testCardRoutes(kit),
     ...userRoutes(kit),
     ...protectionRoutes(kit),
     ...sessionRoutes(kit),

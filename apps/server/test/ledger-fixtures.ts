@@ -205,6 +205,7 @@ export function ledgerFixtures(server: TestServer) {
         reconciliation: false,
         prizeTransactionId: null,
         promotionId,
+        test: false,
       });
       const afterBet = declined ? start : start - paidMinor;
       if (promotionId === null)

@@ -1,5 +1,7 @@
 import { buildLadder, parSheet, toMajor } from '@raspa/core';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACK_MEMBERS } from '../src/http/certification-pack.ts';
 import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { readCsvRecords } from './csv-reader.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
@@ -155,5 +157,42 @@ describe('GET /v1/game/{id}/par-sheet', () => {
       'levels',
       'ranges',
     ]);
+  });
+});
+
+describe('GET /v1/game/{id}/certification', () => {
+  it('answers a zip of the PAR sheet, the configuration, the pools, VERIFY.md and the build', async () => {
+    const response = await fetch(`${server.url}/v1/game/${games.v1}/certification`, {
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/zip');
+    const members = unzipSync(new Uint8Array(await response.arrayBuffer()));
+    expect(Object.keys(members)).toEqual([...PACK_MEMBERS]);
+    const text = (name: string) => strFromU8(members[name] ?? new Uint8Array());
+    const sheet = await server.call('GET', `/v1/game/${games.v1}/par-sheet`, { token: tokens });
+    expect(JSON.parse(text('par-sheet.json'))).toEqual(sheet.body.data);
+    const csv = await server.call('GET', `/v1/game/${games.v1}/par-sheet`, {
+      token: tokens,
+      headers: { accept: 'text/csv' },
+    });
+    expect(text('par-sheet.csv')).toBe(csv.body);
+    const pools = await server.call('GET', `/v1/game/${games.v1}/pools`, { token: tokens });
+    expect(JSON.parse(text('pools.json'))).toEqual(pools.body.data);
+    expect(JSON.parse(text('game.json'))).toMatchObject({
+      id: games.v1,
+      version: 1,
+      rtp: 0.9,
+      sampling: 200_000,
+    });
+    expect(text('VERIFY.md')).toContain(`pnpm verify-pool --game ${games.v1}`);
+    const build = JSON.parse(text('build.json'));
+    expect(build).toMatchObject({ version: expect.any(String), node: process.version });
+    expect(build.sourceHash).toMatch(/^[0-9a-f]{64}$/);
+
+    const theirs = await server.call('GET', `/v1/game/${games.v1}/certification`, { token: other });
+    const unknown = await server.call('GET', '/v1/game/no-such-game/certification', { token: other });
+    expect(unknown.status).toBe(404);
+    expectAnsweredAsUnknown(theirs, unknown, { theirs: games.v1, unknown: 'no-such-game' });
   });
 });

@@ -18,7 +18,14 @@ export interface GameSetup {
 export async function setUpOperatorGame(
   server: TestServer,
   operator: TestOperator,
-  game: { prizedPercent?: number; sampling?: number; betPrice?: number; gameModel?: string } = {},
+  game: {
+    prizedPercent?: number;
+    sampling?: number;
+    betPrice?: number;
+    gameModel?: string;
+    /** A test profile's game (docs/certification.md); default operator. */
+    profileType?: 'operator' | 'test';
+  } = {},
   client?: TokenSet,
 ): Promise<GameSetup> {
   const tokens = client ?? (await server.newClient()).tokens;
@@ -26,7 +33,7 @@ export async function setUpOperatorGame(
     token: tokens,
     body: {
       name: 'Test casino',
-      type: 'operator',
+      type: game.profileType ?? 'operator',
       currency: 'BRL',
       walletUrl: operator.walletUrl,
       walletSignatureToken: operator.walletSecret,

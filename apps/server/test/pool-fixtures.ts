@@ -75,6 +75,7 @@ export async function drawPoolTo(
           reconciliation: false,
           prizeTransactionId: null,
           promotionId: null,
+          test: false,
         };
       }),
     );

@@ -1,6 +1,7 @@
 // The public face of @raspa/core: pure rules shared by the server, the player's page and the sandbox.
 
 export * from './cards/index.ts';
+export * from './forced-cards/index.ts';
 export * from './ladder/index.ts';
 export * from './models.ts';
 export * from './money/index.ts';

@@ -23,6 +23,7 @@ import type {
   PageQuery,
   Pagination,
   PanelLogin,
+  ParSheet,
   Player,
   PlayerFreeCards,
   PlayerQuery,
@@ -206,6 +207,17 @@ export function createApiClient(options: ApiClientOptions) {
     return { name, text: await response.text() };
   }
 
+  /** A file the service sends (the certification pack): its bytes and the name the service gave it. */
+  async function file(request: Request): Promise<{ name: string; blob: Blob }> {
+    const { response, tokens } = await exchange(request, 'application/zip, application/json');
+    if (!response.ok) {
+      const envelope = (await response.json().catch(() => ({}))) as Envelope;
+      throw failure(response, tokens, envelope);
+    }
+    const disposition = response.headers.get('content-disposition') ?? '';
+    return { name: /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'download', blob: await response.blob() };
+  }
+
   const data = async <T>(request: Request) => (await send(request)).data as T;
   const messages = async (request: Request) => (await send(request)).messages ?? [];
   const page = async <T, P extends Pagination = Pagination>(request: Request): Promise<Page<T, P>> => {
@@ -353,6 +365,10 @@ export function createApiClient(options: ApiClientOptions) {
     // ---- pools
     listPools: (gameId: string) =>
       data<Pool[]>({ method: 'GET', path: `/game/${segment(gameId)}/pools`, auth: 'bearer' }),
+    parSheet: (gameId: string) =>
+      data<ParSheet>({ method: 'GET', path: `/game/${segment(gameId)}/par-sheet`, auth: 'bearer' }),
+    certificationPack: (gameId: string) =>
+      file({ method: 'GET', path: `/game/${segment(gameId)}/certification`, auth: 'bearer' }),
 
     // ---- API access
     /** A new apiKey, shown this once; the old one stops working at once. */

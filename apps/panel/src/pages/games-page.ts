@@ -8,6 +8,7 @@ import type { Page, PageContext } from '../ui/context.ts';
 import { Feedback } from '../ui/feedback.ts';
 import { profilePicker } from '../ui/profile-picker.ts';
 import { heading } from './auth-pages.ts';
+import { parSheetView } from './par-sheet-view.ts';
 import { poolsView } from './pools-view.ts';
 
 /** The form's values as the API wants them (numbers parsed; NaN where a field is not a number). */
@@ -208,17 +209,21 @@ export const gamesPage: Page = (context) => {
           [
             t.common.actions,
             (game) => {
-              const pools = el(
-                'button',
-                {
-                  type: 'button',
-                  class: 'secondary',
-                  'aria-label': t.pools.of(game.gameModel, game.version),
-                },
-                [t.pools.title],
+              // Each opens a view of the version below the list.
+              const opens = (label: string, name: string, view: () => HTMLElement) => {
+                const button = el('button', { type: 'button', class: 'secondary', 'aria-label': name }, [
+                  label,
+                ]);
+                button.addEventListener('click', () => poolsSlot.replaceChildren(view()));
+                return button;
+              };
+              const pools = opens(t.pools.title, t.pools.of(game.gameModel, game.version), () =>
+                poolsView(context, game),
               );
-              pools.addEventListener('click', () => poolsSlot.replaceChildren(poolsView(context, game)));
-              return el('div', { class: 'row-actions' }, [activation(game, profileId), pools]);
+              const sheet = opens(t.parSheet.title, t.parSheet.of(game.gameModel, game.version), () =>
+                parSheetView(context, game),
+              );
+              return el('div', { class: 'row-actions' }, [activation(game, profileId), pools, sheet]);
             },
           ],
         ],

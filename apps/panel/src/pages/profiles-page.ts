@@ -50,7 +50,9 @@ export const profilesPage: Page = (context) => {
     name: el('input', { name: 'name', required: true, maxlength: 120, autocomplete: 'off' }),
     type: select(
       'type',
-      (['operator', 'integrator', 'demo'] as const).map((type) => [type, t.profiles.types[type]] as const),
+      (['operator', 'integrator', 'demo', 'test'] as const).map(
+        (type) => [type, t.profiles.types[type]] as const,
+      ),
     ),
     currency: el('input', {
       name: 'currency',

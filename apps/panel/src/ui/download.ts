@@ -2,8 +2,8 @@
  * Hands a file to the browser's downloads, made from text in memory (an export the panel fetched with
  * its token: a plain link could not carry the Authorization header, and tokens never go in a URL).
  */
-export function saveFile(name: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+export function saveFile(name: string, content: string | Blob, type = 'text/csv;charset=utf-8'): void {
+  const url = URL.createObjectURL(typeof content === 'string' ? new Blob([content], { type }) : content);
   const anchor = document.createElement('a');
   anchor.href = url;
   anchor.download = name;

@@ -70,7 +70,7 @@ export function createOpenApiDocument(routes: readonly RouteDefinition[], server
       [String(route.success.status)]: {
         description: route.success.description ?? (route.success.status === 201 ? 'Created' : 'OK'),
         content: {
-          'application/json': { schema: route.success.schema },
+          [route.success.contentType ?? 'application/json']: { schema: route.success.schema },
           ...(route.success.csv && {
             'text/csv': { schema: z.string().meta({ description: route.success.csv }) },
           }),

@@ -49,6 +49,8 @@ export interface RouteDefinition<
     description?: string;
     /** The answer is also served as text/csv (on `Accept: text/csv`): what the file holds, for the docs. */
     csv?: string;
+    /** A body that is not JSON (a file the handler sends itself): its media type, for the docs. */
+    contentType?: 'application/zip';
   };
   /** Statuses documented beside the success (400, 401 … as in the spec's Errors table). */
   errors: number[];

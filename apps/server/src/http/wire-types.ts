@@ -38,6 +38,7 @@ import type {
 } from './routes/game-routes.ts';
 import type { reportQuery, reportRowSchema, roundQuery, transactionQuery } from './routes/list-routes.ts';
 import type { changeBody, forgotBody, panelLoginBody, resetBody } from './routes/panel-auth-routes.ts';
+import type { parSheetSchema } from './routes/par-sheet-routes.ts';
 import type { poolSchema } from './routes/pool-routes.ts';
 import type { profileCreateBody, profileSchema, profileUpdateBody } from './routes/profile-routes.ts';
 import type {
@@ -123,6 +124,7 @@ export type ReportGroup = z.output<typeof reportQuery>['groupBy'];
 
 // ---- pools
 export type Pool = z.output<typeof poolSchema>;
+export type ParSheet = z.output<typeof parSheetSchema>;
 
 // ---- webhooks
 export type WebhookEvent = z.output<typeof webhookEvent>;

@@ -5,6 +5,7 @@ import type { GameRecord, LedgerTransaction, RoundRecord } from '../store/record
 import { ROW_LOCKS, type Transaction } from '../store/store.ts';
 import type { WalletAnswer } from '../wallet/wallet.ts';
 import { createBuyProtection } from './buy-protection.ts';
+import { createTicketSource } from './forced-cards.ts';
 import { createFreeCardFlow } from './free-card-flow.ts';
 import { NO_FREE_CARDS } from './free-card-grants.ts';
 import {
@@ -51,6 +52,7 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
   const { deps, retry, notifier, events, calls, track } = runtime;
   const { store } = deps;
   const drawer = createPoolDrawer(deps, runtime.leaseOwner);
+  const tickets = createTicketSource(store, drawer);
   const rng = rngFrom(deps.random);
   const protection = createBuyProtection(runtime);
 
@@ -76,7 +78,7 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
   async function buy(context: BuyContext): Promise<BuyResult> {
     for (let attempt = 1; ; attempt++) {
       // The ticket is set aside before anything is written: no bet is sent without one.
-      const ticket = await drawer.reserve(context.game);
+      const ticket = await tickets.reserve(context);
       try {
         const result = await buyWith(context, ticket);
         // The free card went before its unit (another buy, a cancellation, its expiry): buy it, once.
@@ -100,7 +102,12 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
     const now = new Date(nowMs).toISOString();
     const roundId = deps.newId();
     const betId = deps.newId();
-    const round = newRound(game, { roundId, playerId: player.id, sessionId: session.id }, now);
+    const round = newRound(
+      game,
+      { roundId, playerId: player.id, sessionId: session.id },
+      now,
+      context.profile.type === 'test',
+    );
     const bet = newBet(round, betId, now, inFlightUntil(retry, isoNow(deps)));
     // Only for an active game, at most one round waiting on the wallet or in play per player, only
     // if the player holds no usable free card of the game, and protection's guards: the insert
@@ -137,7 +144,7 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
           () => wallet.bet(walletMovement(bet, round, player, game)),
         ),
       );
-      return settleBet(round, bet, game, answer, sent, ticket);
+      return settleBet(round, bet, context, answer, sent, ticket);
     });
     // Only if another sender held a bet made a moment ago, which cannot be.
     if (!result) throw new Error(`bet ${bet.id} was already being sent`);
@@ -152,12 +159,13 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
   async function settleBet(
     round: RoundRecord,
     bet: LedgerTransaction,
-    game: GameRecord,
+    context: BuyContext,
     answer: WalletAnswer,
     sent: SentCall,
     reserved: TicketReservation,
   ): Promise<BuyResult> {
     const { id: roundId, playerId } = round;
+    const { game } = context;
     let rollbackQueued = false;
     let drew = false;
     let ticket = reserved;
@@ -233,7 +241,7 @@ export function createBetFlow(runtime: PlayRuntime, settleDue: () => Promise<num
           throw error;
         }
         ticket.settle('unused');
-        ticket = await drawer.reserve(game);
+        ticket = await tickets.reserve(context);
       }
     }
     ticket.settle(drew ? 'drawn' : 'unused');

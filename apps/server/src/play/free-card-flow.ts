@@ -55,13 +55,21 @@ export function createFreeCardFlow(
    * Plays the player's first card to expire, drawing `reserved` (settled here when drawn). Read
    * only when the bought insert was refused: a player without cards never comes here.
    */
-  async function play({ player, game, session }: BuyContext, reserved: TicketReservation): Promise<FreePlay> {
+  async function play(
+    { player, game, session, profile }: BuyContext,
+    reserved: TicketReservation,
+  ): Promise<FreePlay> {
     const now = isoNow(deps);
     const grants = (await store.freeCards.grantsOfGame(player.id, game.id)).map(freeCardGrantOf);
     const plan = planBuy(grants, game.betMinor, Date.parse(now));
     if (plan.kind === 'bought') return { kind: 'no-card' };
     const round = {
-      ...newRound(game, { roundId: deps.newId(), playerId: player.id, sessionId: session.id }, now),
+      ...newRound(
+        game,
+        { roundId: deps.newId(), playerId: player.id, sessionId: session.id },
+        now,
+        profile.type === 'test',
+      ),
       paidMinor: 0,
       promotionId: plan.promotionId,
     };

@@ -16,8 +16,9 @@ import {
 } from './pool-blocks.ts';
 
 export interface Draw {
-  poolId: string;
-  drawIndex: number;
+  /** Null for a test session's forced card: it comes from no pool (forced-cards.ts). */
+  poolId: string | null;
+  drawIndex: number | null;
   level: number;
 }
 
@@ -33,7 +34,10 @@ export interface TicketReservation {
   settle(outcome: DrawOutcome): void;
 }
 
-/** Thrown in a unit whose block another process took over (its lease had expired): reserve again. */
+/**
+ * Thrown in a unit whose block another process took over (its lease had expired), or whose forced
+ * card another buy took (forced-cards.ts): reserve again.
+ */
 export class BlockLostError extends Error {}
 
 interface Block extends HeldBlock {

@@ -62,6 +62,7 @@ const round: fc.Arbitrary<RoundRecord> = fc.record({
   reconciliation: fc.boolean(),
   prizeTransactionId: fc.constantFrom(null, 'prize'),
   promotionId: fc.constantFrom(null, 'promotion'),
+  test: fc.boolean(),
 });
 
 const player = (currency: string): fc.Arbitrary<RoundPlayer> =>

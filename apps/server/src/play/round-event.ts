@@ -44,6 +44,7 @@ export function heldDetail(
     createdAt: round.createdAt,
     endAt: round.endAt,
     promotionId: round.promotionId,
+    test: round.test,
     player,
     transactions: [...calls].sort(oldestFirst),
   };

@@ -12,6 +12,8 @@ export function newRound(
   game: GameRecord,
   ids: { roundId: string; playerId: string; sessionId: string },
   now: string,
+  /** A round of a test profile (docs/certification.md). */
+  test = false,
 ): RoundRecord {
   return {
     id: ids.roundId,
@@ -34,6 +36,7 @@ export function newRound(
     reconciliation: false,
     prizeTransactionId: null,
     promotionId: null,
+    test,
   };
 }
 
@@ -118,8 +121,9 @@ export function newRollback(
 
 /** The ticket a round draws when its bet is taken (the card is cosmetic: the level decides). */
 export interface Ticket {
-  poolId: string;
-  drawIndex: number;
+  /** Null for a test session's forced card: it comes from no pool (forced-cards.ts). */
+  poolId: string | null;
+  drawIndex: number | null;
   level: number;
   cardJson: string;
   prizeMinor: number;

@@ -76,6 +76,10 @@ export const roundSchema = z
     createdAt: isoTime,
     endAt: isoTime.nullable().meta({ description: 'When the round closed; null while open' }),
     ...roundPromotionField,
+    test: z.literal(true).optional().meta({
+      description:
+        'Only on a round of a test profile (docs/certification.md): left out of the report; absent otherwise',
+    }),
   })
   .meta({ id: 'Round' });
 
@@ -124,6 +128,8 @@ export function roundView(round: RoundDetail): RoundView {
     createdAt: round.createdAt,
     endAt: round.endAt,
     promotionId: round.promotionId,
+    // Absent on a real round, so a real round's payload is as it always was.
+    ...(round.test && { test: true as const }),
   };
 }
 

@@ -122,6 +122,13 @@ export function createProfileService(deps: Deps, hooks: { changed?: (profileId: 
         };
         requireWallet(next);
         requireDefaultCurrency(next);
+        // Test rounds are told from real ones by their profile: a switch would mix them.
+        if ((current.type === 'test') !== (next.type === 'test')) {
+          throw new ApiError(
+            'CONFLICT',
+            `type: profile ${profileId} is of type ${current.type}; a profile never changes to or from test (create another profile)`,
+          );
+        }
         if (playRulesOf(current.jurisdiction).freeCards && !playRulesOf(next.jurisdiction).freeCards) {
           // Cards granted before would stay playable under rules that forbid them (promotions.md).
           const count = await tx.promotions.countOpen(profileId, next.updatedAt);

@@ -23,6 +23,7 @@ import { createProtectionService } from './protection-service.ts';
 import { createRoundService } from './round-service.ts';
 import { createSessionEndRelay } from './session-endings.ts';
 import { createSessionService } from './session-service.ts';
+import { createTestCardService } from './test-card-service.ts';
 import { createWebhookService } from './webhook-service.ts';
 
 export interface ServiceOptions {
@@ -104,6 +105,7 @@ export function createServices(raw: Deps, options: ServiceOptions = {}) {
     auditAnchors: createAuditAnchorsService(raw),
     rounds: createRoundService(deps),
     promotions: createPromotionService(deps),
+    testCards: createTestCardService(deps),
   };
 }
 

@@ -22,6 +22,7 @@ export const ROUND_FIELDS: Record<keyof RoundRecord, string> = {
   reconciliation: 'reconciliation',
   prizeTransactionId: 'prize_transaction_id',
   promotionId: 'promotion_id',
+  test: 'test',
 };
 
 /** The column of each field of a wallet call (a ledger transaction), in both adapters' schemas. */

@@ -41,7 +41,7 @@ export interface TokenSetRecord {
 
 // ---- profiles
 
-export type ProfileType = 'operator' | 'integrator' | 'demo';
+export type ProfileType = 'operator' | 'integrator' | 'demo' | 'test';
 
 export interface ProfileRecord {
   id: string;
@@ -229,6 +229,8 @@ export interface RoundDetail {
   endAt: string | null;
   /** The promotion whose free card played the round; null for a bought card. */
   promotionId: string | null;
+  /** A round of a test profile (docs/certification.md). */
+  test: boolean;
   player: RoundPlayer;
   transactions: TransactionRecord[];
 }
@@ -304,6 +306,8 @@ export interface RoundRecord {
   prizeTransactionId: string | null;
   /** The promotion whose free card this round plays; null for a bought card. */
   promotionId: string | null;
+  /** A round of a test profile (docs/certification.md): left out of the report. */
+  test: boolean;
 }
 
 /**
@@ -745,3 +749,12 @@ export interface ExclusionRecord {
 // ---- ops
 
 export type StoreHealth = { ok: true } | { ok: false; reason: string };
+
+/** A forced card waiting in a test session's queue (docs/certification.md). */
+export interface TestCardRecord {
+  sessionId: string;
+  /** Its place in the queue: the lowest is the next card. */
+  position: number;
+  /** The level the card is forced to; 0 = a losing card. */
+  level: number;
+}

@@ -49,6 +49,7 @@ import type {
   StoredLimitRecord,
   StoreHealth,
   SubscribersEvent,
+  TestCardRecord,
   TokenOrigin,
   TokenSetRecord,
   TransactionRecord,
@@ -134,6 +135,16 @@ export interface SessionsRepo {
   endLiveOfPlayer(playerId: string, code: SessionEndCode, now: string): Promise<string[]>;
   /** A player's live sessions (neither ended nor expired at `now`), newest first. */
   liveOfPlayer(playerId: string, now: string, page: PageRequest): Promise<Page<LiveSessionRow>>;
+}
+
+/** The queues of forced cards of test sessions (docs/certification.md). */
+export interface TestCardsRepo {
+  /** Adds `levels` at the end of the session's queue, in a unit: how many wait now. */
+  queue(sessionId: string, levels: readonly number[], createdAt: string): Promise<number>;
+  /** The session's next forced card, if any. */
+  next(sessionId: string): Promise<TestCardRecord | undefined>;
+  /** Takes that card out of the queue, in the unit that opens its round: false when it was taken already. */
+  take(sessionId: string, position: number): Promise<boolean>;
 }
 
 /** The player's history in the page (the `history` socket request). */

@@ -1,8 +1,12 @@
 import type { HeldRound, RoundDetail, RoundPlayer, RoundRecord, TransactionRecord } from './records.ts';
 
 /** A round as both adapters read it for the lists: the round's columns and its player's, flat. */
-export type RoundDetailRow = Omit<RoundDetail, 'player' | 'transactions'> &
-  Omit<RoundPlayer, 'id'> & { playerId: string };
+export type RoundDetailRow = Omit<RoundDetail, 'player' | 'transactions' | 'test'> &
+  Omit<RoundPlayer, 'id'> & {
+    playerId: string;
+    /** SQLite gives a flag back as 1/0, PostgreSQL as a boolean. */
+    test: boolean | number;
+  };
 
 /** A round row with its player's columns, as the lists show it. */
 export function roundDetail(
@@ -14,12 +18,14 @@ export function roundDetail(
     balanceCurrency,
     betWins,
     totalBets,
+    test,
     ...round
   }: RoundDetailRow,
   transactions: TransactionRecord[],
 ): RoundDetail {
   return {
     ...round,
+    test: test === true || test === 1,
     player: { id: playerId, credential, credentialType, balanceMinor, balanceCurrency, betWins, totalBets },
     transactions,
   };

@@ -20,6 +20,7 @@ import type {
   ResetsRepo,
   RoundsRepo,
   SessionsRepo,
+  TestCardsRepo,
   WebhooksRepo,
 } from './repositories.ts';
 
@@ -46,6 +47,7 @@ export interface Repositories {
   freeCards: FreeCardsRepo;
   protection: ProtectionRepo;
   history: HistoryRepo;
+  testCards: TestCardsRepo;
 }
 
 /** The repositories of one open unit, and what runs once it commits. */

@@ -21,6 +21,8 @@ export interface HttpWalletOptions {
    */
   transport?: WalletTransport;
   logger: Logger;
+  /** A test profile's wallet (docs/certification.md): every call's body carries `test: true`. */
+  test?: boolean;
 }
 
 export const DEFAULT_WALLET_TIMEOUT_MS = SETTING_DEFAULTS.WALLET_TIMEOUT_MS;
@@ -59,12 +61,15 @@ export function basicAuthorization(walletUrl: string): string | undefined {
 export function walletBody(
   call: WalletCall,
   request: WalletPlayer | WalletMovement | WalletRollback,
+  options: { test?: boolean } = {},
 ): Record<string, unknown> {
   const player = {
     sessionId: request.sessionId,
     userId: request.userId,
     credential: request.credential,
     currency: request.currency,
+    // Left out of a real profile's calls, so its wallet sees no change.
+    ...(options.test && { test: true }),
   };
   if (call === 'balance' || !('transactionId' in request)) return player;
   const body: Record<string, unknown> = {
@@ -120,7 +125,7 @@ export function createHttpWallet(options: HttpWalletOptions): Wallet {
       authorization = target.authorization;
       // The canonical text is both what is signed and what is sent, so a receiver that verifies
       // over the raw bytes and one that re-canonicalises the parsed JSON agree.
-      text = canonicalBody(walletBody(call, request));
+      text = canonicalBody(walletBody(call, request, { test: options.test === true }));
       signature = signCanonical(text, signatureToken);
     } catch (error) {
       // A bad walletUrl or amount: a bug or a misconfiguration, and nothing was sent.

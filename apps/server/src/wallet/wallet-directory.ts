@@ -38,7 +38,7 @@ export function createWalletDirectory(options: WalletDirectoryOptions): WalletDi
       logger.error('profile has no wallet configured', { profileId: profile.id });
       return unreachableWallet('WALLET_NOT_CONFIGURED', 'The profile has no wallet configured.');
     }
-    const key = `${profile.walletUrl}\n${profile.walletTokenSealed}`;
+    const key = `${profile.type}\n${profile.walletUrl}\n${profile.walletTokenSealed}`;
     const cached = byProfile.get(profile.id);
     if (cached?.key === key) return cached.wallet;
     let signatureToken: string;
@@ -55,6 +55,7 @@ export function createWalletDirectory(options: WalletDirectoryOptions): WalletDi
       timeoutMs: options.timeoutMs ?? DEFAULT_WALLET_TIMEOUT_MS,
       transport,
       logger,
+      test: profile.type === 'test',
     });
     byProfile.set(profile.id, { key, wallet });
     return wallet;

@@ -48,7 +48,7 @@ export interface Wallet {
 /** What a profile needs to reach its wallet. */
 export interface WalletProfile {
   id: string;
-  type: 'operator' | 'integrator' | 'demo';
+  type: 'operator' | 'integrator' | 'demo' | 'test';
   walletUrl: string | null;
   walletTokenSealed: string | null;
 }

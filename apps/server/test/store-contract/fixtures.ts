@@ -241,6 +241,7 @@ export function roundRecord(seat: Seat, over: Partial<RoundRecord> = {}): RoundR
     reconciliation: false,
     prizeTransactionId: null,
     promotionId: null,
+    test: false,
     ...over,
   };
 }

@@ -117,6 +117,7 @@ function detailOf({ round, seat, transactions }: Written, balanceMinor: number):
     createdAt: round.createdAt,
     endAt: round.endAt,
     promotionId: round.promotionId,
+    test: round.test,
     player: {
       id: seat.player.id,
       credential: seat.player.credential,

@@ -7,7 +7,14 @@ import { ok, okPage } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 
-const profileType = z.enum(['operator', 'integrator', 'demo'], 'must be operator, integrator or demo');
+const profileType = z
+  .enum(['operator', 'integrator', 'demo', 'test'], 'must be operator, integrator, demo or test')
+  .meta({
+    description:
+      'demo plays against the built-in demo wallet; test against its wallet like operator, with forced ' +
+      'cards (POST /v1/test/next-cards), its rounds marked test and left out of the report ' +
+      '(docs/certification.md). A profile never changes to or from test',
+  });
 
 const profileFields = {
   name: z

@@ -20,6 +20,7 @@ import { createRateLimitsRepo } from '../repos/rate-limits-repo.ts';
 import { createResetsRepo } from '../repos/resets-repo.ts';
 import { createRoundsRepo } from '../repos/rounds-repo.ts';
 import { createSessionsRepo } from '../repos/sessions-repo.ts';
+import { createTestCardsRepo } from '../repos/test-cards-repo.ts';
 import { createWebhooksRepo } from '../repos/webhooks-repo.ts';
 import type { Repositories, Store } from '../store.ts';
 import { createPool, migrate, shippedMigrations } from './database.ts';
@@ -54,6 +55,7 @@ function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCount
     freeCards: createFreeCardsRepo(x),
     protection: createProtectionRepo(x),
     history: createHistoryRepo(x),
+    testCards: createTestCardsRepo(x),
   };
 }
 

@@ -43,11 +43,14 @@ const parametersOf = (fields: Record<string, string>, prefix = '') =>
     .join(', ');
 
 /** SQLite gives a flag back as 1/0, PostgreSQL as a boolean. */
-type RoundRow = Omit<RoundRecord, 'reconciliation'> & { reconciliation: boolean | number };
+type RoundRow = Omit<RoundRecord, 'reconciliation' | 'test'> & {
+  reconciliation: boolean | number;
+  test: boolean | number;
+};
 const asRound = (row: RoundRow): RoundRecord =>
   typeof row.reconciliation === 'boolean'
     ? (row as RoundRecord)
-    : { ...row, reconciliation: row.reconciliation === 1 };
+    : { ...row, reconciliation: row.reconciliation === 1, test: row.test === 1 };
 
 const insertRound = statement<RoundRecord>(
   `INSERT INTO rounds (${columnsOf(ROUND_FIELDS)}) VALUES (${parametersOf(ROUND_FIELDS)})`,

@@ -20,6 +20,7 @@ import { createRateLimitsRepo } from '../repos/rate-limits-repo.ts';
 import { createResetsRepo } from '../repos/resets-repo.ts';
 import { createRoundsRepo } from '../repos/rounds-repo.ts';
 import { createSessionsRepo } from '../repos/sessions-repo.ts';
+import { createTestCardsRepo } from '../repos/test-cards-repo.ts';
 import { createWebhooksRepo } from '../repos/webhooks-repo.ts';
 import type { Repositories, Store } from '../store.ts';
 import { type Db, openDatabase, shippedMigrations } from './database.ts';
@@ -65,6 +66,7 @@ function repositories(x: Exec, db: Db, background: Background): Repositories {
     freeCards: createFreeCardsRepo(x),
     protection: createProtectionRepo(x),
     history: createHistoryRepo(x),
+    testCards: createTestCardsRepo(x),
   };
 }
 
