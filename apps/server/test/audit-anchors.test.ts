@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { verifyProof } from '@raspa/core/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANCHOR_SETTLE_MS, MAX_ANCHOR_LEAVES, writeNextAnchor } from '../src/audit/anchor-writer.ts';
@@ -9,6 +7,7 @@ import { verifyStoredAudit } from '../src/audit/verify-records.ts';
 import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from './harness.ts';
 import { connectPlayer, eventually, type GameSetup, newSession, setUpOperatorGame } from './play-fixtures.ts';
+import { type CliRun, runCli } from './run-cli.ts';
 import { startTestOperator, type TestOperator } from './test-operator.ts';
 
 /**
@@ -16,9 +15,6 @@ import { startTestOperator, type TestOperator } from './test-operator.ts';
  * verifies with the public key alone, verify-audit naming a changed record, a failure inside the
  * anchor's unit, and two writers of the same client's next anchor.
  */
-
-const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TSX = join(SERVER_DIR, 'node_modules', '.bin', 'tsx');
 
 let server: TestServer;
 let operator: TestOperator;
@@ -162,29 +158,12 @@ describe('audit anchors', () => {
 });
 
 /** A command-line tool of src/cli on this test's database (its SQLite file or DATABASE_URL). */
-function cli(tool: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(tool: string, args: string[]): Promise<CliRun> {
   const { DATA_DIR: _data, DATABASE_URL: _url, ...inherited } = process.env;
-  const env = {
+  return runCli(tool, args, {
     ...inherited,
     DATA_DIR: server.dataDir,
     ...(server.config.DATABASE_URL && { DATABASE_URL: server.config.DATABASE_URL }),
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [join(SERVER_DIR, 'src', 'cli', `${tool}.ts`), ...args], {
-      cwd: SERVER_DIR,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 

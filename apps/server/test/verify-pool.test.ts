@@ -1,14 +1,13 @@
 // sqlite-only: tampers with rounds and pools through its own connection to the SQLite file, which `pnpm verify-pool` then reads from DATA_DIR. verify-pool on PostgreSQL: pool-end-instances.postgres.test.ts
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameRecord, PoolRecord } from '../src/store/records.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
 import { drawPoolTo } from './pool-fixtures.ts';
+import { type CliRun, runCli } from './run-cli.ts';
 
 /**
  * `pnpm verify-pool` run as a real child process against the service's SQLite file: pool 1 used
@@ -16,9 +15,6 @@ import { drawPoolTo } from './pool-fixtures.ts';
  * recorded as the service records them, which takes a second rather than a minute of play), pool 2
  * still running with rounds played through the service.
  */
-const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
-const TSX = join(SERVER_DIR, 'node_modules', '.bin', 'tsx');
-const CLI = join(SERVER_DIR, 'src', 'cli', 'verify-pool.ts');
 const SAMPLING = 100_001;
 
 let server: TestServer;
@@ -31,31 +27,9 @@ let pool2: PoolRecord;
 /** A read-write connection beside the service's, for tampering. */
 let db: Database.Database;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function verify(args: string[], env: Record<string, string> = {}): Promise<Run> {
+function verify(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const { DATA_DIR: _ignored, ...inherited } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CLI, ...args], {
-      cwd: SERVER_DIR,
-      env: { ...inherited, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli('verify-pool', args, { ...inherited, ...env });
 }
 
 async function session(profileId: string, gameId: string, credential: string) {
@@ -136,7 +110,7 @@ async function tampered<T>(change: unknown[], undo: unknown[], work: () => Promi
 }
 
 describe('pnpm verify-pool (SQLite-specific: tampers with the file in SQL)', () => {
-  const lastLine = (run: Run) => run.stdout.trimEnd().split('\n').at(-1);
+  const lastLine = (run: CliRun) => run.stdout.trimEnd().split('\n').at(-1);
 
   it('verifies the ended pool from its published seed, reading the database without changing it', async () => {
     expect(pool1).toMatchObject({ number: 1, draws: SAMPLING, endedAt: expect.any(String) });

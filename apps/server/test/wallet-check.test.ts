@@ -1,16 +1,13 @@
 // no-store: `pnpm wallet-check` against wallets the test serves
-import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createOperator,
   type OperatorOptions,
   type OperatorServer,
 } from '../../../examples/operator/operator.mjs';
+import { runCli } from './run-cli.ts';
 
-const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-const CHECKER = fileURLToPath(new URL('../src/cli/wallet-check.ts', import.meta.url));
 const SECRET = 'conformance-secret-1234';
 
 const running: OperatorServer[] = [];
@@ -34,20 +31,11 @@ async function operatorAt(options: OperatorOptions = {}) {
 }
 
 /** Runs `pnpm wallet-check` as a real child process (the operator answers from this process). */
-function walletCheck(args: string[]): Promise<{ code: number | null; lines: string[]; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CHECKER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, lines: stdout.split('\n'), stderr }));
-  });
+async function walletCheck(
+  args: string[],
+): Promise<{ code: number | null; lines: string[]; stderr: string }> {
+  const { code, stdout, stderr } = await runCli('wallet-check', args);
+  return { code, lines: stdout.split('\n'), stderr };
 }
 
 const results = (lines: string[]) => lines.filter((line) => /^(PASS|FAIL) {2}/.test(line));

@@ -37,6 +37,9 @@ export function roundLeaf(round: RoundRecord, calls: readonly TransactionRecord[
       ticket: round.cardJson,
       prizeTransactionId: round.prizeTransactionId ?? null,
       promotionId: round.promotionId ?? null,
+      // A test round is left out of the reports (docs/certification.md): turning a real round into
+      // one would hide it from GGR, so the mark is in the leaf (absent on real rounds, as in events).
+      ...(round.test && { test: true }),
     },
     transactions: calls.map((call) => ({
       id: call.id,
