@@ -64,15 +64,8 @@ export interface AuditAnchorsRepo {
   release(clientId: string, owner: string): Promise<void>;
 }
 
-interface AnchorRow {
-  clientId: string;
-  seq: number;
-  count: number;
-  root: string;
-  previous: string;
-  at: string;
-  keyId: string;
-  signature: string;
+/** An anchor as stored: the signed anchor and the marks of the leaves it covers. */
+interface AnchorRow extends Anchor {
   roundMarkAt: string;
   roundMarkId: string;
   entryMarkAt: string;
