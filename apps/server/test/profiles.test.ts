@@ -64,7 +64,7 @@ describe('POST /v1/profile', () => {
   it.each([
     [{ ...operator, name: '' }, ['name: must not be empty']],
     [{ ...operator, name: undefined }, ['name is required']],
-    [{ ...operator, type: 'casino' }, ['type: must be operator, integrator or demo']],
+    [{ ...operator, type: 'casino' }, ['type: must be operator, integrator, demo or test']],
     [{ ...operator, currency: 'brl' }, ['currency: must be an ISO 4217 code in capitals, e.g. BRL']],
     [{ ...operator, currency: 'ABC' }, ['currency: is not an ISO 4217 currency code']],
     [{ ...operator, walletUrl: 'ftp://x' }, ['walletUrl: must be an http(s) URL']],

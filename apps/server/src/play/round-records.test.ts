@@ -57,6 +57,7 @@ describe('round records', () => {
       reconciliation: false,
       prizeTransactionId: null,
       promotionId: null,
+      test: false,
     });
   });
 
