@@ -61,11 +61,21 @@ export async function setUpOperatorGame(
   return { tokens, profileId, gameId: created.body.data.id, webhookId };
 }
 
-/** A webhook at `url` for both events, through the API; its id. */
-export async function registerWebhook(call: Caller, tokens: TokenSet, url: string): Promise<string> {
+/** A webhook at `url` for both events (single deliveries unless `delivery` says), through the API; its id. */
+export async function registerWebhook(
+  call: Caller,
+  tokens: TokenSet,
+  url: string,
+  delivery?: { mode: 'single' | 'batch'; maxEvents?: number; maxWaitMs?: number },
+): Promise<string> {
   const webhook = await call('POST', '/v1/webhook', {
     token: tokens,
-    body: { url, eventTriggers: ['open-round', 'close-round'], signatureToken: randomUUID() },
+    body: {
+      url,
+      eventTriggers: ['open-round', 'close-round'],
+      signatureToken: randomUUID(),
+      ...(delivery && { delivery }),
+    },
   });
   if (webhook.status !== 201) throw new Error(JSON.stringify(webhook.body));
   return webhook.body.data.webhookId;

@@ -181,10 +181,13 @@ async function newRound(operator: Operator): Promise<{ roundId: string; payload:
 
 const outbox = () => createWebhookOutbox(server.deps);
 
-/** Queues an event for a new round of `operator`, in the round's transaction (as the play loop does). */
-async function queueRound(operator: Operator, eventType: WebhookEvent = 'close-round') {
-  const round = await newRound(operator);
-  const ids = await server.deps.store.transaction((tx) =>
+/** Queues one event of a round in its own transaction (as the play loop does). */
+const enqueueEvent = (
+  operator: Operator,
+  round: { roundId: string; payload: RoundView },
+  eventType: WebhookEvent,
+) =>
+  server.deps.store.transaction((tx) =>
     outbox().enqueue(tx, {
       clientId: operator.clientId,
       roundId: round.roundId,
@@ -192,7 +195,11 @@ async function queueRound(operator: Operator, eventType: WebhookEvent = 'close-r
       payload: round.payload,
     }),
   );
-  return { ...round, ids };
+
+/** Queues an event for a new round of `operator`. */
+async function queueRound(operator: Operator, eventType: WebhookEvent = 'close-round') {
+  const round = await newRound(operator);
+  return { ...round, ids: await enqueueEvent(operator, round, eventType) };
 }
 
 /** A time-out far above any answer here, even on a loaded machine (tests of the time-out set their own). */
@@ -218,19 +225,8 @@ const webhookOf = async (id: string) => (await server.deps.store.outbox.findById
 
 /** Queues a round's open-round and close-round, each in its own transaction (as the play loop). */
 async function queueOpenAndClose(operator: Operator, round: { roundId: string; payload: RoundView }) {
-  const ids: string[] = [];
-  for (const eventType of ['open-round', 'close-round'] as const) {
-    const queued = await server.deps.store.transaction((tx) =>
-      outbox().enqueue(tx, {
-        clientId: operator.clientId,
-        roundId: round.roundId,
-        eventType,
-        payload: round.payload,
-      }),
-    );
-    ids.push(...queued);
-  }
-  return ids;
+  const opened = await enqueueEvent(operator, round, 'open-round');
+  return [...opened, ...(await enqueueEvent(operator, round, 'close-round'))];
 }
 
 /** Queues `count` rounds one after the other (their order is the webhooks' order). */
@@ -960,6 +956,54 @@ describe('running', () => {
   });
 });
 
+/** Each unit's delivery writes (event ids per call), as the store's units ran them. */
+interface RecordedUnit {
+  delivered: string[][];
+  marked: string[][];
+  failed: string[][];
+}
+
+/** The store, recording what each unit writes of the deliveries; `gate`: what a unit waits for first. */
+function recordingUnits(base: Store, gate: () => Promise<void> = async () => {}) {
+  const units: RecordedUnit[] = [];
+  const store = new Proxy(base, {
+    get(target, key, receiver) {
+      if (key !== 'transaction') return Reflect.get(target, key, receiver);
+      return async (work: (tx: Transaction) => Promise<unknown>, options?: UnitOptions) => {
+        await gate();
+        const unit: RecordedUnit = { delivered: [], marked: [], failed: [] };
+        units.push(unit);
+        return base.transaction(
+          (tx) =>
+            work({
+              ...tx,
+              webhooks: {
+                ...tx.webhooks,
+                recordAttempts: (attempts) => {
+                  unit.delivered.push(attempts.map((a) => a.eventId));
+                  return tx.webhooks.recordAttempts(attempts);
+                },
+              },
+              outbox: {
+                ...tx.outbox,
+                markDeliveredMany: (marked) => {
+                  unit.marked.push(marked.map((m) => m.id));
+                  return tx.outbox.markDeliveredMany(marked);
+                },
+                failMany: (failed) => {
+                  unit.failed.push(failed.map((f) => f.id));
+                  return tx.outbox.failMany(failed);
+                },
+              },
+            }),
+          options,
+        );
+      };
+    },
+  }) as Store;
+  return { store, units };
+}
+
 describe('recording in batches', () => {
   it('records the successes answered meanwhile in one unit: log rows, events and counters together', async () => {
     const op = await newOperator();
@@ -972,43 +1016,12 @@ describe('recording in batches', () => {
         return event;
       }),
     );
-    // A store whose units wait until every attempt has been answered, and which counts what
-    // each unit writes: the first write is held while the other answers come in.
+    // Units that wait until every attempt has been answered: the first write is held while the
+    // other answers come in.
     let answers = 0;
     const allAnswered = once(() => answers === events.length);
-    const units: { delivered: string[][]; marked: string[][] }[] = [];
     const base = server.deps.store;
-    const store = new Proxy(base, {
-      get(target, key, receiver) {
-        if (key !== 'transaction') return Reflect.get(target, key, receiver);
-        return async (work: (tx: Transaction) => Promise<unknown>, options?: UnitOptions) => {
-          await allAnswered;
-          const unit = { delivered: [] as string[][], marked: [] as string[][] };
-          units.push(unit);
-          return base.transaction(
-            (tx) =>
-              work({
-                ...tx,
-                webhooks: {
-                  ...tx.webhooks,
-                  recordDelivered: (attempts) => {
-                    unit.delivered.push(attempts.map((a) => a.eventId));
-                    return tx.webhooks.recordDelivered(attempts);
-                  },
-                },
-                outbox: {
-                  ...tx.outbox,
-                  markDeliveredMany: (marked) => {
-                    unit.marked.push(marked.map((m) => m.id));
-                    return tx.outbox.markDeliveredMany(marked);
-                  },
-                },
-              }),
-            options,
-          );
-        };
-      },
-    }) as Store;
+    const { store, units } = recordingUnits(base, () => allAnswered);
     const sender = createWebhookSender({
       timeoutMs: TEST_TIMEOUT_MS,
       connections: events.length,
@@ -1113,9 +1126,12 @@ describe('batches (a batch webhook, issue 35)', () => {
     });
     const rounds = [await queueBoth(op), await queueBoth(op)];
     const ids = rounds.flatMap((round) => round.ids);
-    const worker = dispatcher();
+    const { store, units } = recordingUnits(server.deps.store);
+    const worker = createWebhookDispatcher({ ...server.deps, store }, { timeoutMs: TEST_TIMEOUT_MS });
     expect(await worker.runOnce()).toBe(1);
     expect((await log(hook)).map((row) => row.status)).toEqual(Array(4).fill('pending'));
+    // The failed batch is written as a batch: its four log rows in one call, its events in another.
+    expect(units).toEqual([{ delivered: [ids], marked: [], failed: [ids] }]);
     server.clock.advance(5 * SECOND);
     expect(await worker.runOnce()).toBe(1);
     expect(await eventStatuses(ids)).toEqual(Array(4).fill('delivered'));

@@ -248,6 +248,9 @@ export async function measurePlay(options: PlayOptions) {
       drained = await operator.ask<OperatorCounts>('counts');
     }
     const drainMs = Math.round(performance.now() - drainStart);
+    // The service's CPU until every event of the run was delivered: a round's whole cost, its
+    // deliveries included, whether they went during the run or after it (issue 35 compares these).
+    const cpuDrained = cpu();
     const { lagMs } = await operator.ask<{ lagMs: Latency }>('lag', { fromEvent: before.events });
     const hookAfter = await loggedAttempts(
       (hookBefore ? hookBefore.successCount + hookBefore.failureCount : 0) + expected - before.distinctEvents,
@@ -291,6 +294,12 @@ export async function measurePlay(options: PlayOptions) {
       /** The service's CPU time per round: what a round costs, whatever else the machine was doing. */
       serviceCpuMsPerRound:
         Math.round((((cpuAfter.service ?? 0) - (cpuBefore.service ?? 0)) * 1000 * 100) / run.rounds) / 100,
+      /** The same until every event was delivered (the drain after the run included); null if it was not. */
+      serviceCpuMsPerRoundDelivered:
+        drained.distinctEvents >= expected
+          ? Math.round((((cpuDrained.service ?? 0) - (cpuBefore.service ?? 0)) * 1000 * 100) / run.rounds) /
+            100
+          : null,
       /** The same, for each process of the service: the primary and each worker apart. */
       serviceProcessCpu: perProcess,
       loadAverage1m: load1m,
@@ -319,6 +328,7 @@ export async function measurePlay(options: PlayOptions) {
       'webhook drain ms': result.webhooks.drainMs ?? `> ${DRAIN_LIMIT_MS}`,
       'webhook attempts ok / failed': `${hook?.successCount} / ${hook?.failureCount}`,
       'service CPU ms per round': result.serviceCpuMsPerRound,
+      'service CPU ms per round, every event delivered': result.serviceCpuMsPerRoundDelivered ?? '–',
       ...Object.fromEntries(
         perProcess.map((each) => [
           `  ${instanceCount > 1 ? `instance ${each.instance} ` : ''}${each.role} ${each.pid}: CPU ms per round / cores`,

@@ -455,11 +455,8 @@ export interface DeliveryAttempt {
   willRetry: boolean;
 }
 
-/** A successful attempt of a queued event, as a batch records it: its earlier attempts known. */
-export type DeliveredAttempt = Omit<DeliveryAttempt, 'retryCount' | 'willRetry' | 'success'> & {
-  retryCount: number;
-  success: true;
-};
+/** An attempt of a queued event, as a drain records it: its earlier attempts known. */
+export type QueuedAttempt = Omit<DeliveryAttempt, 'retryCount'> & { retryCount: number };
 
 export interface DeliveryFilter {
   status: DeliveryStatus | null;

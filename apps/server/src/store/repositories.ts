@@ -7,7 +7,6 @@ import type {
   BuyProtectionRecord,
   CaptchaRecord,
   CredentialType,
-  DeliveredAttempt,
   DeliveryAttempt,
   DeliveryFilter,
   DeliveryPage,
@@ -39,6 +38,7 @@ import type {
   PromotionFigures,
   PromotionFilter,
   PromotionRecord,
+  QueuedAttempt,
   ReportGroup,
   ReportRow,
   ResetTokenRecord,
@@ -316,11 +316,11 @@ export interface WebhooksRepo {
    */
   recordAttempt(attempt: DeliveryAttempt): Promise<LoggedDelivery>;
   /**
-   * Logs a batch of successful queue attempts (each with its retryCount) with multi-row
-   * statements: the rows, the events' earlier pending rows closed, one counter bump per webhook.
-   * The same log and counters as one recordAttempt each; the caller's unit marks the events.
+   * Logs a batch of queue attempts (each with its retryCount) with multi-row statements: the
+   * rows, the events' earlier pending rows closed, one counter bump per webhook. The same log and
+   * counters as one recordAttempt each; the caller's unit moves the events on.
    */
-  recordDelivered(attempts: readonly DeliveredAttempt[]): Promise<void>;
+  recordAttempts(attempts: readonly QueuedAttempt[]): Promise<void>;
   listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): Promise<DeliveryPage>;
   /** Every delivery attempt of a round's events, at any webhook (deleted ones too), oldest first. */
   deliveriesOfRound(roundId: string): Promise<DeliveryRecord[]>;
@@ -348,11 +348,13 @@ export interface OutboxRepo {
   markDelivered(id: string, attempts: number): Promise<void>;
   /** markDelivered of many events in one statement. */
   markDeliveredMany(events: readonly { id: string; attempts: number }[]): Promise<void>;
-  scheduleRetry(
-    id: string,
-    retry: { attempts: number; nextAttemptAt: string; firstFailureAt: string },
+  /**
+   * Failed events (a batch's, or one) in one statement: each scheduled again at its
+   * `nextAttemptAt`, or marked failed (out of the queue) when that is null. Only queued events move.
+   */
+  failMany(
+    events: readonly { id: string; attempts: number; firstFailureAt: string; nextAttemptAt: string | null }[],
   ): Promise<void>;
-  markFailed(id: string, failure: { attempts: number; firstFailureAt: string }): Promise<void>;
   /** Drops every queued event of a webhook; returns how many. */
   dropQueued(webhookId: string): Promise<number>;
   /**

@@ -6,7 +6,7 @@ import { batchRequest, type DeliveryRequest, deliveryRequest } from './build-req
 import type { WebhookSender } from './post.ts';
 import { readAnswer } from './read-answer.ts';
 import { nextBatch } from './record-batches.ts';
-import { type AfterFailure, afterFailure, type RetryPolicy } from './retry-policy.ts';
+import { afterFailure, type RetryPolicy } from './retry-policy.ts';
 
 /**
  * One attempt of one event (docs/contract.md §7): posts it, then logs it and moves the event on:
@@ -157,11 +157,12 @@ export function createDeliveryAttempt(deps: AttemptDeps): { single: DeliverAttem
    */
   async function recordSuccesses(batch: readonly Answered[]): Promise<void> {
     await store.transaction(async (tx) => {
-      await tx.webhooks.recordDelivered(
+      await tx.webhooks.recordAttempts(
         batch.flatMap(({ webhook, events, result, batchId }) =>
           events.map((event) => ({
             ...attemptLog(deps.newId(), webhook.id, event, result, batchId),
-            success: true as const,
+            success: true,
+            willRetry: false,
             // The event's attempts so far are its earlier rows: the repo need not count them.
             retryCount: event.attempts,
           })),
@@ -187,8 +188,8 @@ export function createDeliveryAttempt(deps: AttemptDeps): { single: DeliverAttem
 
   /**
    * Logs a failed attempt (one row per event: a batch's events fail together) and moves each event
-   * (and maybe the webhook) on, in one transaction. The run of failures is read once: every event of
-   * a batch was in the same request.
+   * (and maybe the webhook) on, in one transaction of multi-row statements, however many events
+   * the batch had. The run of failures is read once: every event of a batch was in the same request.
    */
   async function recordFailure({
     webhook,
@@ -202,26 +203,30 @@ export function createDeliveryAttempt(deps: AttemptDeps): { single: DeliverAttem
     const settled = await store.transaction(async (tx) => {
       // Read before this attempt is logged: when did the current run of failures start?
       const failingSince = await tx.webhooks.failingSince(webhook.id);
-      const outcomes: { event: OutboxEvent; attempts: number; next: AfterFailure }[] = [];
-      for (const event of events) {
+      const outcomes = events.map((event) => {
         const attempts = event.attempts + 1;
         const next = afterFailure(
           { attempts, at: timestamp, firstFailureAt: event.firstFailureAt, failingSince, gone: answer.gone },
           now,
           policy,
         );
-        const logged = attemptLog(deps.newId(), webhook.id, event, result, batchId);
-        await tx.webhooks.recordAttempt({ ...logged, retryCount: event.attempts, willRetry: next.retry });
-        const { firstFailureAt } = next;
-        if (next.retry) {
-          await tx.outbox.scheduleRetry(event.id, {
-            attempts,
-            nextAttemptAt: next.nextAttemptAt,
-            firstFailureAt,
-          });
-        } else await tx.outbox.markFailed(event.id, { attempts, firstFailureAt });
-        outcomes.push({ event, attempts, next });
-      }
+        return { event, attempts, next };
+      });
+      await tx.webhooks.recordAttempts(
+        outcomes.map(({ event, next }) => ({
+          ...attemptLog(deps.newId(), webhook.id, event, result, batchId),
+          retryCount: event.attempts,
+          willRetry: next.retry,
+        })),
+      );
+      await tx.outbox.failMany(
+        outcomes.map(({ event, attempts, next }) => ({
+          id: event.id,
+          attempts,
+          firstFailureAt: next.firstFailureAt,
+          nextAttemptAt: next.retry ? next.nextAttemptAt : null,
+        })),
+      );
       const disable = outcomes.find(({ next }) => !next.retry && next.disable !== null)?.next;
       if (!disable || disable.retry) return { outcomes };
       await tx.webhooks.setStatus(webhook.id, 'disabled');

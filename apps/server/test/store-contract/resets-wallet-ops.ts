@@ -406,7 +406,9 @@ export function describeResetsWalletOpsContract(open: OpenStore): void {
       const delivered = await queue(a.id, at(1));
       await store().outbox.markDelivered(delivered.id, 1);
       const failed = await queue(b.id, at(2));
-      await store().outbox.markFailed(failed.id, { attempts: 3, firstFailureAt: at(3) });
+      await store().outbox.failMany([
+        { id: failed.id, attempts: 3, firstFailureAt: at(3), nextAttemptAt: null },
+      ]);
       await queue(a.id, at(20));
       await queue(b.id, at(10));
       await queue(b.id, at(30));

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type {
-  DeliveredAttempt,
-  DeliveryFilter,
-  LoggedDelivery,
-  OutboxEvent,
-} from '../../src/store/records.ts';
+import type { DeliveryFilter, LoggedDelivery, OutboxEvent, QueuedAttempt } from '../../src/store/records.ts';
 import {
   at,
   deliveryAttempt,
@@ -202,30 +197,45 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       });
     });
 
-    it('records a batch of successes as one recordAttempt each would: rows, closed pending rows, counters', async () => {
+    it('records a batch of attempts as one recordAttempt each would: rows, closed pending rows, counters', async () => {
       const hook = await webhook();
       const other = await webhook();
       const retried = await store().webhooks.recordAttempt(
         failedAttempt(hook.id, { eventId: 'event-batch-retried', timestamp: at(1), willRetry: true }),
       );
-      const success = (webhookId: string, over: Partial<DeliveredAttempt>): DeliveredAttempt => {
-        const { willRetry, ...fields } = deliveryAttempt(webhookId, over);
-        return { ...fields, success: true, retryCount: over.retryCount ?? 0 };
-      };
-      const again = success(hook.id, { eventId: 'event-batch-retried', timestamp: at(5), retryCount: 1 });
-      const plain = success(hook.id, { timestamp: at(4), responseCode: 204, responseBody: '' });
-      const elsewhere = success(other.id, { timestamp: at(3) });
-      const batch = [again, plain, elsewhere];
-      await store().webhooks.recordDelivered(batch);
-      await store().webhooks.recordDelivered([]);
-      const logged = (attempt: DeliveredAttempt): LoggedDelivery => ({ ...attempt, status: 'success' });
+      const queued = (attempt: ReturnType<typeof deliveryAttempt>): QueuedAttempt => ({
+        ...attempt,
+        retryCount: attempt.retryCount ?? 0,
+      });
+      const again = queued(
+        deliveryAttempt(hook.id, { eventId: 'event-batch-retried', timestamp: at(5), retryCount: 1 }),
+      );
+      const plain = queued(
+        deliveryAttempt(hook.id, { timestamp: at(4), responseCode: 204, responseBody: '' }),
+      );
+      const elsewhere = queued(deliveryAttempt(other.id, { timestamp: at(3) }));
+      const retrying = queued(failedAttempt(other.id, { timestamp: at(2) }));
+      const givenUp = queued(failedAttempt(other.id, { timestamp: at(1), willRetry: false }));
+      await store().webhooks.recordAttempts([again, plain, elsewhere, retrying, givenUp]);
+      await store().webhooks.recordAttempts([]);
+      const logged = (
+        { willRetry, ...attempt }: QueuedAttempt,
+        status: LoggedDelivery['status'],
+      ): LoggedDelivery => ({
+        ...attempt,
+        status,
+      });
       expect(await log(hook.id)).toEqual({
-        items: [logged(again), logged(plain), { ...retried, status: 'failed' }],
+        items: [logged(again, 'success'), logged(plain, 'success'), { ...retried, status: 'failed' }],
         totalCount: 3,
         successCount: 2,
         failureCount: 1,
       });
-      expect(await log(other.id)).toMatchObject({ items: [logged(elsewhere)], successCount: 1 });
+      expect(await log(other.id)).toMatchObject({
+        items: [logged(elsewhere, 'success'), logged(retrying, 'pending'), logged(givenUp, 'failed')],
+        successCount: 1,
+        failureCount: 2,
+      });
       expect(await store().webhooks.findById(hook.id)).toMatchObject({
         successCount: 2,
         failureCount: 1,
@@ -233,6 +243,7 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       });
       expect(await store().webhooks.findById(other.id)).toMatchObject({
         successCount: 1,
+        failureCount: 2,
         lastTriggered: at(3),
       });
     });
@@ -451,7 +462,9 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       const first = await queue(a.id);
       const second = await queue(a.id);
       const third = await queue(a.id);
-      await store().outbox.markFailed(second.id, { attempts: 1, firstFailureAt: at(1) });
+      await store().outbox.failMany([
+        { id: second.id, attempts: 1, firstFailureAt: at(1), nextAttemptAt: null },
+      ]);
       await store().outbox.markDeliveredMany([
         { id: first.id, attempts: 1 },
         { id: second.id, attempts: 4 },
@@ -469,7 +482,7 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       const event = await queue(a.id, { nextAttemptAt: at(0) });
       await queue(a.id);
       const retry = { attempts: 1, nextAttemptAt: at(60), firstFailureAt: at(1) };
-      await store().outbox.scheduleRetry(event.id, retry);
+      await store().outbox.failMany([{ id: event.id, ...retry }]);
       expect(await store().outbox.findById(event.id)).toEqual({ ...event, ...retry, status: 'queued' });
       expect(await store().outbox.heads()).toEqual([
         { webhookId: a.id, eventId: event.id, nextAttemptAt: at(60) },
@@ -479,7 +492,9 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
     it('marks an event failed: it leaves the queue', async () => {
       const { a, queue } = await setUp();
       const event = await queue(a.id);
-      await store().outbox.markFailed(event.id, { attempts: 8, firstFailureAt: at(1) });
+      await store().outbox.failMany([
+        { id: event.id, attempts: 8, firstFailureAt: at(1), nextAttemptAt: null },
+      ]);
       expect(await store().outbox.findById(event.id)).toEqual({
         ...event,
         status: 'failed',
@@ -546,7 +561,9 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       const delivered = await queue(a.id);
       await store().outbox.markDelivered(delivered.id, 1);
       const failed = await queue(a.id);
-      await store().outbox.markFailed(failed.id, { attempts: 5, firstFailureAt: at(1) });
+      await store().outbox.failMany([
+        { id: failed.id, attempts: 5, firstFailureAt: at(1), nextAttemptAt: null },
+      ]);
       const dropped = await queue(b.id);
       await store().outbox.dropQueued(b.id);
       const before: OutboxEvent[] = [];
@@ -556,12 +573,10 @@ export function describeWebhooksOutboxContract(open: OpenStore): void {
       }
       for (const event of before) {
         await store().outbox.markDelivered(event.id, 9);
-        await store().outbox.scheduleRetry(event.id, {
-          attempts: 9,
-          nextAttemptAt: at(99),
-          firstFailureAt: at(98),
-        });
-        await store().outbox.markFailed(event.id, { attempts: 9, firstFailureAt: at(98) });
+        await store().outbox.failMany([
+          { id: event.id, attempts: 9, nextAttemptAt: at(99), firstFailureAt: at(98) },
+          { id: event.id, attempts: 9, nextAttemptAt: null, firstFailureAt: at(98) },
+        ]);
         expect(await store().outbox.findById(event.id)).toEqual(event);
       }
     });

@@ -8,6 +8,7 @@ import type { Exec } from '../dialect/exec.ts';
 import { selectList, statement } from '../dialect/statement.ts';
 import { ROUND_FIELDS, TRANSACTION_FIELDS } from '../ledger-columns.ts';
 import type { AuditRecord, RoundRecord, TransactionRecord } from '../records.ts';
+import { leaseStatements } from './lease-statements.ts';
 
 /** A position in a source's order: (created_at, id) of a round, (at, id) of an audit entry. */
 export interface LeafMark {
@@ -126,15 +127,7 @@ const addKey = statement<AuditKeyRecord>(
 const keys = statement<Record<string, never>, AuditKeyRecord>(
   'SELECT key_id AS "keyId", public_key AS "publicKey", since FROM audit_keys ORDER BY since, key_id',
 );
-/** As claimWebhook (outbox-repo.ts): one upsert, a second claimer changes nothing while the lease runs. */
-const claim = statement<{ clientId: string; owner: string; now: string; until: string }>(
-  `INSERT INTO audit_leases (client_id, owner, expires_at) VALUES (:clientId, :owner, :until)
-   ON CONFLICT (client_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-   WHERE audit_leases.owner = excluded.owner OR audit_leases.expires_at <= :now`,
-);
-const release = statement<{ clientId: string; owner: string }>(
-  'DELETE FROM audit_leases WHERE client_id = :clientId AND owner = :owner',
-);
+const anchorLeases = leaseStatements({ table: 'audit_leases', key: 'client_id' });
 
 function fromRow(row: AnchorRow): AuditAnchorRecord {
   const { roundMarkAt, roundMarkId, entryMarkAt, entryMarkId, leaves, ...anchor } = row;
@@ -177,7 +170,6 @@ export function createAuditAnchorsRepo(x: Exec): AuditAnchorsRepo {
     clientIds: async () => (await x.all(clientIds, {})).map((row) => row.id),
     addKey: async (key) => void (await x.run(addKey, key)),
     keys: async () => x.all(keys, {}),
-    claim: async (clientId, owner, now, until) => (await x.run(claim, { clientId, owner, now, until })) === 1,
-    release: async (clientId, owner) => void (await x.run(release, { clientId, owner })),
+    ...anchorLeases(x),
   };
 }

@@ -4,6 +4,7 @@ import { statement } from '../dialect/statement.ts';
 import { eventIdsInOrder } from '../event-ids.ts';
 import type { NewOutboxEvent, OutboxEvent, OutboxHead, SubscribersEvent } from '../records.ts';
 import type { OutboxRepo } from '../repositories.ts';
+import { leaseStatements } from './lease-statements.ts';
 
 interface OutboxRow extends Omit<OutboxEvent, 'payload'> {
   payload: string;
@@ -72,38 +73,32 @@ const markDeliveredMany = statement<{ batch: string } | { ids: string[]; attempt
     : `UPDATE webhook_events SET status = 'delivered', attempts = j.value ->> 'attempts'
        FROM json_each(:batch) AS j WHERE webhook_events.id = j.value ->> 'id' AND webhook_events.status = 'queued'`,
 );
-const scheduleRetry = statement<{
-  id: string;
-  attempts: number;
-  nextAttemptAt: string;
-  firstFailureAt: string;
-}>(
-  `UPDATE webhook_events SET attempts = :attempts, next_attempt_at = :nextAttemptAt,
-   first_failure_at = :firstFailureAt WHERE id = :id AND status = 'queued'`,
-);
-const markFailed = statement<{ id: string; attempts: number; firstFailureAt: string }>(
-  `UPDATE webhook_events SET status = 'failed', attempts = :attempts, first_failure_at = :firstFailureAt
-   WHERE id = :id AND status = 'queued'`,
+/** failMany's events: a JSON array on SQLite, one array per column on PostgreSQL. */
+const failMany = statement<
+  | { batch: string }
+  | { ids: string[]; attempts: number[]; firstFailureAt: string[]; nextAttemptAt: (string | null)[] }
+>((d) =>
+  d === 'postgres'
+    ? `UPDATE webhook_events e SET status = CASE WHEN b.next_at IS NULL THEN 'failed' ELSE 'queued' END,
+         attempts = b.attempts, first_failure_at = b.first_at, next_attempt_at = coalesce(b.next_at, e.next_attempt_at)
+       FROM unnest(:ids::text[], :attempts::integer[], :firstFailureAt::text[], :nextAttemptAt::text[])
+         AS b(id, attempts, first_at, next_at)
+       WHERE e.id = b.id AND e.status = 'queued'`
+    : `UPDATE webhook_events SET
+         status = CASE WHEN j.value ->> 'nextAttemptAt' IS NULL THEN 'failed' ELSE 'queued' END,
+         attempts = j.value ->> 'attempts', first_failure_at = j.value ->> 'firstFailureAt',
+         next_attempt_at = coalesce(j.value ->> 'nextAttemptAt', webhook_events.next_attempt_at)
+       FROM json_each(:batch) AS j WHERE webhook_events.id = j.value ->> 'id' AND webhook_events.status = 'queued'`,
 );
 const dropQueued = statement<{ webhookId: string }>(
   `UPDATE webhook_events SET status = 'dropped' WHERE webhook_id = :webhookId AND status = 'queued'`,
 );
-/**
- * One upsert: a second instance claiming at once waits on the row lock (PostgreSQL; SQLite's batch
- * holds the database), then sees the lease the first one took and changes nothing (0 rows).
- */
-const claimWebhook = statement<{ webhookId: string; owner: string; until: string; now: string }>(
-  `INSERT INTO webhook_leases (webhook_id, owner, expires_at) VALUES (:webhookId, :owner, :until)
-   ON CONFLICT (webhook_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
-   WHERE webhook_leases.owner = excluded.owner OR webhook_leases.expires_at <= :now`,
-);
-const releaseWebhook = statement<{ webhookId: string; owner: string }>(
-  'DELETE FROM webhook_leases WHERE webhook_id = :webhookId AND owner = :owner',
-);
+const webhookLeases = leaseStatements({ table: 'webhook_leases', key: 'webhook_id' });
 const releaseAllWebhooks = statement('DELETE FROM webhook_leases');
 
 /** The webhooks' outbox: the events a round queues and their delivery's state (issue 24: written once). */
 export function createOutboxRepo(x: Exec): OutboxRepo {
+  const leases = webhookLeases(x);
   return {
     insert: async (event) => void (await x.run(insert, { ...event, payload: JSON.stringify(event.payload) })),
     insertForSubscribers: async (event) =>
@@ -125,12 +120,23 @@ export function createOutboxRepo(x: Exec): OutboxRepo {
           : { batch: JSON.stringify(events) },
       );
     },
-    scheduleRetry: async (id, retry) => void (await x.run(scheduleRetry, { id, ...retry })),
-    markFailed: async (id, failure) => void (await x.run(markFailed, { id, ...failure })),
+    failMany: async (events) => {
+      if (events.length === 0) return;
+      await x.run(
+        failMany,
+        x.dialect === 'postgres'
+          ? {
+              ids: events.map((event) => event.id),
+              attempts: events.map((event) => event.attempts),
+              firstFailureAt: events.map((event) => event.firstFailureAt),
+              nextAttemptAt: events.map((event) => event.nextAttemptAt),
+            }
+          : { batch: JSON.stringify(events) },
+      );
+    },
     dropQueued: async (webhookId) => x.run(dropQueued, { webhookId }),
-    claimWebhook: async (webhookId, owner, now, until) =>
-      (await x.run(claimWebhook, { webhookId, owner, until, now })) === 1,
-    releaseWebhook: async (webhookId, owner) => void (await x.run(releaseWebhook, { webhookId, owner })),
+    claimWebhook: leases.claim,
+    releaseWebhook: leases.release,
     releaseAllWebhooks: async () => x.run(releaseAllWebhooks, {}),
   };
 }

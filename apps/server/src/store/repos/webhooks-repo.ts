@@ -3,9 +3,10 @@ import type { Exec } from '../dialect/exec.ts';
 import { isClear, isSet } from '../dialect/fragments.ts';
 import { assembledStatement, type Dialect, statement } from '../dialect/statement.ts';
 import type {
-  DeliveredAttempt,
+  DeliveryAttempt,
   DeliveryFilter,
   DeliveryRecord,
+  DeliveryStatus,
   LoggedDelivery,
   WebhookRecord,
 } from '../records.ts';
@@ -126,25 +127,27 @@ const countAttempt = statement<{
        last_triggered = greatest(s.last_triggered, excluded.last_triggered)`,
 );
 
-/** A batch of successes in one insert, one statement text for any number of rows. */
-const insertDeliveredJson = statement<{ batch: string }>(`INSERT INTO webhook_deliveries (id, webhook_id,
+/** A log row's status: a failure that will be retried is `pending` until its next attempt. */
+const statusOf = ({ success, willRetry }: Pick<DeliveryAttempt, 'success' | 'willRetry'>): DeliveryStatus =>
+  success ? 'success' : willRetry ? 'pending' : 'failed';
+
+/** A batch's rows in one insert, one statement text for any number of rows (`->>` gives 1/0 for a boolean). */
+const insertLoggedJson = statement<{ batch: string }>(`INSERT INTO webhook_deliveries (id, webhook_id,
   event_id, event_type, response_code, response_body, success, status, duration_ms, timestamp, retry_count,
   error_message, batch_id)
   SELECT value ->> 'id', value ->> 'webhookId', value ->> 'eventId', value ->> 'eventType',
-    value ->> 'responseCode', value ->> 'responseBody', 1, 'success', value ->> 'durationMs',
-    value ->> 'timestamp', value ->> 'retryCount', value ->> 'errorMessage', value ->> 'batchId'
+    value ->> 'responseCode', value ->> 'responseBody', value ->> 'success', value ->> 'status',
+    value ->> 'durationMs', value ->> 'timestamp', value ->> 'retryCount', value ->> 'errorMessage',
+    value ->> 'batchId'
   FROM json_each(:batch)`);
-type Columns = { [K in Exclude<keyof DeliveredAttempt, 'success'>]: DeliveredAttempt[K][] };
-const insertDeliveredArrays = statement<Columns>(`INSERT INTO webhook_deliveries (id, webhook_id, event_id,
+type Logged = Required<LoggedDelivery>;
+type Columns = { [K in keyof Logged]: Logged[K][] };
+const insertLoggedArrays = statement<Columns>(`INSERT INTO webhook_deliveries (id, webhook_id, event_id,
   event_type, response_code, response_body, success, status, duration_ms, timestamp, retry_count, error_message,
   batch_id)
-  SELECT id, webhook_id, event_id, event_type, response_code, response_body, true, 'success', duration_ms,
-    timestamp, retry_count, error_message, batch_id
-  FROM unnest(:id::text[], :webhookId::text[], :eventId::text[], :eventType::text[], :responseCode::integer[],
-    :responseBody::text[], :durationMs::bigint[], :timestamp::text[], :retryCount::integer[], :errorMessage::text[],
-    :batchId::text[])
-    AS b(id, webhook_id, event_id, event_type, response_code, response_body, duration_ms, timestamp,
-      retry_count, error_message, batch_id)`);
+  SELECT * FROM unnest(:id::text[], :webhookId::text[], :eventId::text[], :eventType::text[],
+    :responseCode::integer[], :responseBody::text[], :success::boolean[], :status::text[], :durationMs::bigint[],
+    :timestamp::text[], :retryCount::integer[], :errorMessage::text[], :batchId::text[])`);
 
 const ofRound = statement<{ roundId: string }, DeliveryRow>(
   `SELECT ${DELIVERY_COLUMNS} FROM ${DELIVERIES} WHERE e.round_id = :roundId ORDER BY d.timestamp, d.id`,
@@ -207,19 +210,21 @@ export function createWebhooksRepo(x: Exec): WebhooksRepo {
   }
 
   /** A batch's rows: SQLite takes them as one JSON array, PostgreSQL as one array per column. */
-  async function insertDelivered(attempts: readonly DeliveredAttempt[]): Promise<void> {
+  async function insertLogged(rows: readonly Logged[]): Promise<void> {
     if (d === 'sqlite') {
-      await x.run(insertDeliveredJson, { batch: JSON.stringify(attempts) });
+      await x.run(insertLoggedJson, { batch: JSON.stringify(rows) });
       return;
     }
-    const column = <K extends keyof DeliveredAttempt>(key: K) => attempts.map((attempt) => attempt[key]);
-    await x.run(insertDeliveredArrays, {
+    const column = <K extends keyof Logged>(key: K) => rows.map((row) => row[key]);
+    await x.run(insertLoggedArrays, {
       id: column('id'),
       webhookId: column('webhookId'),
       eventId: column('eventId'),
       eventType: column('eventType'),
       responseCode: column('responseCode'),
       responseBody: column('responseBody'),
+      success: column('success'),
+      status: column('status'),
       durationMs: column('durationMs'),
       timestamp: column('timestamp'),
       retryCount: column('retryCount'),
@@ -254,7 +259,7 @@ export function createWebhooksRepo(x: Exec): WebhooksRepo {
         const delivery: LoggedDelivery = {
           ...fields,
           batchId: attempt.batchId ?? null,
-          status: attempt.success ? 'success' : willRetry ? 'pending' : 'failed',
+          status: statusOf(attempt),
           retryCount,
         };
         if (retryCount > 0)
@@ -271,7 +276,7 @@ export function createWebhooksRepo(x: Exec): WebhooksRepo {
       }),
     // docs/store.md, "Deliveries in batches": the rows in one insert, their events' earlier
     // pending rows closed in one update (only when some were retried), one counter bump per webhook.
-    recordDelivered: (attempts) =>
+    recordAttempts: (attempts) =>
       x.atomic(async () => {
         if (attempts.length === 0) return;
         const retried = attempts
@@ -279,11 +284,15 @@ export function createWebhooksRepo(x: Exec): WebhooksRepo {
           .map((attempt) => attempt.eventId);
         if (retried.length > 0)
           await x.run(closePendingOf, { ids: d === 'sqlite' ? JSON.stringify(retried) : retried });
-        await insertDelivered(attempts);
-        for (const [webhookId, { count: success, latest }] of perWebhook(attempts)) {
-          const firstEvent = attempts.find((attempt) => attempt.webhookId === webhookId)?.eventId;
-          await count({ webhookId, success, failure: 0, timestamp: latest, eventId: firstEvent ?? null });
-        }
+        await insertLogged(
+          attempts.map(({ willRetry, ...attempt }) => ({
+            ...attempt,
+            batchId: attempt.batchId ?? null,
+            status: statusOf({ success: attempt.success, willRetry }),
+          })),
+        );
+        for (const [webhookId, { success, failure, latest, firstEvent }] of perWebhook(attempts))
+          await count({ webhookId, success, failure, timestamp: latest, eventId: firstEvent });
       }),
     listDeliveries: async (webhookId, filter, page) => {
       const where = deliveryWhere(webhookId, filter);
