@@ -406,6 +406,33 @@ describe('the back office, in a real browser against a real service', () => {
     expect(await deliveries.getByRole('row', { name: /close-round/ }).count()).toBe(2);
   });
 
+  it('lists the client’s signed audit anchors, reached from the navigation, a page at a time', async () => {
+    const anchors = (await server.call('GET', '/v1/audit/anchors', { token: apiTokens })).body.data;
+    expect(anchors.length).toBeGreaterThan(0);
+    await nav(en.nav.audit).click();
+    await heading(en.audit.title).waitFor(WAIT);
+    const list = page.getByRole('region', { name: en.audit.title });
+    for (const anchor of anchors) {
+      const row = list.getByRole('row', { name: new RegExp(anchor.root) });
+      await row.waitFor(WAIT);
+      const cells = await row.getByRole('cell').allTextContents();
+      expect([cells[0], cells[2], cells[3], cells[4]]).toEqual([
+        String(anchor.seq),
+        String(anchor.count),
+        anchor.root,
+        anchor.keyId,
+      ]);
+    }
+    const later = page.getByRole('button', { name: en.audit.later });
+    expect(await later.isDisabled()).toBe(true); // fewer than a page
+    await page.getByLabel(en.audit.fromSeq).fill(String(anchors.length + 1));
+    await page.getByRole('button', { name: en.audit.show }).click();
+    await page.getByText(en.audit.none).waitFor(WAIT);
+    expect(page.url()).toContain(`fromSeq=${anchors.length + 1}`);
+    await page.getByRole('button', { name: en.audit.earlier }).click();
+    await list.getByRole('row', { name: new RegExp(anchors[0].root) }).waitFor(WAIT);
+  });
+
   it('resolves a round flagged for reconciliation (a bet the wallet took unanswered, whose rollback it declined)', async () => {
     const token = await newSession(server, { tokens: apiTokens, profileId, gameId, webhookId: '' }, 'joao');
     const player = await connectPlayer(server.url, token);

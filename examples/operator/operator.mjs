@@ -299,9 +299,11 @@ export function createOperator(options = {}) {
       }
       state.webhookIds.push(item.id);
       fresh++;
-      const round = item.payload ?? {};
-      events.push({ id: item.id, event: item.event, payload: round });
-      log(`webhook ${item.event} round=${round._id} status=${round.status} prize=${round.prize}`);
+      const payload = item.payload ?? {};
+      events.push({ id: item.id, event: item.event, payload });
+      // An `anchor` event (opt-in) carries a signed audit anchor: keep it where your own records are.
+      if (item.event === 'anchor') log(`webhook anchor seq=${payload.seq} root=${payload.root}`);
+      else log(`webhook ${item.event} round=${payload._id} status=${payload.status} prize=${payload.prize}`);
     }
     if (fresh > 0) save();
     if (fresh === 0 && !Array.isArray(body.events)) return send(response, 200, { status: 'duplicate' });

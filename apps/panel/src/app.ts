@@ -3,6 +3,7 @@ import type { Lang } from '@raspa/server/wire';
 import { ApiError, createApiClient } from './api/api-client.ts';
 import { CATALOGUES } from './i18n/i18n.ts';
 import { accessPage } from './pages/access-page.ts';
+import { auditPage } from './pages/audit-page.ts';
 import { accountPage, forgotPasswordPage, link, resetPasswordPage, signInPage } from './pages/auth-pages.ts';
 import { flaggedPage } from './pages/flagged-page.ts';
 import { gamesPage } from './pages/games-page.ts';
@@ -33,6 +34,7 @@ const SECTIONS = [
   'flagged',
   'transactions',
   'webhooks',
+  'audit',
   'access',
   'account',
 ] as const;
@@ -49,6 +51,7 @@ const SECTION_PAGES: Record<Section, Page> = {
   flagged: flaggedPage,
   transactions: transactionsPage,
   webhooks: webhooksPage,
+  audit: auditPage,
   access: accessPage,
   account: accountPage,
 };

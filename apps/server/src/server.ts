@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ServerOptions } from 'socket.io';
 import { type App, createApp } from './app.ts';
+import { type AnchorEventQueue, queueAnchorEvent } from './audit/anchor-event.ts';
 import { ANCHOR_SETTLE_MS, MAX_ANCHOR_LEAVES } from './audit/anchor-writer.ts';
 import { type AnchoringJob, startAnchoringJob } from './audit/anchoring-job.ts';
 import { loadAuditSigningKey } from './audit/signing-key.ts';
@@ -131,7 +132,7 @@ export async function startServer(
     releasePending: options.releasePendingAtStart ?? true,
   });
   if (!options.webhookNudge) services.webhookDelivery.dispatcher.start();
-  const anchoring = await startAuditAnchoring(deps);
+  const anchoring = await startAuditAnchoring(deps, services.webhookDelivery.outbox);
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   return {
@@ -179,8 +180,11 @@ async function withinDeadline(work: Promise<unknown>, ms: number): Promise<boole
   }
 }
 
-/** Records the signing key's public half (GET /v1/audit/key) and starts the anchoring job. */
-async function startAuditAnchoring(deps: Deps): Promise<AnchoringJob | null> {
+/**
+ * Records the signing key's public half (GET /v1/audit/key) and starts the anchoring job, whose
+ * anchors queue the `anchor` webhook event in their own unit.
+ */
+async function startAuditAnchoring(deps: Deps, outbox: AnchorEventQueue): Promise<AnchoringJob | null> {
   const key = deps.auditKey;
   if (!key) return null;
   const now = deps.clock().toISOString();
@@ -196,6 +200,7 @@ async function startAuditAnchoring(deps: Deps): Promise<AnchoringJob | null> {
       logger: deps.logger,
       owner: deps.random(8).toString('hex'),
       everyMs: settings.anchorEveryMs,
+      inUnit: queueAnchorEvent(outbox),
     },
     { timer: settings.anchorEveryMs > 0 },
   );

@@ -1,3 +1,4 @@
+import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifyProof } from '@raspa/core/audit';
@@ -7,13 +8,15 @@ import { verifyStoredAudit } from '../src/audit/verify-records.ts';
 import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from './harness.ts';
 import { connectPlayer, eventually, type GameSetup, newSession, setUpOperatorGame } from './play-fixtures.ts';
+import { rawSql } from './raw-sql.ts';
 import { type CliRun, runCli } from './run-cli.ts';
-import { startTestOperator, type TestOperator } from './test-operator.ts';
+import { type ReceivedEvent, startTestOperator, type TestOperator } from './test-operator.ts';
 
 /**
  * docs/audit.md over rounds really played: anchors written after the fact, a round's proof that
- * verifies with the public key alone, verify-audit naming a changed record, a failure inside the
- * anchor's unit, and two writers of the same client's next anchor.
+ * verifies with the public key alone, verify-audit naming each kind of tampering done with plain
+ * SQL, a failure inside the anchor's unit, two writers of the same client's next anchor, and the
+ * `anchor` webhook event.
  */
 
 let server: TestServer;
@@ -117,6 +120,93 @@ describe('audit anchors', () => {
     expect(await verdict()).toMatchObject({ ok: true });
   });
 
+  it('verify-audit names a removed entry, a changed entry, an inserted round and a changed anchor row, and holds again once each is undone', async () => {
+    const roundId = await playRound();
+    settle();
+    await anchoring().runOnce();
+    const round = await server.deps.store.rounds.findRound(roundId);
+    if (!round) throw new Error('no round');
+    const anchored = await server.deps.store.auditAnchors.last(round.clientId);
+    if (!anchored) throw new Error('no anchor');
+    const sql = await rawSql(server);
+    try {
+      // Someone with database access, not the service: plain SQL beside it.
+      const [entry] = await sql.all<Record<string, string | null>>(
+        'SELECT id, client_id, actor, operation, target_id, ip, at FROM audit_log WHERE client_id = ? ORDER BY at, id LIMIT 1',
+        [round.clientId],
+      );
+      if (!entry) throw new Error('no audit entry');
+      const entryId = entry.id;
+      await sql.run('DELETE FROM audit_log WHERE id = ?', [entryId]);
+      expect(await verdict()).toMatchObject({
+        ok: false,
+        break: { reason: 'leaf-removed', record: `entry ${entryId}` },
+      });
+      const removed = await cli('verify-audit', []);
+      expect(removed.stdout).toContain(`, entry ${entryId}: leaf-removed: `);
+      expect(removed.code).toBe(1);
+      await sql.run(
+        'INSERT INTO audit_log (id, client_id, actor, operation, target_id, ip, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [entryId, entry.client_id, entry.actor, entry.operation, entry.target_id, entry.ip, entry.at],
+      );
+      expect(await verdict()).toMatchObject({ ok: true });
+
+      await sql.run('UPDATE audit_log SET operation = ? WHERE id = ?', ['profile.delete', entryId]);
+      expect(await verdict()).toMatchObject({
+        ok: false,
+        break: { reason: 'leaf-changed', record: `entry ${entryId}` },
+      });
+      await sql.run('UPDATE audit_log SET operation = ? WHERE id = ?', [entry.operation, entryId]);
+      expect(await verdict()).toMatchObject({ ok: true });
+
+      // A round written into an anchored range afterwards: same time, an id just before the round's.
+      const forged = roundId.slice(0, -1);
+      await server.deps.store.rounds.insertRound({
+        ...round,
+        id: forged,
+        poolId: null,
+        drawIndex: null,
+        prizeTransactionId: null,
+      });
+      expect(await verdict()).toMatchObject({
+        ok: false,
+        break: { reason: 'leaf-inserted', record: `round ${forged}` },
+      });
+      await sql.run('DELETE FROM rounds WHERE id = ?', [forged]);
+      expect(await verdict()).toMatchObject({ ok: true });
+
+      // The anchor's row: a signed field, then the leaf hashes kept beside it (not signed).
+      const { seq, root } = anchored.anchor;
+      const flip = (hex: string) => `${hex.startsWith('0') ? '1' : '0'}${hex.slice(1)}`;
+      const setColumn = (column: 'root' | 'leaves', value: string) =>
+        sql.run(`UPDATE audit_anchors SET ${column} = ? WHERE client_id = ? AND seq = ?`, [
+          value,
+          round.clientId,
+          seq,
+        ]);
+      await setColumn('root', flip(root));
+      expect(await verdict()).toMatchObject({
+        ok: false,
+        break: { reason: 'signature', anchorSeq: seq, record: null },
+      });
+      await setColumn('root', root);
+      expect(await verdict()).toMatchObject({ ok: true });
+      const kept = anchored.leaves;
+      await setColumn(
+        'leaves',
+        JSON.stringify(kept.map(([label, hash], i) => [label, i === 0 ? flip(hash) : hash])),
+      );
+      expect(await verdict()).toMatchObject({
+        ok: false,
+        break: { reason: 'recorded', anchorSeq: seq, record: null },
+      });
+      await setColumn('leaves', JSON.stringify(kept));
+      expect(await verdict()).toMatchObject({ ok: true });
+    } finally {
+      await sql.close();
+    }
+  });
+
   it('a failure inside the anchor’s unit leaves no gap and no leaf twice', async () => {
     const roundId = await playRound();
     settle();
@@ -154,6 +244,70 @@ describe('audit anchors', () => {
     expect((await auditAnchors.last(clientId))?.anchor.seq).toBe(before + 1);
     expect((await proofOf(roundId)).status).toBe(200);
     expect(await verdict()).toMatchObject({ ok: true });
+  });
+
+  it('sends each anchor, signed, to the webhooks that list `anchor`, single and batch, and to no other', async () => {
+    // Two more webhooks to the same receiver under other spellings of its address (distinct URLs).
+    const hooks = [
+      { url: operator.webhookUrl.replace('127.0.0.1', 'localhost'), token: randomUUID(), batch: false },
+      { url: operator.webhookUrl.replace('127.0.0.1', 'localhost.'), token: randomUUID(), batch: true },
+    ];
+    const ids: string[] = [];
+    for (const hook of hooks) {
+      const created = await server.call('POST', '/v1/webhook', {
+        token: game.tokens,
+        body: {
+          url: hook.url,
+          eventTriggers: ['anchor'],
+          signatureToken: hook.token,
+          ...(hook.batch && { delivery: { mode: 'batch' } }),
+        },
+      });
+      expect(created.status).toBe(201);
+      ids.push(created.body.data.webhookId);
+    }
+    const roundId = await playRound();
+    settle();
+    const clientId = (await server.deps.store.rounds.findRound(roundId))?.clientId;
+    const anchor = (await anchoring().runOnce()).find(
+      (record) => record.anchor.clientId === clientId,
+    )?.anchor;
+    expect(anchor).toBeDefined();
+
+    // Queued in the anchor's own unit: for the two subscribers only, not the round events' webhook.
+    const sql = await rawSql(server);
+    try {
+      const queued = await sql.all<{ webhook_id: string }>(
+        "SELECT webhook_id FROM webhook_events WHERE event_type = 'anchor' AND round_id IS NULL",
+      );
+      expect(queued.map((row) => row.webhook_id).sort()).toEqual([...ids].sort());
+    } finally {
+      await sql.close();
+    }
+    const received = () => operator.events.filter((event) => event.event === 'anchor');
+    await eventually(() => received().length === 2);
+    const signedBy = (event: ReceivedEvent) =>
+      hooks.find((hook) => {
+        const { headers, raw } = event;
+        const mac = createHmac('sha256', Buffer.from(hook.token, 'utf8'))
+          .update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${raw}`)
+          .digest('base64');
+        return headers['webhook-signature'] === `v1,${mac}`;
+      });
+    expect(received().map((event) => event.payload)).toEqual([anchor, anchor]);
+    expect(
+      received()
+        .map((event) => [signedBy(event)?.url, event.batchId !== undefined])
+        .sort(),
+    ).toEqual(hooks.map((hook) => [hook.url, hook.batch]).sort());
+    // The delivery log shows the anchor as the event's payload.
+    const logged = await eventually(async () => {
+      const log = await server.call('GET', `/v1/webhook/${ids[0]}`, { token: game.tokens });
+      return log.body.data?.find(
+        (row: { eventType: string; success: boolean }) => row.eventType === 'anchor' && row.success,
+      );
+    });
+    expect(logged.payload).toEqual(anchor);
   });
 });
 

@@ -355,7 +355,7 @@ describe('POST /v1/webhook', () => {
     [{ ...hook(), eventTriggers: [] }, ['eventTriggers: must list at least one event']],
     [
       { ...hook(), eventTriggers: ['open-round', 'win'] },
-      ['eventTriggers.1: must be open-round or close-round'],
+      ['eventTriggers.1: must be open-round, close-round or anchor'],
     ],
     [
       { ...hook(), eventTriggers: ['close-round', 'close-round'] },

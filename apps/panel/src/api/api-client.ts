@@ -1,5 +1,6 @@
 import { signBodyWebCrypto } from '@raspa/core';
 import type {
+  AuditAnchor,
   AuditEntry,
   CaptchaChallenge,
   ChangePassword,
@@ -348,6 +349,14 @@ export function createApiClient(options: ApiClientOptions) {
     /** The round's inclusion proof in a signed audit anchor; an ApiError NOT_ANCHORED until one covers it. */
     roundProof: (roundId: string) =>
       data<RoundProof>({ method: 'GET', path: `/round/${segment(roundId)}/proof`, auth: 'bearer' }),
+    /** The client's signed audit anchors from `fromSeq` on, in seq order (docs/audit.md). */
+    listAnchors: (fromSeq: number, pageSize: number) =>
+      data<AuditAnchor[]>({
+        method: 'GET',
+        path: '/audit/anchors',
+        auth: 'bearer',
+        query: { fromSeq, pageSize },
+      }),
     listFlagged: (query: PageQuery = {}) =>
       page<Round>({ method: 'GET', path: '/reconciliation', auth: 'bearer', query: { ...query } }),
     resolveRound: (roundId: string, body: ResolveRound) =>

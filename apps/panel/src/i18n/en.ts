@@ -12,6 +12,7 @@ export const en = {
     transactions: 'Transactions',
     flagged: 'Flagged rounds',
     webhooks: 'Webhooks',
+    audit: 'Audit anchors',
     access: 'API access',
     account: 'Account',
     signOut: 'Sign out',
@@ -282,7 +283,8 @@ export const en = {
   },
   webhooks: {
     title: 'Webhooks',
-    intro: 'The service POSTs each round event to these URLs, signed with the secret you give.',
+    intro:
+      'The service POSTs each round event to these URLs, signed with the secret you give; with anchor, also each signed audit anchor, so you keep your own copy.',
     url: 'URL',
     events: 'Events',
     secret: 'Signature secret (a UUID)',
@@ -310,6 +312,9 @@ export const en = {
     counts: (ok: number, failed: number) => `${ok} successful, ${failed} failed`,
     eventId: 'Event id',
     resend: 'Re-send',
+    anchorHint: 'anchor: each signed audit anchor (opt-in)',
+    anchorOf: (seq: number) => `anchor ${seq}`,
+    resendAnchorLabel: (seq: number) => `Re-send the anchor event of audit anchor ${seq}`,
     resendLabel: (event: string, roundId: string) => `Re-send the ${event} event of round ${roundId}`,
     resending: 'Sending the event again…',
     resent: (event: string, answer: string) =>
@@ -542,6 +547,22 @@ export const en = {
     confirmCancel: (name: string) => `Cancel the promotion ${name}? Its unused cards end at once.`,
     cancelled: 'Promotion cancelled.',
     closed: 'This promotion has ended or was cancelled: its cards can no longer be played.',
+  },
+  audit: {
+    title: 'Audit anchors',
+    intro:
+      'Every minute the service signs the rounds and audit entries ended since the last anchor and chains the anchor to the one before (docs/audit.md). Keep a copy elsewhere (the anchor webhook event does it), and check them with pnpm verify-audit.',
+    fromSeq: 'From anchor (seq)',
+    show: 'Show',
+    seq: 'Seq',
+    at: 'Signed at',
+    count: 'Records',
+    root: 'Merkle root',
+    keyId: 'Key id',
+    none: 'No anchor from this seq: records are anchored a minute or two after they end.',
+    earlier: 'Earlier anchors',
+    later: 'Later anchors',
+    range: (from: number, to: number) => `Anchors ${from} to ${to}`,
   },
   access: {
     title: 'API access',

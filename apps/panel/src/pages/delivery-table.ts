@@ -45,7 +45,13 @@ export function deliveryTable(
     [
       [t.webhooks.lastTriggered, (delivery) => utcTime(delivery.timestamp, lang)],
       [t.webhooks.event, (delivery) => delivery.eventType],
-      [t.rounds.id, (delivery) => roundLink(context, delivery.payload._id)],
+      [
+        t.rounds.id,
+        (delivery) => {
+          const { payload } = delivery;
+          return '_id' in payload ? roundLink(context, payload._id) : t.webhooks.anchorOf(payload.seq);
+        },
+      ],
       [
         t.common.status,
         (delivery) =>
@@ -66,7 +72,10 @@ export function deliveryTable(
             {
               type: 'button',
               class: 'secondary',
-              'aria-label': t.webhooks.resendLabel(delivery.eventType, delivery.payload._id),
+              'aria-label':
+                '_id' in delivery.payload
+                  ? t.webhooks.resendLabel(delivery.eventType, delivery.payload._id)
+                  : t.webhooks.resendAnchorLabel(delivery.payload.seq),
             },
             [t.webhooks.resend],
           );

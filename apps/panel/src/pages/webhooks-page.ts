@@ -7,7 +7,8 @@ import { pagedList } from '../ui/pager.ts';
 import { heading } from './auth-pages.ts';
 import { deliveryTable } from './delivery-table.ts';
 
-const EVENTS: readonly WebhookEvent[] = ['open-round', 'close-round'];
+/** The round events are ticked for a new webhook; `anchor` is opt-in (docs/audit.md). */
+const EVENTS: readonly WebhookEvent[] = ['open-round', 'close-round', 'anchor'];
 const PAGE_SIZE = 20;
 
 /** The delivery log of one webhook, with its status and date filters and its paging. */
@@ -99,8 +100,13 @@ export const webhooksPage: Page = (context) => {
         el('legend', {}, [t.webhooks.events]),
         ...EVENTS.map((event) =>
           el('div', { class: 'check' }, [
-            el('input', { type: 'checkbox', name: `event-${event}`, id: `event-${event}`, checked: true }),
-            el('label', { for: `event-${event}` }, [event]),
+            el('input', {
+              type: 'checkbox',
+              name: `event-${event}`,
+              id: `event-${event}`,
+              checked: event !== 'anchor',
+            }),
+            el('label', { for: `event-${event}` }, [event === 'anchor' ? t.webhooks.anchorHint : event]),
           ]),
         ),
       ]),

@@ -36,7 +36,7 @@ export interface AnchorWriterDeps {
   settleMs: number;
   /** Leaves in one anchor at the most; more wait for the next. */
   maxLeaves: number;
-  /** Runs inside the anchor's unit after its insert (the `anchor` webhook event). */
+  /** Runs inside the anchor's unit after its insert (the `anchor` webhook event: anchor-event.ts). */
   inUnit?: (tx: Transaction, record: AuditAnchorRecord) => Promise<void>;
 }
 

@@ -6,6 +6,7 @@
 // (what the service sends); bodies a client sends are `z.input` (defaults optional); queries are the
 // validated `z.output`, every field optional, since their numbers arrive as text and are coerced.
 import type { z } from 'zod';
+import type { anchorSchema } from '../schemas/anchor.ts';
 import type { lang } from '../schemas/common.ts';
 import type { pageQuery, paginationSchema } from '../schemas/paging.ts';
 import type {
@@ -140,6 +141,8 @@ export type Redeliver = z.input<typeof redeliverBody>;
 export type AuditEntry = z.output<typeof auditEntrySchema>;
 /** GET /v1/round/{roundId}/proof (docs/audit.md). */
 export type RoundProof = z.output<typeof proofSchema>;
+/** One of GET /v1/audit/anchors, and the `anchor` webhook event's payload. */
+export type AuditAnchor = z.output<typeof anchorSchema>;
 
 // ---- player protection
 /** GET /v1/user/{userId}/limits: the limits in force, their usage and the looser values waiting. */

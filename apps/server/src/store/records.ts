@@ -367,7 +367,8 @@ export interface PoolBlockRecord {
 
 // ---- webhooks
 
-export const WEBHOOK_EVENTS = ['open-round', 'close-round'] as const;
+/** A round's two events, and `anchor` (opt-in: each signed audit anchor, docs/audit.md). */
+export const WEBHOOK_EVENTS = ['open-round', 'close-round', 'anchor'] as const;
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
@@ -490,9 +491,10 @@ export interface OutboxEvent {
   /** The event id: the `webhook-id` header, the same on every retry. */
   id: string;
   webhookId: string;
-  roundId: string;
+  /** The round of a round's event; null for an `anchor` event (no round). */
+  roundId: string | null;
   eventType: WebhookEvent;
-  /** The round as the event carries it. */
+  /** The round (or the anchor) as the event carries it. */
   payload: unknown;
   status: OutboxStatus;
   /** Attempts made so far. */
@@ -505,12 +507,13 @@ export interface OutboxEvent {
 
 export type NewOutboxEvent = Omit<OutboxEvent, 'seq' | 'status' | 'attempts' | 'firstFailureAt'>;
 
-/** A round's event to queue for each webhook subscribed to it (`outbox.insertForSubscribers`). */
+/** An event to queue for each webhook subscribed to it (`outbox.insertForSubscribers`). */
 export interface SubscribersEvent {
   /** The first webhook's event id; the n-th webhook's is `${id}.${n}`. */
   id: string;
   clientId: string;
-  roundId: string;
+  /** null for an `anchor` event. */
+  roundId: string | null;
   eventType: WebhookEvent;
   payload: unknown;
   /** Its creation time, and the time it is due. */

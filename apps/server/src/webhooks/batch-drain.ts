@@ -3,6 +3,7 @@ import type { OutboxEvent } from '../store/records.ts';
 import type { DeliverBatch, Target } from './attempt.ts';
 import { planBatches } from './batch-plan.ts';
 import { trackAttempt } from './in-flight.ts';
+import { orderKey } from './send-order.ts';
 
 /**
  * Sends a batch webhook's queue (docs/webhooks.md, "Batches"): what each request carries is
@@ -40,16 +41,18 @@ export async function drainBatches(deps: BatchDrainDeps, webhookId: string): Pro
   const send = (target: Target, events: OutboxEvent[]) => {
     for (const event of events) {
       seqsInFlight.add(event.seq);
-      roundsInFlight.set(event.roundId, (roundsInFlight.get(event.roundId) ?? 0) + 1);
+      const key = orderKey(event);
+      roundsInFlight.set(key, (roundsInFlight.get(key) ?? 0) + 1);
     }
     trackAttempt(
       { sending, recording },
       (onAnswer) => deps.batch(target, events, onAnswer),
       (ok) => {
         for (const event of events) {
-          const left = (roundsInFlight.get(event.roundId) ?? 1) - 1;
-          if (left > 0) roundsInFlight.set(event.roundId, left);
-          else roundsInFlight.delete(event.roundId);
+          const key = orderKey(event);
+          const left = (roundsInFlight.get(key) ?? 1) - 1;
+          if (left > 0) roundsInFlight.set(key, left);
+          else roundsInFlight.delete(key);
         }
         if (ok) healthy = true;
         else failed = true;

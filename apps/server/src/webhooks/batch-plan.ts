@@ -1,4 +1,4 @@
-import type { Queued } from './send-order.ts';
+import { orderKey, type Queued } from './send-order.ts';
 
 /**
  * What a batch webhook's next requests carry (docs/webhooks.md, "Batches"; docs/contract.md §15).
@@ -16,7 +16,7 @@ import type { Queued } from './send-order.ts';
 export interface BatchPlanInput<E extends Queued> {
   /** The queue's head, oldest first, leaving out the events in flight. */
   queued: readonly E[];
-  /** Rounds with an event in a request not yet answered. */
+  /** Rounds (`orderKey`s) with an event in a request not yet answered. */
   roundsInFlight: ReadonlySet<string>;
   /** Requests not yet recorded (the in-flight window's use). */
   inFlight: number;
@@ -47,7 +47,7 @@ export function planBatches<E extends Queued>(input: BatchPlanInput<E>): BatchPl
     const batch: E[] = [];
     const rest: E[] = [];
     for (const event of left) {
-      if (batch.length < maxEvents && !busy.has(event.roundId)) batch.push(event);
+      if (batch.length < maxEvents && !busy.has(orderKey(event))) batch.push(event);
       else rest.push(event);
     }
     if (batch.length === 0) break;
@@ -58,7 +58,7 @@ export function planBatches<E extends Queued>(input: BatchPlanInput<E>): BatchPl
     }
     send.push(batch);
     inFlight++;
-    for (const event of batch) busy.add(event.roundId);
+    for (const event of batch) busy.add(orderKey(event));
     left = rest;
   }
   return { send, wakeInMs: null };

@@ -5,7 +5,7 @@ import { type DeliverAttempt, type DeliverBatch, openTarget, type Target } from 
 import { drainBatches } from './batch-drain.ts';
 import { trackAttempt } from './in-flight.ts';
 import type { WebhookSender } from './post.ts';
-import { chooseSends, readSize, sendRoom, worthReading } from './send-order.ts';
+import { chooseSends, orderKey, readSize, sendRoom, worthReading } from './send-order.ts';
 
 /**
  * Sends one webhook's queue: reads its due events in seq order and starts each attempt when
@@ -81,14 +81,14 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
     const room = () => sendRoom({ healthy, inFlight: recording.size, perWebhook });
 
     const send = (target: Target, event: OutboxEvent) => {
-      roundsInFlight.add(event.roundId);
+      roundsInFlight.add(orderKey(event));
       seqsInFlight.add(event.seq);
       trackAttempt(
         { sending, recording },
         (onAnswer) => deps.attempt(target, event, onAnswer),
         // Answered: the round's next event may go (its open-round was answered).
         (ok) => {
-          roundsInFlight.delete(event.roundId);
+          roundsInFlight.delete(orderKey(event));
           if (ok) healthy = true;
           else failed = true;
         },

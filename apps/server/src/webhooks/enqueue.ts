@@ -3,16 +3,21 @@ import type { WebhookEvent } from '../store/records.ts';
 import type { Transaction } from '../store/store.ts';
 
 /**
- * The first step of a delivery: an event is queued in the outbox inside its round's own
- * transaction; dispatch.ts takes it from there once that transaction commits.
+ * The first step of a delivery: an event is queued in the outbox inside the unit that writes what
+ * it tells (a round's own transaction, an anchor's insert); dispatch.ts takes it from there once
+ * that unit commits.
  */
 
-export interface RoundEvent {
+export interface QueuedEvent {
   /** The API client whose webhooks get it. */
   clientId: string;
-  roundId: string;
+  /** The round of a round's event; null for an `anchor` event. */
+  roundId: string | null;
   eventType: WebhookEvent;
-  /** The round as the event carries it (schemas/round.ts `roundView`, play/round-event.ts). */
+  /**
+   * The round as the event carries it (schemas/round.ts `roundView`, play/round-event.ts), or the
+   * signed anchor (audit/anchor-event.ts).
+   */
   payload: unknown;
 }
 
@@ -20,10 +25,10 @@ export interface WebhookOutbox {
   /**
    * Queues the event for every active webhook of the client subscribed to it, in one statement
    * (`outbox.insertForSubscribers`); returns the event ids (one per webhook). Runs on the round's
-   * own transaction, so an event exists exactly when its round does, a crash included; the
-   * dispatcher is nudged once that transaction commits.
+   * (or the anchor's) own transaction, so an event exists exactly when what it tells does, a
+   * crash included; the dispatcher is nudged once that transaction commits.
    */
-  enqueue(tx: Transaction, event: RoundEvent): Promise<string[]>;
+  enqueue(tx: Transaction, event: QueuedEvent): Promise<string[]>;
 }
 
 export interface OutboxDeps extends Pick<Deps, 'newId' | 'clock'> {

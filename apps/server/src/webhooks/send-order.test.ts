@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chooseSends, type Queued, readSize, sendRoom, worthReading } from './send-order.ts';
+import { chooseSends, orderKey, type Queued, readSize, sendRoom, worthReading } from './send-order.ts';
 
 const NOW = '2030-01-01T00:00:10.000Z';
 const EARLIER = '2030-01-01T00:00:00.000Z';
 const LATER = '2030-01-01T00:00:20.000Z';
 
-/** An event of round `roundId`, due unless told otherwise. */
-const ev = (seq: number, roundId: string, nextAttemptAt = EARLIER): Queued => ({
+/** An event of round `roundId` (null: an anchor event), due unless told otherwise. */
+const ev = (seq: number, roundId: string | null, nextAttemptAt = EARLIER): Queued => ({
   seq,
   roundId,
   nextAttemptAt,
@@ -99,6 +99,16 @@ describe('chooseSends', () => {
     expect(seqs(choice.held)).toEqual([2, 4]);
   });
 
+  it('sends a webhook’s anchor events one after another, as a round’s, while rounds go ahead', () => {
+    const read = [ev(1, null), ev(2, 'r1'), ev(3, null)];
+    const first = choose({ read });
+    expect(seqs(first.send)).toEqual([1, 2]);
+    expect(seqs(first.held)).toEqual([3]);
+    expect(
+      seqs(choose({ read: [ev(3, null)], roundsInFlight: new Set([orderKey(ev(1, null))]) }).send),
+    ).toEqual([]);
+  });
+
   it('sends a held close-round once its round is answered, before anything read after it', () => {
     const held = [ev(2, 'r1'), ev(4, 'r2')];
     const read = [ev(5, 'r3')];
@@ -148,10 +158,11 @@ describe('chooseSends', () => {
   const situation = fc
     .record({
       events: fc.array(
-        fc.record({ round: fc.constantFrom('a', 'b', 'c', 'd', 'e'), at: fc.nat(2), wasHeld: fc.boolean() }),
+        // null: an anchor event (no round); anchors go one after another as a round's events do.
+        fc.record({ round: fc.constantFrom('a', 'b', 'c', 'd', null), at: fc.nat(2), wasHeld: fc.boolean() }),
         { maxLength: 14 },
       ),
-      busy: fc.subarray(['a', 'b', 'c', 'd', 'e']),
+      busy: fc.subarray(['a', 'b', 'c', 'd', orderKey({ roundId: null })]),
       room: fc.integer({ min: -2, max: 8 }),
     })
     .map(({ events, busy, room }) => {
@@ -187,8 +198,8 @@ describe('chooseSends', () => {
       fc.property(situation, (input) => {
         const { send } = chooseSends(input);
         expect(send.length).toBeLessThanOrEqual(Math.max(0, input.room));
-        for (const event of send) expect(input.roundsInFlight.has(event.roundId)).toBe(false);
-        expect(new Set(send.map((event) => event.roundId)).size).toBe(send.length);
+        for (const event of send) expect(input.roundsInFlight.has(orderKey(event))).toBe(false);
+        expect(new Set(send.map(orderKey)).size).toBe(send.length);
       }),
     );
   });
@@ -198,7 +209,7 @@ describe('chooseSends', () => {
       fc.property(situation, (input) => {
         const { send, held } = chooseSends(input);
         for (const event of send) {
-          expect(held.some((h) => h.roundId === event.roundId && h.seq < event.seq)).toBe(false);
+          expect(held.some((h) => orderKey(h) === orderKey(event) && h.seq < event.seq)).toBe(false);
         }
       }),
     );
@@ -209,15 +220,15 @@ describe('chooseSends', () => {
       fc.property(situation, (input) => {
         const { send, held } = chooseSends(input);
         if (send.length >= input.room) return;
-        const busy = new Set([...input.roundsInFlight, ...send.map((event) => event.roundId)]);
-        for (const event of held) expect(busy.has(event.roundId)).toBe(true);
+        const busy = new Set([...input.roundsInFlight, ...send.map(orderKey)]);
+        for (const event of held) expect(busy.has(orderKey(event))).toBe(true);
       }),
     );
   });
 });
 
 describe('a drain run on these rules alone, with events committing in any order (issue 22)', () => {
-  type Event = Queued & { kind: 'open' | 'close'; committed: boolean; delivered: boolean };
+  type Event = Queued & { roundId: string; kind: 'open' | 'close'; committed: boolean; delivered: boolean };
 
   /**
    * A webhook's queue as PostgreSQL keeps it: an event takes its seq at insert and is seen once
@@ -255,7 +266,7 @@ describe('a drain run on these rules alone, with events committing in any order 
       );
     const beginRead = () => {
       const room = sendRoom({ healthy, inFlight: inFlight.length, perWebhook });
-      const roundsInFlight = new Set(inFlight.map((e) => e.roundId));
+      const roundsInFlight = new Set(inFlight.map((e) => orderKey(e)));
       const size = room > 0 ? readSize({ room, held, roundsInFlight, perWebhook }) : 0;
       const skip = new Set([...inFlight, ...held].map((e) => e.seq));
       reading = visible()
@@ -265,7 +276,7 @@ describe('a drain run on these rules alone, with events committing in any order 
     };
     const endRead = () => {
       const room = sendRoom({ healthy, inFlight: inFlight.length, perWebhook });
-      const roundsInFlight = new Set(inFlight.map((e) => e.roundId));
+      const roundsInFlight = new Set(inFlight.map((e) => orderKey(e)));
       const choice = chooseSends({ held, read: reading ?? [], roundsInFlight, room, now: NOW });
       reading = undefined;
       held = choice.held;

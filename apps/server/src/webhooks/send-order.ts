@@ -8,12 +8,23 @@ import type { OutboxEvent } from '../store/records.ts';
  * - seq order: events are taken oldest first, and a retry not yet due holds back everything after it
  *   (a drain reads from the queue's head each time, never past a seq that may still commit);
  * - a round's events never overlap: its close-round goes only once its open-round has been answered,
- *   so an event whose round is in flight waits, "held", while later rounds may go ahead of it.
+ *   so an event whose round is in flight waits, "held", while later rounds may go ahead of it (so do
+ *   a webhook's anchor events among themselves: `orderKey`).
  * Rules only; the dispatcher keeps the state and does the reading and sending.
  */
 
 /** Only what the rules look at, so they can be tested without whole events. */
 export type Queued = Pick<OutboxEvent, 'seq' | 'roundId' | 'nextAttemptAt'>;
+
+/** The key of a webhook's anchor events: no round id has a space. */
+const ANCHORS = 'anchor chain';
+
+/**
+ * Events with the same key never overlap: a round's events, and a webhook's `anchor` events,
+ * which have no round and go one after another in seq order (an operator's copy of the chain
+ * arrives in its order). The sets named `roundsInFlight` hold these keys.
+ */
+export const orderKey = (event: Pick<Queued, 'roundId'>): string => event.roundId ?? ANCHORS;
 
 /** How many more events may start now; 0 or less: none. */
 export function sendRoom(state: { healthy: boolean; inFlight: number; perWebhook: number }): number {
@@ -30,7 +41,7 @@ export function readSize(state: {
   roundsInFlight: ReadonlySet<string>;
   perWebhook: number;
 }): number {
-  const free = state.room - state.held.filter((event) => !state.roundsInFlight.has(event.roundId)).length;
+  const free = state.room - state.held.filter((event) => !state.roundsInFlight.has(orderKey(event))).length;
   return free > 0 && state.held.length < state.perWebhook ? free : 0;
 }
 
@@ -79,10 +90,10 @@ export function chooseSends<E extends Queued>(input: {
   const held: E[] = [];
   for (const event of candidates) {
     // Held (in seq order) if its round is in flight, or if the room is taken.
-    if (send.length >= input.room || busy.has(event.roundId)) held.push(event);
+    if (send.length >= input.room || busy.has(orderKey(event))) held.push(event);
     else {
       send.push(event);
-      busy.add(event.roundId);
+      busy.add(orderKey(event));
     }
   }
   return { send, held };

@@ -144,6 +144,25 @@ describe('verifyAudit', () => {
     );
   });
 
+  it('tells a changed list of kept hashes (the anchor’s row) from a changed record', () => {
+    fc.assert(
+      fc.property(withLeaf, fc.constantFrom('change', 'remove', 'insert'), ({ sizes, k, pick }, how) => {
+        const c = chain(sizes);
+        const item = c[k] as AnchorToCheck;
+        const kept = [...(item.recorded ?? [])];
+        const i = pick % kept.length;
+        const l = kept[i] as { label: string; hash: string };
+        if (how === 'change')
+          kept[i] = { ...l, hash: `${l.hash.slice(0, -1)}${l.hash.endsWith('0') ? '1' : '0'}` };
+        if (how === 'remove') kept.splice(i, 1);
+        if (how === 'insert') kept.splice(i, 0, { label: 'round r_forged', hash: l.hash });
+        c[k] = { ...item, recorded: kept };
+        expect(breakOf(c)).toMatchObject({ reason: 'recorded', anchorSeq: k + 1, record: null });
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('catches a leaf moved into another anchor as a duplicate', () => {
     const c = chain([2, 2]);
     const moved = replaceLeaves(c, 1, (leaves) => [...leaves, c[0]?.leaves[0] as AuditLeaf]);

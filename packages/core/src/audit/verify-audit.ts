@@ -14,7 +14,11 @@ export interface AuditLeaf {
   leaf: string;
 }
 
-/** What the anchoring wrote down about a leaf when it signed it: only to name a changed record. */
+/**
+ * What the anchoring wrote down about a leaf when it signed it: only to name a changed record. It
+ * is not signed; a difference while the leaves still give the signed root is a break of its own
+ * (`recorded`: the kept list was changed).
+ */
 export interface RecordedLeaf {
   label: string;
   /** Hex leaf hash. */
@@ -48,7 +52,8 @@ export type BreakReason =
   | 'leaf-duplicated'
   | 'leaf-reordered'
   | 'count'
-  | 'root';
+  | 'root'
+  | 'recorded';
 
 export interface AuditBreak {
   reason: BreakReason;
@@ -116,14 +121,23 @@ function checkAnchor(
     seen.set(label, anchor.seq);
     hashes.push(leafHash(leaf));
   }
+  const root = toHex(merkleRoot(hashes));
+  const asSigned = anchor.count === leaves.length && root === anchor.root;
   if (recorded) {
     const named = compareWithRecorded(leaves, hashes, recorded);
+    // The leaves give the signed root, so they are the ones signed: what changed is the list kept
+    // beside the anchor (its stored row), not the record it would name.
+    if (named && asSigned) {
+      return at(
+        'recorded',
+        `the leaf hashes kept with the anchor differ at ${named.record} from the leaves, which give the signed root: the anchor's stored row was changed`,
+      );
+    }
     if (named) return at(named.reason, named.detail, named.record);
   }
   if (anchor.count !== leaves.length) {
     return at('count', `the records give ${leaves.length} leaves, the anchor signed ${anchor.count}`);
   }
-  const root = toHex(merkleRoot(hashes));
   if (root !== anchor.root)
     return at('root', `the leaves' root is ${root}, the anchor signed ${anchor.root}`);
   return null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { anchorSchema } from '../../schemas/anchor.ts';
 import { httpUrl, id, isoTime, statusBody, successStatus } from '../../schemas/common.ts';
 import { pageQuery } from '../../schemas/paging.ts';
 import { roundSchema } from '../../schemas/round.ts';
@@ -9,9 +10,12 @@ import { ok, okPage, okStatus } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 
-export const webhookEvent = z
-  .enum(WEBHOOK_EVENTS, 'must be open-round or close-round')
-  .meta({ id: 'WebhookEvent' });
+export const webhookEvent = z.enum(WEBHOOK_EVENTS, 'must be open-round, close-round or anchor').meta({
+  id: 'WebhookEvent',
+  description:
+    'open-round and close-round carry a round; anchor (opt-in) carries each signed audit anchor ' +
+    '(docs/audit.md), so the operator keeps its own copy',
+});
 const deliveryStatus = z.enum(['success', 'failed', 'pending'], 'must be success, failed or pending');
 
 /** §15: how a webhook receives its events; absent, `single` (one event per request, as §7). */
@@ -97,7 +101,9 @@ export const deliveryLogSchema = z
         'The event’s id: its `webhook-id` header, the same on every attempt (what redeliver takes)',
     }),
     eventType: webhookEvent,
-    payload: roundSchema,
+    payload: z
+      .union([roundSchema, anchorSchema])
+      .meta({ description: 'The round of a round’s event; the signed anchor of an anchor event' }),
     responseCode: z
       .number()
       .int()
@@ -168,7 +174,7 @@ export function deliveryView(delivery: DeliveryRecord): z.input<typeof deliveryL
     webhookId: delivery.webhookId,
     eventId: delivery.eventId,
     eventType: delivery.eventType,
-    payload: delivery.payload as z.input<typeof roundSchema>,
+    payload: delivery.payload as z.input<typeof deliveryLogSchema>['payload'],
     responseCode: delivery.responseCode,
     responseBody: delivery.responseBody,
     success: delivery.success,
