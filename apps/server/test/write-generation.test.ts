@@ -64,7 +64,11 @@ async function setMinimum(minimum: number): Promise<void> {
 async function serve(store: Store, lines: string[]): Promise<TestServer> {
   return startTestServer({
     // One installation: the same server key (the API's tokens are sealed with it), as docs/operating.md asks.
-    env: { ...LOCAL_INTEGRATION, SECRET_KEY: 'ab'.repeat(32), ...(database && { DATABASE_URL: database.url }) },
+    env: {
+      ...LOCAL_INTEGRATION,
+      SECRET_KEY: 'ab'.repeat(32),
+      ...(database && { DATABASE_URL: database.url }),
+    },
     deps: { store, logger: capture(lines) },
     play: { walletTimeoutMs: 2000 },
   });
