@@ -105,9 +105,12 @@ describe('a rolling restart of two instances behind HAProxy under play', RETRY_O
       prizedPercent: 0.5,
     });
     const webhookId = await registerWebhook(call, tokens, operator.webhookUrl);
+    // Sessions first, then the pages one after the other: HAProxy's round-robin spreads them over
+    // the three instances (between API calls, each page would land on the same one).
+    const tokensOf: string[] = [];
+    for (let i = 0; i < PLAYERS; i++) tokensOf.push(await sessionToken(call, tokens, game, `player-${i}`));
     const tabs: Tab[] = [];
-    for (let i = 0; i < PLAYERS; i++)
-      tabs.push(await openTab(balancer.url, await sessionToken(call, tokens, game, `player-${i}`)));
+    for (const token of tokensOf) tabs.push(await openTab(balancer.url, token));
 
     const started = Date.now();
     const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
