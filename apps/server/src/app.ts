@@ -36,6 +36,7 @@ import { createMediaRouter } from './media/media-router.ts';
 import { createReadiness, type Readiness } from './ops/readiness.ts';
 import { ApiError, errorBody } from './services/api-error.ts';
 import { createServices, type ServiceOptions, type Services } from './services/services.ts';
+import { WriteRefusedError } from './store/write-guard.ts';
 
 /** Every operation of the API, in the order the docs list them. */
 export function allRoutes(kit: RouteKit): RouteDefinition[] {
@@ -134,6 +135,8 @@ function errorHandler(deps: Deps): ErrorRequestHandler {
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  // An instance whose code is older than the database's (store/write-generation.ts): said by /ready.
+  if (error instanceof WriteRefusedError) return new ApiError('SERVICE_UNAVAILABLE', error.message);
   const type = (error as { type?: unknown })?.type;
   if (type === 'entity.parse.failed') return new ApiError('VALIDATION_ERROR', 'body: is not valid JSON');
   if (type === 'entity.too.large') return new ApiError('PAYLOAD_TOO_LARGE', 'body: is larger than 100 KiB');

@@ -12,6 +12,7 @@ import { countedAdapter } from './realtime/counted-adapter.ts';
 import { buildDeps, startServer } from './server.ts';
 import { createServices } from './services/services.ts';
 import { createPool } from './store/postgres/database.ts';
+import { CODE_GENERATION } from './store/write-generation.ts';
 import {
   batchedReports,
   coalescedNudge,
@@ -75,7 +76,7 @@ async function serve({ alone }: { alone: boolean }): Promise<void> {
       if (!isSettledReport(message)) return;
       for (const [result, lag] of message.attempts) deps.metrics.webhookAttempt(result, lag ?? undefined);
     });
-  if (alone && !config.DATABASE_URL) await releaseWebhookLeases(deps);
+  if (alone && !config.DATABASE_URL && !deps.store.writer.refused()) await releaseWebhookLeases(deps);
   const pushes = socketAdapter(deps, alone);
   // /ready waits for the demo set-up below: a first start's apiKey must work once it says ready.
   const running = await startServer(deps, config.HOST, config.PORT, {
@@ -90,11 +91,6 @@ async function serve({ alone }: { alone: boolean }): Promise<void> {
     // may be sending them, and their leases expire instead.
     releasePendingAtStart: alone && !config.DATABASE_URL,
   });
-  if (alone) {
-    const demo = await setUpDemo(running.app.services, deps, config.DEMO_API_KEY);
-    announce(deps, running.url, demo, keepDemoCredentials(demo));
-    running.app.readiness.started();
-  }
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -115,6 +111,34 @@ async function serve({ alone }: { alone: boolean }): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  // After the signals are handled: on PostgreSQL this waits for the migrations, and for older
+  // instances to stop when this build raises the database's generation.
+  if (alone) {
+    const demo = await demoUnlessRefused(
+      () => setUpDemo(running.app.services, deps, config.DEMO_API_KEY),
+      deps,
+    );
+    if (stopping) return;
+    // Refused, it has nothing more to start: /ready then says why it does not serve.
+    if (!deps.store.writer.refused()) announce(deps, running.url, demo, keepDemoCredentials(demo));
+    running.app.readiness.started();
+  }
+}
+
+/**
+ * The demo set-up, unless this instance may not write (its code is older than the database's:
+ * said once, /ready answers 503 with why) or stops while it waits: then nothing to set up.
+ */
+async function demoUnlessRefused(
+  setUp: () => Promise<DemoInfo | undefined>,
+  deps: Deps,
+): Promise<DemoInfo | undefined> {
+  try {
+    return await setUp();
+  } catch (error) {
+    if (deps.store.writer.refused() || deps.store.writer.isClosing) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -152,15 +176,17 @@ async function supervise(): Promise<void> {
     : built;
   // No worker runs yet, so none is sending a pending wallet call: they may all be sent again. Not
   // on PostgreSQL, where other instances may be sending them.
-  if (!config.DATABASE_URL) {
+  if (!config.DATABASE_URL && !deps.store.writer.refused()) {
     const released = await deps.store.rounds.releasePending(deps.clock().toISOString());
     if (released > 0)
       deps.logger.warn('wallet calls left pending by the last run are due again', { released });
     await releaseWebhookLeases(deps);
   }
   const services = createServices(deps);
-  const demo = await setUpDemo(services, deps, config.DEMO_API_KEY);
-  const deliveries = primaryDelivers() ? services.webhookDelivery.dispatcher : undefined;
+  // Refused (a build older than the database's): each worker is refused too and says so on /ready.
+  const demo = await demoUnlessRefused(() => setUpDemo(services, deps, config.DEMO_API_KEY), deps);
+  const deliveries =
+    primaryDelivers() && !deps.store.writer.refused() ? services.webhookDelivery.dispatcher : undefined;
   if (deliveries) {
     // What the last run left queued goes now; then each worker's word that it queued more.
     deliveries.start();
@@ -291,6 +317,8 @@ function announce(
     panel: `${config.PUBLIC_URL}/panel`,
     database,
     workers: config.WORKERS,
+    // The rules of a round it writes by (docs/operating.md, "Upgrading").
+    generation: CODE_GENERATION,
   });
   if (credentials) {
     deps.logger.info('demo API client created; its apiKey, panel password and a gameUrl are in a file', {

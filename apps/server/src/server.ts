@@ -23,6 +23,7 @@ import { argon2idHasher } from './security/passwords.ts';
 import { createSecretBox } from './security/secrets.ts';
 import { loadServerKey } from './security/server-key.ts';
 import { openConfiguredStore } from './store/open-store.ts';
+import { CODE_GENERATION, HEARTBEAT_MS } from './store/write-generation.ts';
 
 /** The production dependencies for a configuration; tests replace any of them. */
 export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
@@ -31,7 +32,13 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const from = config.MAIL_FROM;
   return {
-    store: overrides.store ?? openConfiguredStore(config),
+    // A serving instance: the database decides whether this build's generation may write.
+    store:
+      overrides.store ??
+      openConfiguredStore(config, {
+        instance: { id: random(8).toString('hex'), generation: CODE_GENERATION },
+        logger,
+      }),
     clock,
     random,
     newId: overrides.newId ?? createIdGenerator(clock, random),
@@ -128,21 +135,25 @@ export async function startServer(
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
-  const ticker = startPlayTicker(services.play, deps.logger, deps.settings.play?.tickMs, {
-    releasePending: options.releasePendingAtStart ?? true,
+  const background = await startBackgroundWork(deps, app, options);
+  // Refused (at open, or when a newer build raised the database's generation): nothing more is
+  // written from here. New socket requests are answered SERVICE_STOPPING; /ready says why.
+  deps.store.writer.onRefused(() => {
+    void background.stop();
+    void sockets.stopTaking();
   });
-  if (!options.webhookNudge) services.webhookDelivery.dispatcher.start();
-  const anchoring = await startAuditAnchoring(deps, services.webhookDelivery.outbox);
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   return {
     app,
-    anchoring,
+    get anchoring() {
+      return background.anchoring();
+    },
     server,
     url,
     async close({ deadlineMs = SETTING_DEFAULTS.STOP_TIMEOUT * 1000 } = {}) {
       app.readiness.stopping(); // first: load balancers stop sending work here
-      await anchoring?.stop();
+      await background.stopAnchoring();
       // Buys are refused from now; reveals are still served (they end rounds) until the play
       // service's work in flight is done. Then every new socket request is refused, and those
       // already under way are answered before any socket closes (issue 36).
@@ -159,10 +170,82 @@ export async function startServer(
           deadlineMs,
         });
       }
-      await ticker.stop();
-      await services.webhookDelivery.dispatcher.stop();
+      await background.stop();
       server.closeIdleConnections();
       await sockets.close(); // every socket told to reconnect; closes the HTTP server too
+    },
+  };
+}
+
+interface BackgroundWork {
+  /** The audit anchoring job, once started; null without a signing key or before. */
+  anchoring(): AnchoringJob | null;
+  stopAnchoring(): Promise<void>;
+  /** Stops all of it (each part once); what never started stays unstarted. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The work a process does besides answering: the play loop's ticker, webhook delivery, audit
+ * anchors and its heartbeat. Started once the store says this instance may write (at once, unless
+ * it waits for older instances to stop or is refused: store/write-generation.ts), so none of it
+ * begins on an instance whose code is older than the database's.
+ */
+async function startBackgroundWork(deps: Deps, app: App, options: StartOptions): Promise<BackgroundWork> {
+  const { services } = app;
+  let stopped = false;
+  let started: { ticker: { stop(): Promise<void> }; heartbeat: NodeJS.Timeout } | undefined;
+  let anchoring: AnchoringJob | null = null;
+  let anchoringStarted: Promise<unknown> = Promise.resolve();
+  const start = async () => {
+    if (stopped) return;
+    const ticker = startPlayTicker(services.play, deps.logger, deps.settings.play?.tickMs, {
+      releasePending: options.releasePendingAtStart ?? true,
+    });
+    if (!options.webhookNudge) services.webhookDelivery.dispatcher.start();
+    // A failed heartbeat is tried again at the next; the instance is refused only on the minimum it reads.
+    const beat = () =>
+      deps.store.writer.beat().catch((error: unknown) => {
+        deps.logger.warn('heartbeat failed', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      });
+    const heartbeat = setInterval(() => void beat(), deps.settings.heartbeatMs ?? HEARTBEAT_MS);
+    heartbeat.unref();
+    started = { ticker, heartbeat };
+    anchoringStarted = startAuditAnchoring(deps, services.webhookDelivery.outbox).then((job) => {
+      anchoring = job;
+      if (stopped) return job?.stop();
+    });
+    await anchoringStarted;
+  };
+  const stopAnchoring = async () => {
+    await anchoringStarted.catch(() => {});
+    await anchoring?.stop();
+  };
+  let stopping: Promise<void> | undefined;
+  // Writable already (the embedded file; a test that waited for its migrations): started before
+  // the server is handed back, as before. Else once the migrations are done, in the background.
+  if (deps.store.writer.isWritable()) await start();
+  else
+    void deps.store.writer.writable.then(start).catch((error: unknown) =>
+      deps.logger.error('background work failed to start', {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  return {
+    anchoring: () => anchoring,
+    stopAnchoring,
+    stop() {
+      stopped = true;
+      stopping ??= (async () => {
+        if (!started) return;
+        clearInterval(started.heartbeat);
+        await stopAnchoring();
+        await started.ticker.stop();
+        await services.webhookDelivery.dispatcher.stop();
+      })();
+      return stopping;
     },
   };
 }

@@ -19,8 +19,12 @@ export interface Fleet {
   readonly balancer: LoadBalancer;
   /** Starts one more instance of the installation (`extra`: settings of its own, e.g. its PORT). */
   start(extra?: Record<string, string>): Promise<ServiceProcess>;
-  /** HAProxy over three instance addresses (docs/operating.md's round-robin configuration). */
-  balance(instances: readonly [ServiceProcess, ServiceProcess, ServiceProcess]): Promise<LoadBalancer>;
+  /** HAProxy over two or three instance addresses (docs/operating.md's round-robin configuration). */
+  balance(
+    instances:
+      | readonly [ServiceProcess, ServiceProcess]
+      | readonly [ServiceProcess, ServiceProcess, ServiceProcess],
+  ): Promise<LoadBalancer>;
 }
 
 export function useFleet(setUp: {
@@ -71,9 +75,9 @@ export function useFleet(setUp: {
       instances.push(instance);
       return instance;
     },
-    async balance(three) {
+    async balance(some) {
       const host = (instance: ServiceProcess) => new URL(instance.url).host;
-      parts.balancer = await startLoadBalancer(three.map(host) as [string, string, string]);
+      parts.balancer = await startLoadBalancer(some.map(host) as [string, string] | [string, string, string]);
       return parts.balancer;
     },
   };

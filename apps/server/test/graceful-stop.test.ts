@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRecovered, fleetSettings } from './fleet-scenario.ts';
 import type { TokenSet } from './harness.ts';
 import { eventually, registerWebhook } from './play-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
+import { openTab, type Tab } from './reconnecting-tab.ts';
 import {
   type ServiceProcess,
   sessionToken,
@@ -44,48 +44,6 @@ afterAll(async () => {
   await database?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-interface Tab {
-  socket: Socket;
-  /** Why its connection dropped, each time. */
-  drops: string[];
-  /** The answer, 'lost' when the connection dropped first, 'unanswered' after 45 s without either. */
-  ask(event: string, payload?: unknown): Promise<any>;
-}
-
-/** A player's page as Socket.IO runs it: it reconnects by itself after a lost connection. */
-async function openTab(url: string, token: string): Promise<Tab> {
-  const socket = io(`${url}/play`, {
-    auth: { token },
-    transports: ['websocket'],
-    forceNew: true,
-    reconnectionDelay: 100,
-    reconnectionDelayMax: 500,
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', resolve);
-    socket.once('connect_error', reject);
-  });
-  const drops: string[] = [];
-  socket.on('disconnect', (reason) => drops.push(reason));
-  return {
-    socket,
-    drops,
-    ask: (event, payload) =>
-      new Promise((resolve) => {
-        const lost = () => resolve('lost');
-        socket.once('disconnect', lost);
-        const answered = (error: Error | null, answer: unknown) => {
-          socket.off('disconnect', lost);
-          resolve(error ? 'unanswered' : answer);
-        };
-        // A ceiling against a hang, so a request left without an answer fails the test with its name.
-        const timed = socket.timeout(45_000);
-        if (payload === undefined) timed.emit(event, answered);
-        else timed.emit(event, payload, answered);
-      }),
-  };
-}
 
 describe('SIGTERM with buys and reveals in flight', () => {
   it('answers each with its round, refuses new buys, closes the sockets to reconnect, exits 0, and the money reconciles', async () => {

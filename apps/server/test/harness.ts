@@ -9,6 +9,7 @@ import { silentLogger } from '../src/logger.ts';
 import type { HostLookup } from '../src/outbound/host-resolution.ts';
 import { buildDeps, type RunningServer, type StartOptions, startServer } from '../src/server.ts';
 import type { PostgresStore } from '../src/store/postgres/postgres-store.ts';
+import { WriteRefusedError } from '../src/store/write-guard.ts';
 import { EASY_CAPTCHA } from './captcha-solver.ts';
 import { createTestDatabase } from './postgres-database.ts';
 
@@ -184,8 +185,10 @@ export async function startTestServer(
   deps.settings.play = { ...deps.settings.play, ...options.play };
   deps.settings.captcha ??= EASY_CAPTCHA;
   // PostgreSQL migrates after open (the service's /ready says 503 meanwhile); a test starts on a
-  // migrated database, as it does on SQLite.
-  await (deps.store as Partial<PostgresStore>).ready;
+  // migrated database, as it does on SQLite. A store refused for its generation starts refused.
+  await (deps.store as Partial<PostgresStore>).ready?.catch((error: unknown) => {
+    if (!(error instanceof WriteRefusedError)) throw error;
+  });
   const running = await startServer(deps, '127.0.0.1', 0, options.start);
   deps.settings.publicUrl = running.url;
   const call = apiCaller(running.url);

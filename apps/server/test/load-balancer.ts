@@ -15,10 +15,12 @@ const HAPROXY = process.env.HAPROXY_PATH ?? '/usr/sbin/haproxy';
 
 /**
  * Starts HAProxy (installed by scripts/ensure-test-tools.mjs) on a free 127.0.0.1 port over the
- * three instance addresses (host:port) the example configuration names, and waits until it
+ * two or three instance addresses (host:port) the example configuration names, and waits until it
  * forwards to one of them that is ready.
  */
-export async function startLoadBalancer(instances: [string, string, string]): Promise<LoadBalancer> {
+export async function startLoadBalancer(
+  instances: readonly [string, string] | readonly [string, string, string],
+): Promise<LoadBalancer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(HAPROXY, ['-f', CONFIG, '-db'], {
@@ -27,7 +29,7 @@ export async function startLoadBalancer(instances: [string, string, string]): Pr
       RASPA_LB_BIND: `127.0.0.1:${port}`,
       RASPA_INSTANCE_1: instances[0],
       RASPA_INSTANCE_2: instances[1],
-      RASPA_INSTANCE_3: instances[2],
+      ...(instances[2] !== undefined && { RASPA_INSTANCE_3: instances[2] }),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,6 +8,7 @@ import { emailAddress } from '../http/routes/panel-auth-routes.ts';
 import { issueMessages } from '../http/validation.ts';
 import { createLogger } from '../logger.ts';
 import { ApiError } from '../services/api-error.ts';
+import { WriteRefusedError } from '../store/write-guard.ts';
 import {
   type MigrateToPostgresArgs,
   migrateToPostgres,
@@ -129,6 +130,11 @@ async function createClient(options: z.infer<typeof createClientArgs>): Promise<
     );
     return EXIT.ok;
   } catch (error) {
+    // A build older than the database's generation writes nothing (docs/operating.md, "Upgrading").
+    if (error instanceof WriteRefusedError) {
+      console.error(`error: ${error.message}`);
+      return EXIT.failed;
+    }
     if (!(error instanceof ApiError)) throw error;
     console.error(`error: ${error.messages.join('; ')}`);
     return EXIT.failed;

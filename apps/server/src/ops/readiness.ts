@@ -16,13 +16,17 @@ export function createReadiness(
   let state: 'starting' | 'serving' | 'stopping' = options.starting ? 'starting' : 'serving';
   return {
     async check() {
-      if (state === 'starting') return { ok: false, reason: 'the instance is starting' };
       if (state === 'stopping') return { ok: false, reason: 'the instance is shutting down' };
+      let health: StoreHealth;
       try {
-        return await storeHealth();
+        health = await storeHealth();
       } catch (error) {
-        return { ok: false, reason: `the database does not answer: ${String(error)}` };
+        health = { ok: false, reason: `the database does not answer: ${String(error)}` };
       }
+      // While starting, what the database says comes first (migrations running, a wait for older
+      // instances to stop: docs/operating.md, "Upgrading"), as it says why the start takes long.
+      if (state === 'starting' && health.ok) return { ok: false, reason: 'the instance is starting' };
+      return health;
     },
     started() {
       if (state === 'starting') state = 'serving';

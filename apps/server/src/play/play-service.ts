@@ -115,9 +115,17 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     };
   }
 
+  /**
+   * An instance that may not write (its code generation is older than the database's, or it waits
+   * for older instances to stop: store/write-generation.ts) starts no round and ends none: the
+   * page is told to try again, and the load balancer sends it to another instance. In memory: no
+   * statement on the round's path.
+   */
+  const mayNotWrite = () => store.writer.blocked() !== undefined;
+
   /** Tracked from its first read, not from its wallet call: a stop waits for its answer too (issue 36). */
   function buy(sessionId: string): Promise<BuyResult> {
-    if (stopping) return Promise.resolve(fail('SERVICE_STOPPING'));
+    if (stopping || mayNotWrite()) return Promise.resolve(fail('SERVICE_STOPPING'));
     return track(
       (async () => {
         const found = await context(sessionId);
@@ -141,6 +149,7 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     sessionId: string,
     roundId: string,
   ): Promise<PlayResult<{ round: PlayRound; balance: number | null }>> {
+    if (mayNotWrite()) return Promise.resolve(fail('SERVICE_STOPPING'));
     return track(
       (async (): Promise<PlayResult<{ round: PlayRound; balance: number | null }>> => {
         const found = await context(sessionId);
@@ -257,7 +266,8 @@ export function createPlayService(deps: Deps, options: PlayOptions) {
     async stop(): Promise<void> {
       stopping = true;
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
-      await bets.giveBackBlocks(true);
+      // Refused meanwhile (a newer build raised the database's generation): its blocks' leases expire.
+      if (store.writer.refused() === undefined) await bets.giveBackBlocks(true);
     },
   };
 }

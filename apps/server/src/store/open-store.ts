@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import type { Logger } from '../logger.ts';
+import type { InstanceIdentity } from './postgres/instance-heartbeats.ts';
 import { openPostgresStore } from './postgres/postgres-store.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import type { Store } from './store.ts';
@@ -15,7 +17,12 @@ export function openConfiguredStore(
     DATA_DIR: string;
     STATEMENT_STATS?: string | undefined;
   },
-  options: { readonly?: boolean } = {},
+  options: {
+    readonly?: boolean;
+    /** A serving instance (main.ts, buildDeps): its generation is checked against the database's. */
+    instance?: InstanceIdentity;
+    logger?: Logger;
+  } = {},
 ): Store {
   if (settings.DATABASE_URL)
     return openPostgresStore(settings.DATABASE_URL, {

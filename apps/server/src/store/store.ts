@@ -23,6 +23,7 @@ import type {
   TestCardsRepo,
   WebhooksRepo,
 } from './repositories.ts';
+import type { WriteGuard } from './write-guard.ts';
 
 /** Every repository; a transaction hands the same set out, bound to itself. */
 export interface Repositories {
@@ -95,6 +96,11 @@ export interface Store extends Repositories {
    * outer one does.
    */
   transaction<T>(work: (tx: Transaction) => Promise<T>, options?: UnitOptions): Promise<T>;
+  /**
+   * Whether this instance's code generation may write here (issue 36, write-generation.ts): once
+   * refused, every call fails without reaching the database.
+   */
+  writer: WriteGuard;
   close(): Promise<void>;
 }
 

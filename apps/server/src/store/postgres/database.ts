@@ -2,6 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { WAIT_POLL_MS } from '../write-generation.ts';
+import { type WriteGuardControl, WriteRefusedError } from '../write-guard.ts';
+import { beatInstance, decideOnDatabase, type InstanceIdentity } from './instance-heartbeats.ts';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -62,46 +65,77 @@ export function shippedMigrations(): string[] {
 }
 
 /**
+ * What migrate() checks first, for an instance that will serve (store/write-generation.ts): its
+ * identity, and the guard it reports a wait to.
+ */
+export interface MigrationGate {
+  instance: InstanceIdentity;
+  guard: WriteGuardControl;
+}
+
+/**
  * Applies the numbered `migrations/NNN_name.sql` files not yet applied, each in its own
  * transaction, under an advisory lock: a second instance starting at the same time waits, then
- * finds them applied.
+ * finds them applied. With a `gate`, the instance first decides under the lock whether it may
+ * write at all: refused (WriteRefusedError, nothing applied), waiting for older instances
+ * to stop (the lock released meanwhile, looked at again every WAIT_POLL_MS), or on, its
+ * heartbeat written before the lock is released so that any instance deciding after it sees it.
  */
-export async function migrate(pool: pg.Pool): Promise<string[]> {
+export async function migrate(pool: pg.Pool, gate?: MigrationGate): Promise<string[]> {
   const client = await pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    try {
-      await client.query(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT COLLATE "C" PRIMARY KEY, applied_at TEXT NOT NULL)',
-      );
-      const applied = new Set(
-        (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map(
-          (row) => row.name,
-        ),
-      );
-      const ran: string[] = [];
-      for (const name of shippedMigrations()) {
-        if (applied.has(name)) continue;
-        const sql = readFileSync(join(MIGRATIONS_DIR, name), 'utf8');
-        await client.query('BEGIN');
-        try {
-          await client.query(sql);
-          await client.query('INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)', [
-            name,
-            new Date().toISOString(),
-          ]);
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK');
-          throw new Error(`migration ${name} failed: ${(error as Error).message}`);
-        }
-        ran.push(name);
-      }
-      return ran;
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    for (;;) {
+      const outcome = await underMigrationLock(client, async () => {
+        const decision = gate ? await decideOnDatabase(client, gate.instance) : undefined;
+        if (decision && decision.action !== 'write') return decision;
+        const ran = await applyMigrations(client);
+        if (gate) await beatInstance(client, gate.instance);
+        return { action: 'applied' as const, ran };
+      });
+      if (outcome.action === 'applied') return outcome.ran;
+      if (outcome.action === 'refuse') throw new WriteRefusedError(outcome.reason);
+      gate?.guard.waiting(outcome.reason);
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+      if (gate?.guard.isClosing) throw new Error('stopped while waiting for older instances');
     }
   } finally {
     client.release();
   }
+}
+
+async function underMigrationLock<T>(client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  try {
+    return await work();
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  }
+}
+
+async function applyMigrations(client: pg.PoolClient): Promise<string[]> {
+  await client.query(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT COLLATE "C" PRIMARY KEY, applied_at TEXT NOT NULL)',
+  );
+  const applied = new Set(
+    (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((row) => row.name),
+  );
+  const ran: string[] = [];
+  for (const name of shippedMigrations()) {
+    if (applied.has(name)) continue;
+    const sql = readFileSync(join(MIGRATIONS_DIR, name), 'utf8');
+    await client.query('BEGIN');
+    try {
+      await client.query(sql);
+      await client.query('INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)', [
+        name,
+        new Date().toISOString(),
+      ]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw new Error(`migration ${name} failed: ${(error as Error).message}`);
+    }
+    ran.push(name);
+  }
+  return ran;
 }

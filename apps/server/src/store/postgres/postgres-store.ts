@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Logger } from '../../logger.ts';
 import type { StoreHealth } from '../records.ts';
 import { createAuditAnchorsRepo } from '../repos/audit-anchors-repo.ts';
 import { createAuditRepo } from '../repos/audit-repo.ts';
@@ -23,8 +24,10 @@ import { createSessionsRepo } from '../repos/sessions-repo.ts';
 import { createTestCardsRepo } from '../repos/test-cards-repo.ts';
 import { createWebhooksRepo } from '../repos/webhooks-repo.ts';
 import type { Repositories, Store } from '../store.ts';
+import { createWriteGuard, type WriteGuard, WriteRefusedError } from '../write-guard.ts';
 import { createPool, migrate, shippedMigrations } from './database.ts';
 import { createPostgresExec } from './exec.ts';
+import { beatInstance, forgetInstance, type InstanceIdentity } from './instance-heartbeats.ts';
 import { createLedgerCounts } from './ledger-counts.ts';
 import { countRoundTrips, type RoundTrips } from './round-trips.ts';
 import type { Sql } from './sql.ts';
@@ -62,13 +65,19 @@ function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCount
 /** Where the migrations applied at open stand: /ready says "not yet" or why they failed. */
 type MigrationState = { state: 'running' } | { state: 'failed'; error: Error } | { state: 'done' };
 
-/** Why the ops health check fails before it reads anything: the migrations are not done. */
-const unreadyWhile = (migrations: () => MigrationState) => (): StoreHealth | undefined => {
-  const state = migrations();
-  if (state.state === 'running') return { ok: false, reason: 'migrations are being applied' };
-  if (state.state === 'failed') return { ok: false, reason: state.error.message };
-  return undefined;
-};
+/**
+ * Why the ops health check fails before it reads anything: this instance may not write (it waits
+ * for older instances, or its code is older than the database's), or the migrations are not done.
+ */
+const unreadyWhile =
+  (migrations: () => MigrationState, writer: WriteGuard) => (): StoreHealth | undefined => {
+    const blocked = writer.blocked();
+    if (blocked) return { ok: false, reason: blocked };
+    const state = migrations();
+    if (state.state === 'running') return { ok: false, reason: 'migrations are being applied' };
+    if (state.state === 'failed') return { ok: false, reason: state.error.message };
+    return undefined;
+  };
 
 export interface PostgresStore extends Store {
   /** Settles once the migrations are applied (rejects with why they could not be). */
@@ -90,32 +99,57 @@ export function createPostgresStore(
     foldCounts?: boolean;
     /** Counts round trips (a test's own counter); `statementStats` writes them to a file instead. */
     trips?: RoundTrips;
+    /**
+     * A serving instance (main.ts): decides at open whether its generation may write, writes a
+     * heartbeat (WriteGuard.beat) and refuses every call once refused. Absent: no such check.
+     */
+    instance?: InstanceIdentity;
+    logger?: Logger;
   } = {},
 ): PostgresStore {
   let migrations: MigrationState = { state: 'running' };
+  const { instance } = options;
+  const writer = createWriteGuard({
+    logger: options.logger,
+    ...(instance && { beat: () => beatInstance(pool, instance) }),
+  });
   // A reader (verify-pool) never migrates: /ready-style health then says what is missing.
-  const ready = (options.readonly ? Promise.resolve([]) : migrate(pool)).then(
+  const ready = (
+    options.readonly ? Promise.resolve([]) : migrate(pool, instance && { instance, guard: writer })
+  ).then(
     () => {
       migrations = { state: 'done' };
+      writer.writing();
     },
     (error: unknown) => {
       migrations = { state: 'failed', error: error as Error };
+      if (error instanceof WriteRefusedError) writer.refuse(error.message);
       throw error;
     },
   );
   // Whoever calls the store hears the failure; nobody has to be listening for it at open.
   void ready.catch(() => {});
+  // Refused later (a newer build raised the minimum): no statement more from this instance, and
+  // its heartbeat goes, so a newer instance waiting for it goes on at once.
+  writer.onRefused(() => {
+    if (instance && migrations.state === 'done') void forgetInstance(pool, instance).catch(() => {});
+  });
   const state = () => migrations;
-  const units = createUnits(pool, () => ready, {
+  const refusedOrReady = () => {
+    const refused = writer.refused();
+    return refused ? Promise.reject(new WriteRefusedError(refused)) : ready;
+  };
+  const units = createUnits(pool, refusedOrReady, {
     pipelined: pool.options.pipeline === true,
     ...(options.trips && { trips: options.trips }),
     ...(options.statementStats && { trips: countRoundTrips(options.statementStats) }),
   });
   // One set of repositories: inside a unit's work, their statements run on its connection.
-  const repos = createRepos(units.outside, unreadyWhile(state), options.foldCounts !== false);
+  const repos = createRepos(units.outside, unreadyWhile(state, writer), options.foldCounts !== false);
   return {
     ...repos,
     ready,
+    writer,
     transaction: (work, options) =>
       units.unit(
         (_sql, control) =>
@@ -123,7 +157,10 @@ export function createPostgresStore(
         options,
       ),
     close: async () => {
+      writer.closing();
       await ready.catch(() => {});
+      if (instance && writer.refused() === undefined && migrations.state === 'done')
+        await forgetInstance(pool, instance).catch(() => {});
       await pool.end();
     },
   };
@@ -141,6 +178,9 @@ export const openPostgresStore = (
     statementStats?: string | undefined;
     /** false: the lists' totals count the rows instead of adding folded per-day counts (LEDGER_COUNT_FOLD, ledger-counts.ts). */
     foldCounts?: boolean;
+    /** A serving instance: see createPostgresStore. */
+    instance?: InstanceIdentity | undefined;
+    logger?: Logger | undefined;
   } = {},
 ): PostgresStore => {
   const readonly = options.readonly ?? false;
@@ -150,6 +190,12 @@ export const openPostgresStore = (
       pipeline: true,
       ...(options.maxConnections && { max: options.maxConnections }),
     }),
-    { readonly, statementStats: options.statementStats, foldCounts: options.foldCounts !== false },
+    {
+      readonly,
+      statementStats: options.statementStats,
+      foldCounts: options.foldCounts !== false,
+      ...(options.instance && { instance: options.instance }),
+      ...(options.logger && { logger: options.logger }),
+    },
   );
 };

@@ -1,3 +1,4 @@
+import type { Logger } from '../../logger.ts';
 import type { Exec } from '../dialect/exec.ts';
 import type { StoreHealth } from '../records.ts';
 import { createAuditAnchorsRepo } from '../repos/audit-anchors-repo.ts';
@@ -23,11 +24,18 @@ import { createSessionsRepo } from '../repos/sessions-repo.ts';
 import { createTestCardsRepo } from '../repos/test-cards-repo.ts';
 import { createWebhooksRepo } from '../repos/webhooks-repo.ts';
 import type { Repositories, Store } from '../store.ts';
+import { decideWriteGeneration } from '../write-generation.ts';
+import {
+  createWriteGuard,
+  type WriteGuard,
+  type WriteGuardControl,
+  WriteRefusedError,
+} from '../write-guard.ts';
 import { type Db, openDatabase, shippedMigrations } from './database.ts';
 import { createSqliteExec } from './exec.ts';
 import { createGroupCommit } from './group-commit.ts';
 import { type Background, createLedgerCounts } from './ledger-counts.ts';
-import { liftAsync } from './sync.ts';
+import { type CallRunner, liftAsync } from './sync.ts';
 
 function liftAll(repos: object, lifter: (repo: object) => object): object {
   const lifted: Record<string, unknown> = {};
@@ -39,11 +47,17 @@ function liftAll(repos: object, lifter: (repo: object) => object): object {
 export const closedHealth = (db: Db) => (): StoreHealth | undefined =>
   db.open ? undefined : { ok: false, reason: 'the database is closed' };
 
+/** Why an ops health check fails first: this process may not write (write-generation.ts). */
+const blockedHealth = (writer: WriteGuard): StoreHealth | undefined => {
+  const blocked = writer.blocked();
+  return blocked ? { ok: false, reason: blocked } : undefined;
+};
+
 /**
  * The repositories (all written once, store/repos/), over this connection's executor.
  * `background`: how the lists' readers start a fold of their counts.
  */
-function repositories(x: Exec, db: Db, background: Background): Repositories {
+function repositories(x: Exec, db: Db, background: Background, writer: WriteGuard): Repositories {
   return {
     rounds: createRoundsRepo(x),
     pools: createPoolsRepo(x),
@@ -59,7 +73,7 @@ function repositories(x: Exec, db: Db, background: Background): Repositories {
     demoWallet: createDemoWalletRepo(x),
     idempotency: createIdempotencyRepo(x),
     rateLimits: createRateLimitsRepo(x),
-    ops: createOpsRepo(x, shippedMigrations(), closedHealth(db)),
+    ops: createOpsRepo(x, shippedMigrations(), () => blockedHealth(writer) ?? closedHealth(db)()),
     audit: createAuditRepo(x),
     auditAnchors: createAuditAnchorsRepo(x),
     promotions: createPromotionsRepo(x),
@@ -70,8 +84,42 @@ function repositories(x: Exec, db: Db, background: Background): Repositories {
   };
 }
 
+/**
+ * Whether this process's generation may write to the file (store/write-generation.ts), decided at
+ * open from its minimum; the file has no heartbeats (its processes are one service's, stopped and
+ * started together), so a process never waits here. A heartbeat reads the minimum again.
+ */
+function sqliteWriteGuard(
+  db: Db,
+  instance: { generation: number } | undefined,
+  logger?: Logger,
+): WriteGuardControl {
+  const minimum = () =>
+    db.prepare<[], { minimum: number }>('SELECT minimum FROM write_generation WHERE id = 1').get()?.minimum ??
+    0;
+  const writer = createWriteGuard({
+    logger,
+    ...(instance && { beat: async () => ({ minimum: minimum(), code: instance.generation }) }),
+  });
+  const decision = instance
+    ? decideWriteGeneration({ code: instance.generation, minimum: minimum(), live: [] })
+    : ({ action: 'write' } as const);
+  if (decision.action === 'refuse') writer.refuse(decision.reason);
+  else writer.writing();
+  return writer;
+}
+
 /** The Store over one SQLite connection (better-sqlite3, synchronous underneath). */
-export function createSqliteStore(db: Db): Store {
+export function createSqliteStore(
+  db: Db,
+  options: { instance?: { generation: number } | undefined; logger?: Logger | undefined } = {},
+): Store {
+  const writer = sqliteWriteGuard(db, options.instance, options.logger);
+  // Refused: every call fails before it reaches the file (no statement is added to any unit).
+  const refusal = () => {
+    const refused = writer.refused();
+    return refused ? new WriteRefusedError(refused) : undefined;
+  };
   const commits = createGroupCommit(db);
   // A fold of the lists' counts: units of its own, one batch each while it says more are left;
   // never part of the reader's unit (nor a round's).
@@ -87,14 +135,23 @@ export function createSqliteStore(db: Db): Store {
         );
     run();
   };
-  const repos = repositories(createSqliteExec(db, commits), db, background);
+  const repos = repositories(createSqliteExec(db, commits), db, background, writer);
   // Inside a unit a method runs as it is: its statements answer at once, on the unit's open
   // transaction. Outside, each call waits for the running batch first.
+  const outside: CallRunner = (call) => {
+    const refused = refusal();
+    return refused ? Promise.reject(refused) : commits.outside(call);
+  };
   return {
-    ...(liftAll(repos, (repo) => liftAsync(repo, commits.outside)) as Repositories),
-    transaction: (work) =>
-      commits.unit(({ afterCommit }) => work({ ...repos, afterCommit, lastStatement: () => {} })),
+    ...(liftAll(repos, (repo) => liftAsync(repo, outside)) as Repositories),
+    transaction: (work) => {
+      const refused = refusal();
+      if (refused) return Promise.reject(refused);
+      return commits.unit(({ afterCommit }) => work({ ...repos, afterCommit, lastStatement: () => {} }));
+    },
+    writer,
     close: async () => {
+      writer.closing();
       db.close();
     },
   };
@@ -106,5 +163,15 @@ export function createSqliteStore(db: Db): Store {
  */
 export const openSqliteStore = (
   file: string,
-  options: { readonly?: boolean; statementStats?: string | undefined } = {},
-): Store => createSqliteStore(openDatabase(file, options));
+  options: {
+    readonly?: boolean;
+    statementStats?: string | undefined;
+    /** A serving process (main.ts): refused when its generation is below the file's minimum. */
+    instance?: { generation: number } | undefined;
+    logger?: Logger | undefined;
+  } = {},
+): Store =>
+  createSqliteStore(openDatabase(file, options), {
+    ...(options.instance && { instance: options.instance }),
+    ...(options.logger && { logger: options.logger }),
+  });

@@ -36,7 +36,12 @@ const OWN_TABLES: Record<string, string> = {
     "where each adapter's fold of the lists' counts stopped (SQLite: a rowid; PostgreSQL: a transaction id)",
   round_types:
     "the rounds by transaction type, kept by each adapter's trigger; PostgreSQL's fills as the transactions are copied",
+  write_generation:
+    "the oldest code generation that may write, set by each database's own migrations (the same build sets the same)",
 };
+
+/** Tables the migrations themselves fill: an empty target has their rows. */
+const MIGRATION_FILLED = new Set(['write_generation']);
 
 /** The migrations' own record: each database keeps its own (PostgreSQL's is written by migrate()). */
 const MIGRATIONS_TABLE = 'schema_migrations';
@@ -88,7 +93,7 @@ export async function prepareTarget(pool: pg.Pool): Promise<string[]> {
     }
     const filled = await tablesWithRows(
       client,
-      tables.filter((table) => table !== MIGRATIONS_TABLE),
+      tables.filter((table) => table !== MIGRATIONS_TABLE && !MIGRATION_FILLED.has(table)),
     );
     if (filled.length > 0) throw notEmpty(filled);
   } finally {
@@ -288,7 +293,10 @@ export async function copySqliteToPostgres(
       // Nothing else writes the target meanwhile; a lock another session holds fails the copy, not waits forever.
       await client.query("SET LOCAL lock_timeout = '10s'");
       await client.query(`LOCK TABLE ${dataTables.map(quote).join(', ')} IN EXCLUSIVE MODE`);
-      const filled = await tablesWithRows(client, dataTables);
+      const filled = await tablesWithRows(
+        client,
+        dataTables.filter((table) => !MIGRATION_FILLED.has(table)),
+      );
       if (filled.length > 0) throw notEmpty(filled);
       const copies: { table: string; columns: string[]; source: TableDigest }[] = [];
       for (const table of await tablesInKeyOrder(client, shared)) {
