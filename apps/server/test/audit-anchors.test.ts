@@ -9,7 +9,7 @@ import { expectAnsweredAsUnknown } from './as-unknown.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from './harness.ts';
 import { connectPlayer, eventually, type GameSetup, newSession, setUpOperatorGame } from './play-fixtures.ts';
 import { rawSql } from './raw-sql.ts';
-import { type CliRun, runCli } from './run-cli.ts';
+import { CLI_TESTS_HANG_BOUND, type CliRun, runCli } from './run-cli.ts';
 import { type ReceivedEvent, startTestOperator, type TestOperator } from './test-operator.ts';
 
 /**
@@ -57,7 +57,7 @@ const settle = () => server.clock.advance(ANCHOR_SETTLE_MS + 1);
 const proofOf = (roundId: string) => server.call('GET', `/v1/round/${roundId}/proof`, { token: game.tokens });
 const verdict = async () => (await verifyStoredAudit(server.deps.store.auditAnchors)).verdict;
 
-describe('audit anchors', () => {
+describe('audit anchors', CLI_TESTS_HANG_BOUND, () => {
   it('anchors ended rounds after the fact; a round’s proof verifies offline with the public key alone', async () => {
     const roundId = await playRound();
     const early = await proofOf(roundId);
@@ -321,7 +321,7 @@ function cli(tool: string, args: string[]): Promise<CliRun> {
   });
 }
 
-describe('pnpm verify-audit and audit-export', () => {
+describe('pnpm verify-audit and audit-export', CLI_TESTS_HANG_BOUND, () => {
   it('verifies the live database, an export and a proof with the public key alone, and names a break', async () => {
     const roundId = await playRound();
     settle();

@@ -6,6 +6,13 @@ import { fileURLToPath } from 'node:url';
 export const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TSX = join(SERVER_DIR, 'node_modules', '.bin', 'tsx');
 
+/**
+ * A bound against a hang for tests that run several tools: each run loads the sources through tsx,
+ * a second or two on a quiet machine and half a minute at a load of 40 (a shake run of
+ * audit-anchors' four runs passed 120 s there). The tests wait for the exits, not for a time.
+ */
+export const CLI_TESTS_HANG_BOUND = { timeout: 600_000 };
+
 export interface CliRun {
   code: number | null;
   stdout: string;
