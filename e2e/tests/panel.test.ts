@@ -6,9 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../apps/panel/src/i18n/en.ts';
 import { es } from '../../apps/panel/src/i18n/es.ts';
 import { pt } from '../../apps/panel/src/i18n/pt.ts';
+import type { GameRecord } from '../../apps/server/src/store/records.ts';
+import { readPack, verifyPackPools } from '../../apps/server/test/certification-pack-reader.ts';
 import { readCsvRecords } from '../../apps/server/test/csv-reader.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from '../../apps/server/test/harness.ts';
-import { connectPlayer, newSession } from '../../apps/server/test/play-fixtures.ts';
+import { connectPlayer, newSession, seatPlayer } from '../../apps/server/test/play-fixtures.ts';
+import { drawPoolTo } from '../../apps/server/test/pool-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../apps/server/test/smtp-sink.ts';
 import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
 import { launchChromium } from '../src/chromium.ts';
@@ -459,6 +462,23 @@ describe('the back office, in a real browser against a real service', () => {
     const pool = pools.getByRole('row', { name: /running/ });
     await pool.waitFor(WAIT);
     expect(await pool.textContent()).toContain(en.pools.drawnOf('1', '100,001'));
+  });
+
+  it('downloads the certification pack of a version whose pool ended, and the pool verifies from it', async () => {
+    // The game's first pool drawn to its end as the play service records it: its seed is published.
+    const player = await seatPlayer(server, { tokens: apiTokens, profileId, gameId }, 'pool-ender');
+    const game = (await server.deps.store.games.findById(gameId)) as GameRecord;
+    await drawPoolTo(server.deps, game, player, 0);
+    await page.getByRole('button', { name: en.parSheet.of('frevo-da-sorte', 1) }).click();
+    const sheet = page.getByRole('region', { name: en.parSheet.of('frevo-da-sorte', 1) });
+    const [download] = await Promise.all([
+      page.waitForEvent('download', WAIT),
+      sheet.getByRole('button', { name: en.parSheet.pack }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`certification-${gameId}-v1.zip`);
+    // What a lab does with it (its VERIFY.md): the seed against the commitment, the pool re-derived.
+    const pools = verifyPackPools(readPack(readFileSync(await download.path())));
+    expect(pools.map(({ number, verification }) => [number, verification.ok])).toEqual([[1, true]]);
   });
 
   it('shows the webhook’s delivery log with its filters', async () => {
