@@ -85,9 +85,21 @@ const parSheetQuery = z.object({
     .meta({ description: 'Another version of the same profile and model (default: the version `id` names)' }),
 });
 
+/** Sheets kept by game version id: a version's ladder never changes, and simulated ranges take tens of ms. */
+const SHEETS_KEPT = 64;
+const sheets = new Map<string, ParSheetDocument<string, number>>();
+
 /** The version's sheet, computed by the core as the sandbox's export is (`parSheetDocument`). */
-export const parSheetView = (game: GameRecord): ParSheetDocument<string, number> =>
-  parSheetDocument(game.ladder, { gameId: game.id, version: game.version });
+export function parSheetView(game: GameRecord): ParSheetDocument<string, number> {
+  let sheet = sheets.get(game.id);
+  if (!sheet) {
+    sheet = parSheetDocument(game.ladder, { gameId: game.id, version: game.version });
+    // The oldest kept goes first (a Map keeps insertion order).
+    if (sheets.size >= SHEETS_KEPT) sheets.delete(sheets.keys().next().value as string);
+    sheets.set(game.id, sheet);
+  }
+  return sheet;
+}
 
 export function parSheetRoutes({ services }: RouteKit): RouteDefinition[] {
   return [
