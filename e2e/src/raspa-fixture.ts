@@ -34,8 +34,18 @@ export interface Raspa {
   createGame(model: GameModel): Promise<string>;
   /** A player's session on a game: its gameUrl. */
   newSession(gameId: string, credential: string, lang?: Lang): Promise<string>;
-  /** A player's session on a game, with the ids a test needs to act on it through the API. */
-  seat(gameId: string, credential: string, options?: { lang?: Lang; returnUrl?: string }): Promise<Seat>;
+  /**
+   * A new active game of `model` on the client's `test` profile (docs/certification.md), made on
+   * first use with the same wallet and page origin as the operator's profile: its sessions may be
+   * forced with `POST /v1/test/next-cards`.
+   */
+  createTestGame(model: GameModel): Promise<{ gameId: string; profileId: string }>;
+  /** A player's session on a game (of the operator's profile unless `profileId` says), with the ids a test needs. */
+  seat(
+    gameId: string,
+    credential: string,
+    options?: { lang?: Lang; returnUrl?: string; profileId?: string },
+  ): Promise<Seat>;
   /** Changes the operator's profile (PUT /v1/profile/{id}): its jurisdiction, reality check… */
   setProfile(body: Record<string, unknown>): Promise<void>;
   /** Makes the game's next ticket a win or a loss, by burning tickets with another player. */
@@ -65,19 +75,23 @@ export async function startRaspa(): Promise<Raspa> {
     socket.once('close', () => sockets.delete(socket));
   });
   const { tokens } = await server.newClient('Casa Lotérica');
-  const profile = await server.call('POST', '/v1/profile', {
-    token: tokens,
-    body: {
-      name: 'Casa Lotérica',
-      type: 'operator',
-      currency: 'BRL',
-      walletUrl: operator.walletUrl,
-      walletSignatureToken: operator.walletSecret,
-      allowedOrigins: [host.origin],
-    },
-  });
-  if (profile.status !== 201) throw new Error(JSON.stringify(profile.body));
-  const profileId: string = profile.body.data.profileId;
+  async function newProfile(name: string, type: 'operator' | 'test'): Promise<string> {
+    const profile = await server.call('POST', '/v1/profile', {
+      token: tokens,
+      body: {
+        name,
+        type,
+        currency: 'BRL',
+        walletUrl: operator.walletUrl,
+        walletSignatureToken: operator.walletSecret,
+        allowedOrigins: [host.origin],
+      },
+    });
+    if (profile.status !== 201) throw new Error(JSON.stringify(profile.body));
+    return profile.body.data.profileId;
+  }
+  const profileId = await newProfile('Casa Lotérica', 'operator');
+  let testProfileId: Promise<string> | undefined;
   const webhook = await server.call('POST', '/v1/webhook', {
     token: tokens,
     body: {
@@ -89,8 +103,31 @@ export async function startRaspa(): Promise<Raspa> {
   if (webhook.status !== 201) throw new Error(JSON.stringify(webhook.body));
   const burners = new Map<string, Player>();
 
-  const seat = (gameId: string, credential: string, options: { lang?: Lang; returnUrl?: string } = {}) =>
-    seatPlayer(server, { tokens, profileId, gameId }, credential, options);
+  const seat = (
+    gameId: string,
+    credential: string,
+    { profileId: on = profileId, ...options }: { lang?: Lang; returnUrl?: string; profileId?: string } = {},
+  ) => seatPlayer(server, { tokens, profileId: on, gameId }, credential, options);
+
+  async function createGameOn(on: string, model: GameModel): Promise<string> {
+    const created = await server.call('POST', '/v1/game', {
+      token: tokens,
+      body: {
+        profileId: on,
+        gameModel: model,
+        lang: 'pt',
+        currency: 'BRL',
+        rtp: 0.9,
+        sampling: 100_001,
+        prizedPercent: 0.5,
+        betPrice: 2,
+        simulation: false,
+        replacePreviousVersion: true,
+      },
+    });
+    if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+    return created.body.data.id;
+  }
 
   const newSession = async (gameId: string, credential: string, lang?: Lang): Promise<string> =>
     (await seat(gameId, credential, lang && { lang })).gameUrl;
@@ -127,24 +164,11 @@ export async function startRaspa(): Promise<Raspa> {
     host,
     tokens,
     profileId,
-    async createGame(model) {
-      const created = await server.call('POST', '/v1/game', {
-        token: tokens,
-        body: {
-          profileId,
-          gameModel: model,
-          lang: 'pt',
-          currency: 'BRL',
-          rtp: 0.9,
-          sampling: 100_001,
-          prizedPercent: 0.5,
-          betPrice: 2,
-          simulation: false,
-          replacePreviousVersion: true,
-        },
-      });
-      if (created.status !== 201) throw new Error(JSON.stringify(created.body));
-      return created.body.data.id;
+    createGame: (model) => createGameOn(profileId, model),
+    async createTestGame(model) {
+      testProfileId ??= newProfile('Laboratório de testes', 'test');
+      const on = await testProfileId;
+      return { gameId: await createGameOn(on, model), profileId: on };
     },
     newSession,
     seat,

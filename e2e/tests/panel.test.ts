@@ -6,9 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '../../apps/panel/src/i18n/en.ts';
 import { es } from '../../apps/panel/src/i18n/es.ts';
 import { pt } from '../../apps/panel/src/i18n/pt.ts';
+import type { GameRecord } from '../../apps/server/src/store/records.ts';
+import { readPack, verifyPackPools } from '../../apps/server/test/certification-pack-reader.ts';
 import { readCsvRecords } from '../../apps/server/test/csv-reader.ts';
 import { LOCAL_INTEGRATION, startTestServer, type TestServer } from '../../apps/server/test/harness.ts';
 import { connectPlayer, newSession } from '../../apps/server/test/play-fixtures.ts';
+import { drawPoolTo } from '../../apps/server/test/pool-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../apps/server/test/smtp-sink.ts';
 import { startTestOperator, type TestOperator } from '../../apps/server/test/test-operator.ts';
 import { launchChromium } from '../src/chromium.ts';
@@ -44,6 +47,8 @@ let apiKey: string;
 let roundId = '';
 let profileId = '';
 let gameId = '';
+/** The player of that round, whose ids the pool's end is drawn under. */
+let poolPlayer = { sessionId: '', playerId: '' };
 let apiTokens: Awaited<ReturnType<TestServer['newClient']>>['tokens'];
 /** Every address the panel's pages asked for that is not the service's own: there must be none. */
 const foreignRequests: string[] = [];
@@ -264,6 +269,7 @@ describe('the back office, in a real browser against a real service', () => {
       token: apiTokens,
       body: { userToken: user.body.data.userToken, gameId, lang: 'pt' },
     });
+    poolPlayer = { sessionId: session.body.data.sessionId, playerId: user.body.data.userId };
     const game = await context.newPage();
     try {
       await game.goto(session.body.data.gameUrl);
@@ -627,6 +633,25 @@ describe('the back office, in a real browser against a real service', () => {
     await page.getByText(en.auth.resetDone).waitFor(WAIT);
     await signIn('reset from the mail');
     await heading(en.overview.title).waitFor(WAIT);
+  });
+
+  it('downloads the certification pack of a version whose pool ended, and the pool verifies from it', async () => {
+    // Last, as its 100,001 rounds would crowd the lists the tests above read. The game's first pool
+    // drawn to its end as the play service records it: its seed is published.
+    const game = (await server.deps.store.games.findById(gameId)) as GameRecord;
+    await drawPoolTo(server.deps, game, poolPlayer, 0);
+    await nav(en.nav.games).click();
+    await heading(en.games.title).waitFor(WAIT);
+    await page.getByRole('button', { name: en.parSheet.of('frevo-da-sorte', 1) }).click();
+    const sheet = page.getByRole('region', { name: en.parSheet.of('frevo-da-sorte', 1) });
+    const [download] = await Promise.all([
+      page.waitForEvent('download', WAIT),
+      sheet.getByRole('button', { name: en.parSheet.pack }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`certification-${gameId}-v1.zip`);
+    // What a lab does with it (its VERIFY.md): the seed against the commitment, the pool re-derived.
+    const pools = verifyPackPools(readPack(readFileSync(await download.path())));
+    expect(pools.map(({ number, verification }) => [number, verification.ok])).toEqual([[1, true]]);
   });
 
   it('threw no uncaught error in the panel along the way, and asked no third party for anything', () => {

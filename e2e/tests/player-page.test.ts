@@ -24,7 +24,8 @@ import { eventually, type Lang, type Outcome, type Raspa, startRaspa } from '../
  * The player's page in Debian's Chromium, framed by an operator's page on another origin: every
  * model bought, scratched with real pointer drags until it reveals itself, and checked end to end
  * (the round, the wallet, the messages to the parent frame, the webhooks). Outcomes are set up by
- * the test (steering the ticket pool), never by the page.
+ * the test (steering the ticket pool, or forcing a test profile's next card through the API), never
+ * by the page.
  */
 
 let raspa: Raspa;
@@ -350,6 +351,62 @@ describe('the states a player meets', () => {
         expect(Math.min(zone.width, zone.height)).toBeGreaterThan(size.height < 400 ? 60 : 120);
         expect(buy.y + buy.height).toBeLessThanOrEqual(viewport.height + 1);
       }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a top prize forced on a test profile’s card, and pays it through that profile’s wallet with test: true', async () => {
+    // A test lab's check (docs/certification.md): the next card is made the top prize on demand.
+    const context = await newContext('desktop');
+    try {
+      const { server, tokens, operator } = raspa;
+      const { gameId, profileId } = await raspa.createTestGame('trem-de-ouro-v1');
+      const credential = `player-${++players}-lab`;
+      const seat = await raspa.seat(gameId, credential, { lang: 'en', profileId });
+      const listed = await server.call('GET', `/v1/game?profileId=${profileId}`, { token: tokens });
+      const top = (listed.body.data as Array<{ id: string; levels: Array<{ level: number; prize: number }> }>)
+        .find((game) => game.id === gameId)
+        ?.levels.at(-1);
+      if (!top) throw new Error('the test game has no levels');
+      const queued = await server.call('POST', '/v1/test/next-cards', {
+        token: tokens,
+        body: { sessionId: seat.sessionId, levels: [top.level] },
+      });
+      expect(queued).toMatchObject({ status: 201, body: { data: { queued: 1 } } });
+
+      const { page, frame } = await openFramed(context, raspa.host.urlFor(seat.gameUrl));
+      await frame.locator('[data-action="buy"]').click();
+      await waitForState(frame, 'playing');
+      const roundId = await frame.evaluate(() => document.documentElement.dataset.roundId ?? '');
+      await frame.locator('[data-action="reveal-all"]').click();
+      await waitForState(frame, 'revealed');
+      await shootFrame(page, 'forced-top-prize');
+
+      // The card shows the top prize.
+      const topMinor = Math.round(top.prize * 100);
+      const i18n = createI18n('en', 'BRL');
+      expect(await frame.evaluate(() => document.documentElement.dataset.outcome)).toBe('won');
+      expect(await frame.locator('.status').textContent()).toBe(
+        i18n.t('won', { prize: i18n.money(topMinor) }),
+      );
+      // Paid through the test profile's wallet, every call saying test: true; the round says so too.
+      const round = await eventually(async () => {
+        const found = await raspa.round(roundId);
+        return found?.status === 'closed' && found;
+      });
+      expect(round).toMatchObject({ prize: top.prize, test: true });
+      const calls = operator.calls.filter((call) => call.body.roundId === roundId);
+      expect(calls.map((call) => [call.kind, call.body.amount, call.body.test])).toEqual([
+        ['bet', 2, true],
+        ['prize', top.prize, true],
+      ]);
+      const balanceCents = 100_000 - 200 + topMinor;
+      expect(operator.balanceOf(credential)).toBe(balanceCents);
+      await eventually(
+        async () =>
+          (await frame.locator('[data-balance]').getAttribute('data-balance')) === String(balanceCents),
+      );
     } finally {
       await context.close();
     }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   buildLadder,
@@ -20,7 +21,7 @@ import { type SandboxSite, startSandboxSite } from '../src/sandbox-site.ts';
  * The designer's sandbox, built and served as static files, in Debian's Chromium: inputs change
  * the ladder and the charts at once, a pool plays to the end in a worker, the card preview draws,
  * and the exported body, signed by the page, is accepted by a running service that answers with
- * the very ladder the page showed.
+ * the very ladder the page showed; the exported PAR sheet is the one the service answers for it.
  */
 
 let site: SandboxSite;
@@ -298,6 +299,36 @@ describe("the designer's sandbox", () => {
     // A simulation stores nothing.
     const games = await server.call('GET', `/v1/game?profileId=${profileId}`, { token: tokens });
     expect(games.body.data).toEqual([]);
+  });
+
+  it('exports the model’s PAR sheet, JSON and CSV, as the service answers it for a version of the same configuration', async () => {
+    // The configuration the panel shows now, stored as a real version this time.
+    const body = JSON.parse((await page.textContent(`${A} .export [data-export="body"]`)) ?? '');
+    const created = await server.call('POST', '/v1/game', {
+      token: tokens,
+      body: { ...body, profileId, simulation: false },
+    });
+    expect(created.status).toBe(201);
+    const { id: gameId, version } = created.body.data;
+    const path = `/v1/game/${gameId}/par-sheet`;
+    const json = (await server.call('GET', path, { token: tokens })).body.data;
+    const csv = (await server.call('GET', path, { token: tokens, headers: { accept: 'text/csv' } })).body;
+
+    const saved = async (action: string) => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click(`${A} .export [data-action="${action}"]`),
+      ]);
+      return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+    };
+    const sheetJson = await saved('par-sheet-json');
+    expect(sheetJson.name).toBe('par-sheet-trem-de-ouro-v3.json');
+    expect(JSON.parse(sheetJson.text)).toEqual({ ...json, gameId: null, version: null });
+    const sheetCsv = await saved('par-sheet-csv');
+    expect(sheetCsv.name).toBe('par-sheet-trem-de-ouro-v3.csv');
+    expect(sheetCsv.text).toBe(
+      csv.replace(`gameId,${gameId}\r\n`, 'gameId,\r\n').replace(`version,${version}\r\n`, 'version,\r\n'),
+    );
   });
 
   it('compares two configurations, imports a body into one, and restores both from the link', async () => {

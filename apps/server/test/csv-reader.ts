@@ -1,5 +1,5 @@
 /**
- * An RFC 4180 reader written apart from the service's writer (http/csv.ts), so tests check the
+ * An RFC 4180 reader written apart from the service's writer (packages/core/src/csv/csv.ts), so tests check the
  * format, not the writer against itself: records end in CRLF, quoted fields may hold commas,
  * line breaks and doubled quotes.
  */

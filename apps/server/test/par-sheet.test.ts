@@ -1,10 +1,14 @@
 import { buildLadder, parSheet, toMajor } from '@raspa/core';
-import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACK_MEMBERS } from '../src/http/certification-pack.ts';
+import type { GameRecord } from '../src/store/records.ts';
 import { expectAnsweredAsUnknown } from './as-unknown.ts';
+import { readPack, verifyPackPools } from './certification-pack-reader.ts';
 import { readCsvRecords } from './csv-reader.ts';
 import { startTestServer, type TestServer, type TokenSet } from './harness.ts';
+import { seatPlayer } from './play-fixtures.ts';
+import { drawPoolTo } from './pool-fixtures.ts';
+import { runCli } from './run-cli.ts';
 
 let server: TestServer;
 let tokens: TokenSet;
@@ -160,16 +164,22 @@ describe('GET /v1/game/{id}/par-sheet', () => {
   });
 });
 
+/** The certification pack of a game, unzipped: each member's text by name. */
+async function downloadPack(gameId: string): Promise<Map<string, string>> {
+  const response = await fetch(`${server.url}/v1/game/${gameId}/certification`, {
+    headers: { authorization: `Bearer ${tokens.accessToken}` },
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('application/zip');
+  const pack = readPack(new Uint8Array(await response.arrayBuffer()));
+  expect([...pack.keys()]).toEqual([...PACK_MEMBERS]);
+  return pack;
+}
+
 describe('GET /v1/game/{id}/certification', () => {
   it('answers a zip of the PAR sheet, the configuration, the pools, VERIFY.md and the build', async () => {
-    const response = await fetch(`${server.url}/v1/game/${games.v1}/certification`, {
-      headers: { authorization: `Bearer ${tokens.accessToken}` },
-    });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/zip');
-    const members = unzipSync(new Uint8Array(await response.arrayBuffer()));
-    expect(Object.keys(members)).toEqual([...PACK_MEMBERS]);
-    const text = (name: string) => strFromU8(members[name] ?? new Uint8Array());
+    const pack = await downloadPack(games.v1);
+    const text = (name: string) => pack.get(name) ?? '';
     const sheet = await server.call('GET', `/v1/game/${games.v1}/par-sheet`, { token: tokens });
     expect(JSON.parse(text('par-sheet.json'))).toEqual(sheet.body.data);
     const csv = await server.call('GET', `/v1/game/${games.v1}/par-sheet`, {
@@ -194,5 +204,60 @@ describe('GET /v1/game/{id}/certification', () => {
     const unknown = await server.call('GET', '/v1/game/no-such-game/certification', { token: other });
     expect(unknown.status).toBe(404);
     expectAnsweredAsUnknown(theirs, unknown, { theirs: games.v1, unknown: 'no-such-game' });
+  });
+});
+
+describe('the certification pack of a version whose pool ended', () => {
+  it('publishes the pool’s seed, with which the pool verifies from the pack alone and with pnpm verify-pool', async () => {
+    const profile = await server.call('POST', '/v1/profile', {
+      token: tokens,
+      body: { name: 'Ended pool', type: 'demo', currency: 'BRL' },
+    });
+    const profileId = profile.body.data.profileId;
+    const created = await server.call('POST', '/v1/game', {
+      token: tokens,
+      body: { ...config, sampling: 100_001, profileId },
+    });
+    expect(created.status).toBe(201);
+    const gameId: string = created.body.data.id;
+    const player = await seatPlayer(server, { tokens, profileId, gameId }, 'pool-ender');
+    // A card played starts the pool; then every ticket is drawn as the play service records it, and
+    // the pool ends (its seed published).
+    const play = server.running.app.services.play;
+    const bought = await play.buy(player.sessionId);
+    if (!bought.ok) throw new Error(`buy refused: ${bought.code}`);
+    await play.reveal(player.sessionId, bought.data.round.roundId);
+    const game = (await server.deps.store.games.findById(gameId)) as GameRecord;
+    await drawPoolTo(server.deps, game, player, 0);
+
+    const pack = await downloadPack(gameId);
+    const text = (name: string) => pack.get(name) ?? '';
+    const [pool, ...others] = JSON.parse(text('pools.json'));
+    expect(others).toEqual([]);
+    expect(pool).toMatchObject({ number: 1, draws: 100_001, endedAt: expect.any(String) });
+    expect(pool.seed).toMatch(/^[0-9a-f]{64}$/);
+    // What a lab does with the pack alone (VERIFY.md): the seed against the commitment, and the pool
+    // re-derived from it holding the sheet's winners of each level.
+    const [checked] = verifyPackPools(pack);
+    expect(checked?.verification).toMatchObject({ ok: true, commitmentMatches: true, countsMatch: true });
+    const winners = JSON.parse(text('par-sheet.json')).levels.map(
+      (level: { winners: number }) => level.winners,
+    );
+    expect(checked?.verification.levelCounts.slice(1)).toEqual(winners);
+    expect(text('VERIFY.md')).toContain(`pnpm verify-pool --game ${gameId}`);
+
+    // What the operator runs (VERIFY.md's command), on the service's own database: every round too.
+    const { DATA_DIR: _unused, DATABASE_URL: _theirs, ...inherited } = process.env;
+    const run = await runCli('verify-pool', ['--game', gameId], {
+      ...inherited,
+      DATA_DIR: server.config.DATA_DIR,
+      ...(server.config.DATABASE_URL && { DATABASE_URL: server.config.DATABASE_URL }),
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain(`seed       ${pool.seed}`);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'OK: 1 ended pool verified from the published seed.',
+    );
+    expect(run.code).toBe(0);
   });
 });

@@ -3,6 +3,7 @@
 
 export { localTime, utcTime } from './date-format.ts';
 export { type Child, el, fill, type Props, svg, uid } from './dom.ts';
+export { saveFile } from './download.ts';
 export { asLang, knownLang, LANGS, type Lang, preferredLang } from './language.ts';
 export { LOCALES, localeOf } from './locale.ts';
 export { money, moneyOfMajor } from './money-format.ts';

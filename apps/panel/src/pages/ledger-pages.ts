@@ -1,4 +1,4 @@
-import { el, moneyOfMajor, utcTime } from '@raspa/browser-kit';
+import { el, moneyOfMajor, saveFile, utcTime } from '@raspa/browser-kit';
 import type {
   LedgerQuery,
   ListedTransaction,
@@ -11,7 +11,6 @@ import type { CsvFile, Page as ListPage } from '../api/api-client.ts';
 import type { Catalogue } from '../i18n/en.ts';
 import { field, formValues, select, table } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
-import { saveFile } from '../ui/download.ts';
 import { Feedback } from '../ui/feedback.ts';
 import { pagedList } from '../ui/pager.ts';
 import { profilePicker } from '../ui/profile-picker.ts';

@@ -1,8 +1,7 @@
-import { count, decimal, el, moneyOfMajor, percent } from '@raspa/browser-kit';
+import { count, decimal, el, moneyOfMajor, percent, saveFile } from '@raspa/browser-kit';
 import type { Game, ParSheet } from '@raspa/server/wire';
 import { table } from '../ui/blocks.ts';
 import type { PageContext } from '../ui/context.ts';
-import { saveFile } from '../ui/download.ts';
 import { Feedback } from '../ui/feedback.ts';
 
 type Level = ParSheet['levels'][number];

@@ -1,11 +1,10 @@
-import { el, moneyOfMajor, utcTime } from '@raspa/browser-kit';
+import { el, moneyOfMajor, saveFile, utcTime } from '@raspa/browser-kit';
 import type { Game, RoundDetail, Transaction, WalletCallAttempt } from '@raspa/server/wire';
 import { ApiError } from '../api/api-client.ts';
 import { checkTicket } from '../fairness/pool-check.ts';
 import { facts, section, table } from '../ui/blocks.ts';
 import type { Page, PageContext } from '../ui/context.ts';
 import { copyField } from '../ui/copy-field.ts';
-import { saveFile } from '../ui/download.ts';
 import { afterPaint, Feedback } from '../ui/feedback.ts';
 import { statusBadge } from '../ui/round-cells.ts';
 import { heading, link } from './auth-pages.ts';

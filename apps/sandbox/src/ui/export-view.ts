@@ -1,4 +1,4 @@
-import { el, uid } from '@raspa/browser-kit';
+import { el, saveFile, uid } from '@raspa/browser-kit';
 import { canonicalJson, gameCreateData, type Ladder, signBodyWebCrypto } from '@raspa/core';
 import type { Lang, SandboxConfig } from '../config/sandbox-config.ts';
 import {
@@ -9,6 +9,7 @@ import {
   importGameBody,
   PROFILE_ID_PLACEHOLDER,
 } from '../export/game-body.ts';
+import { parSheetFiles } from '../export/par-sheet-files.ts';
 import { copyText } from './copy-text.ts';
 
 /**
@@ -34,6 +35,12 @@ export class ExportView {
     'aria-label': 'Body to import',
   });
   private readonly importMessage = el('p', { class: 'problem', role: 'alert', hidden: true });
+  private readonly parSheetJson = el('button', { type: 'button', 'data-action': 'par-sheet-json' }, [
+    'Download the PAR sheet (JSON)',
+  ]);
+  private readonly parSheetCsv = el('button', { type: 'button', 'data-action': 'par-sheet-csv' }, [
+    'Download the PAR sheet (CSV)',
+  ]);
   private ladder: Ladder | null = null;
   private lang: Lang = 'pt';
   private current: GameCreateBody | null = null;
@@ -50,6 +57,8 @@ export class ExportView {
     copyCurl.addEventListener('click', () => void copyText(copyCurl, this.curl.textContent ?? ''));
     const load = el('button', { type: 'button', 'data-action': 'import' }, ['Import']);
     load.addEventListener('click', () => this.import());
+    this.parSheetJson.addEventListener('click', () => this.saveParSheet('json'));
+    this.parSheetCsv.addEventListener('click', () => this.saveParSheet('csv'));
     for (const each of [
       this.profileId,
       this.simulation,
@@ -99,6 +108,13 @@ export class ExportView {
       el('div', { class: 'actions' }, [copyCurl]),
       el('h4', {}, ['The answer, for a simulation']),
       this.answer,
+      el('h4', {}, ['The PAR sheet']),
+      el('p', { class: 'hint' }, [
+        'The model’s maths on one sheet for a test lab: as the service answers ',
+        el('code', {}, ['GET /v1/game/{id}/par-sheet']),
+        ' for a version of it, with no gameId or version yet.',
+      ]),
+      el('div', { class: 'actions' }, [this.parSheetJson, this.parSheetCsv]),
       el('h4', {}, ['Import a configuration']),
       this.importBox,
       this.importMessage,
@@ -120,6 +136,8 @@ export class ExportView {
   private render(): void {
     const ladder = this.ladder;
     this.root.classList.toggle('stale', ladder === null);
+    this.parSheetJson.disabled = ladder === null;
+    this.parSheetCsv.disabled = ladder === null;
     if (!ladder) {
       this.current = null;
       return;
@@ -154,6 +172,13 @@ export class ExportView {
       this.signature.textContent = `x-signed-request: ${signature}`;
       this.signature.dataset.signature = signature;
     });
+  }
+
+  /** The ladder shown's PAR sheet to the browser's downloads. */
+  private saveParSheet(kind: 'json' | 'csv'): void {
+    if (!this.ladder) return;
+    const file = parSheetFiles(this.ladder)[kind];
+    saveFile(file.name, file.text, file.type);
   }
 
   private import(): void {

@@ -1,5 +1,5 @@
+import type { CsvCellKind, CsvColumns } from '@raspa/core';
 import { z } from 'zod';
-import type { CsvCellKind, CsvColumns } from './csv.ts';
 
 /**
  * The CSV columns of a flat response schema, in its order: a field whose schema is a number

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 
 /**
- * Answers a CSV file (written by csv.ts) as a download; the handler then returns nothing
+ * Answers a CSV file (written by @raspa/core's csv.ts) as a download; the handler then returns nothing
  * (route.ts sends no JSON after it).
  */
 export function sendCsv(response: Response, name: string, text: string): never {

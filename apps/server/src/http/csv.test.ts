@@ -1,8 +1,10 @@
+// The CSV writer lives in @raspa/core (the sandbox writes the PAR sheet with it too); its test stays here,
+// beside the CSV reader the service's tests share.
+import { neutraliseCell, startsLikeFormula, toCsv, toCsvTables } from '@raspa/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readCsvRecords as readCsv } from '../../test/csv-reader.ts';
-import { neutraliseCell, startsLikeFormula, toCsv, toCsvTables } from './csv.ts';
 import { csvColumnsOf } from './csv-columns.ts';
 
 /** Every way a formula may start: a sign in any width, a tab, a carriage return or a line feed. */

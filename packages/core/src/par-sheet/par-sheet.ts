@@ -1,6 +1,7 @@
 import { exactRatio } from './exact-ratio.ts';
 import { cardVariance, type ParSheetPool, poolMoments } from './pool-moments.ts';
-import { type ReturnRange, returnRange } from './return-range.ts';
+import { normalRangeClamped, type ReturnRange, returnRange } from './return-range.ts';
+import { simulatedReturnRange } from './simulated-range.ts';
 
 /** The numbers of cards a PAR sheet gives the player's return ranges for (docs/contract.md §17). */
 export const PAR_SHEET_CARDS = [100, 1_000, 10_000, 100_000] as const;
@@ -65,6 +66,9 @@ export function parSheet(pool: ParSheetPool, cards: readonly number[] = PAR_SHEE
       oneIn: exactRatio(tickets, BigInt(count)),
       rtpShare: exactRatio(BigInt(count) * BigInt(prize), tickets * bet),
     })),
-    ranges: cards.map((n) => returnRange(moments, rtp, n)),
+    // The normal shape where it holds; simulated where it reaches past what the cards can return.
+    ranges: cards.map((n) =>
+      normalRangeClamped(moments, rtp, n) ? simulatedReturnRange(moments, n) : returnRange(moments, rtp, n),
+    ),
   };
 }

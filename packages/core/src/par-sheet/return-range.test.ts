@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { exactRatio } from './exact-ratio.ts';
 import { poolMoments } from './pool-moments.ts';
 import { achievableReturns, meanReturnVariance, returnRange, Z_90, Z_99 } from './return-range.ts';
-import { smallPool, ticketsOf } from './small-pools.fixture.ts';
+import { poolAndCards, smallPool, ticketsOf } from './small-pools.fixture.ts';
 
 /** Every way of taking `cards` tickets of the pool: each subset of that size, by bit mask. */
 function subsetSums(tickets: readonly number[], cards: number): bigint[] {
@@ -24,10 +24,6 @@ function normalCdf(z: number): number {
   for (let i = 1; i < steps; i++) sum += (i % 2 === 1 ? 4 : 2) * f(i * h);
   return 0.5 + (sum * h) / 3;
 }
-
-const poolAndCards = smallPool.chain((pool) =>
-  fc.record({ pool: fc.constant(pool), cards: fc.integer({ min: 1, max: pool.sampling }) }),
-);
 
 describe('the return after N cards drawn without replacement from a small pool', () => {
   it('has the variance of the finite-population correction, exactly, over every subset of N tickets', () => {

@@ -7,13 +7,16 @@ export const Z_99 = 2.5758293035489004;
 
 /** How the ranges are found: see `returnRange`. */
 export const RANGE_METHOD = 'normal-fpc';
+/** Where the normal shape fails: see `simulatedReturnRange` (simulated-range.ts). */
+export const SIMULATED_METHOD = 'simulated';
+export const RANGE_METHODS = [RANGE_METHOD, SIMULATED_METHOD] as const;
 
 /** Where a player's return (prizes ÷ bets) lands after `cards` cards, in 90% and 99% of cases. */
 export interface ReturnRange {
   cards: number;
   p90: [number, number];
   p99: [number, number];
-  method: typeof RANGE_METHOD;
+  method: (typeof RANGE_METHODS)[number];
 }
 
 /**
@@ -50,6 +53,17 @@ export function returnRange(moments: PoolMoments, rtp: number, cards: number): R
   const within = (value: number) => Math.min(highest, Math.max(lowest, value));
   const around = (z: number): [number, number] => [within(rtp - z * spread), within(rtp + z * spread)];
   return { cards, p90: around(Z_90), p99: around(Z_99), method: RANGE_METHOD };
+}
+
+/**
+ * Whether the normal 99% range of `cards` cards reaches past what that many tickets can return:
+ * the sign that the true return is too skewed for the normal shape (a rare, large top prize), where
+ * the PAR sheet simulates instead.
+ */
+export function normalRangeClamped(moments: PoolMoments, rtp: number, cards: number): boolean {
+  const spread = Math.sqrt(ratioOf(meanReturnVariance(moments, cards)));
+  const [lowest, highest] = achievableReturns(moments, cards);
+  return rtp - Z_99 * spread < lowest || rtp + Z_99 * spread > highest;
 }
 
 /** The lowest and highest return `cards` tickets of the pool can give: its smallest or largest prizes. */

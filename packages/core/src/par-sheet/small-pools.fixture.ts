@@ -22,6 +22,11 @@ export const smallPool = fc
     return { sampling: losers + winners.reduce((a, b) => a + b, 0), betPrice, levels };
   });
 
+/** A small pool and a number of cards from 1 to all of its tickets. */
+export const poolAndCards = smallPool.chain((pool) =>
+  fc.record({ pool: fc.constant(pool), cards: fc.integer({ min: 1, max: pool.sampling }) }),
+);
+
 /** Every ticket of the pool, one prize each (0 for a losing one). */
 export function ticketsOf(pool: ParSheetPool): number[] {
   const tickets = pool.levels.flatMap((level) => Array<number>(level.winners).fill(level.prize));

@@ -1,4 +1,17 @@
 export {
+  checkDraws,
+  DEFAULT_ALPHA,
+  DRAW_ORDER_SEGMENTS,
+  type DrawCheck,
+  type DrawCheckOptions,
+  type DrawCheckPool,
+  MAX_SIMULATED_CARDS,
+  MIN_EXPECTED_PER_CELL,
+  type PoolDrawer,
+  servicePoolDrawer,
+  simulationPoolSeed,
+} from './draw-check.ts';
+export {
   PLAYER_RESULTS_DEFAULTS,
   PLAYER_RESULTS_LIMITS,
   type PlayerResults,

@@ -1,3 +1,4 @@
+import { parSheetCsv } from '@raspa/core';
 import { z } from 'zod';
 import { buildIdentity } from '../../ops/build-identity.ts';
 import { id } from '../../schemas/common.ts';
@@ -5,7 +6,7 @@ import { certificationPack, PACK_MEMBERS } from '../certification-pack.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
 import { gameView } from './game-routes.ts';
-import { parSheetCsv, parSheetView } from './par-sheet-routes.ts';
+import { parSheetView } from './par-sheet-routes.ts';
 import { poolView } from './pool-routes.ts';
 
 const gameParams = z.object({ id });

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { promoReportFigures, toMajor } from '@raspa/core';
+import { type CsvColumns, csvHeader, csvLines, promoReportFigures, toCsv, toMajor } from '@raspa/core';
 import type { Response } from 'express';
 import { z } from 'zod';
 import { id, successStatus } from '../../schemas/common.ts';
@@ -14,7 +14,6 @@ import {
   transactionType,
 } from '../../schemas/round.ts';
 import { REPORT_GROUPS, type ReportRow } from '../../store/records.ts';
-import { type CsvColumns, csvHeader, csvLines, toCsv } from '../csv.ts';
 import { csvColumnsOf } from '../csv-columns.ts';
 import { sendCsv } from '../csv-response.ts';
 import { checkDateOrder, dateRangeFields } from '../date-range.ts';

@@ -1,9 +1,13 @@
-import { PAR_SHEET_CARDS, parSheet, RANGE_METHOD, toMajor } from '@raspa/core';
+import {
+  PAR_SHEET_CARDS,
+  type ParSheetDocument,
+  parSheetCsv,
+  parSheetDocument,
+  RANGE_METHODS,
+} from '@raspa/core';
 import { z } from 'zod';
 import { id, successStatus } from '../../schemas/common.ts';
 import type { GameRecord } from '../../store/records.ts';
-import { toCsvTables } from '../csv.ts';
-import { csvColumnsOf } from '../csv-columns.ts';
 import { sendCsv } from '../csv-response.ts';
 import { ok } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
@@ -36,13 +40,15 @@ export const returnRangeSchema = z
     cards: z.number().int().meta({ description: 'Cards bought in a row' }),
     p90: bounds.meta({ description: 'The central 90% of the player’s return (prizes ÷ bets): [low, high]' }),
     p99: bounds.meta({ description: 'The central 99%: [low, high]' }),
-    method: z.enum([RANGE_METHOD]).meta({
+    method: z.enum(RANGE_METHODS).meta({
       description:
-        'normal-fpc: computed, not simulated: rtp ± z × σ/√cards × √((sampling − cards)/(sampling − 1)), the ' +
-        'normal approximation of the mean of that many tickets drawn without replacement from one pool ' +
-        '(z = 1.6449 for 90%, 2.5758 for 99%), each bound kept within what that many tickets can return. ' +
-        'The mean and spread are exact; the normal shape is not, and is poor for few cards and a rare top ' +
-        'prize (the true distribution is skewed: most players end below the RTP)',
+        'How the range was found. normal-fpc: computed, rtp ± z × σ/√cards × √((sampling − cards)/(sampling − 1)), ' +
+        'the normal approximation of the mean of that many tickets drawn without replacement from one pool ' +
+        '(z = 1.6449 for 90%, 2.5758 for 99%); the mean and spread are exact, the normal shape is not. simulated: ' +
+        'where that normal 99% range would reach past what that many tickets can return (a rare, large top ' +
+        'prize skews the return: most players end below the RTP), 10,000 seeded players each take that many ' +
+        'tickets without replacement from one pool, and the range is their 5th–95th (p90) and 0.5th–99.5th ' +
+        '(p99) percentiles',
     }),
   })
   .meta({ id: 'ReturnRange' });
@@ -69,8 +75,6 @@ export const parSheetSchema = z
   })
   .meta({ id: 'ParSheet', description: 'A game version’s maths on one sheet (docs/games.md, PAR sheet)' });
 
-type ParSheetView = z.input<typeof parSheetSchema>;
-
 const gameParams = z.object({ id });
 const parSheetQuery = z.object({
   version: z.coerce
@@ -81,53 +85,20 @@ const parSheetQuery = z.object({
     .meta({ description: 'Another version of the same profile and model (default: the version `id` names)' }),
 });
 
-export function parSheetView(game: GameRecord): ParSheetView {
-  const sheet = parSheet(game.ladder);
-  const major = (minor: number) => toMajor(minor, game.currency);
-  return {
-    gameId: game.id,
-    version: game.version,
-    gameModel: game.gameModel,
-    betPrice: major(sheet.betPrice),
-    sampling: sheet.sampling,
-    rtp: sheet.rtp,
-    hitFrequency: sheet.hitFrequency,
-    stdDev: sheet.stdDev,
-    maxWinMultiple: sheet.maxWinMultiple,
-    levels: sheet.levels.map((level) => ({ ...level, prize: major(level.prize) })),
-    ranges: sheet.ranges,
-  };
-}
+/** Sheets kept by game version id: a version's ladder never changes, and simulated ranges take tens of ms. */
+const SHEETS_KEPT = 64;
+const sheets = new Map<string, ParSheetDocument<string, number>>();
 
-const FIGURE_COLUMNS = { figure: 'text', value: 'number' } as const;
-const LEVEL_COLUMNS = csvColumnsOf(parSheetLevelSchema);
-const RANGE_COLUMNS = {
-  cards: 'number',
-  p90Low: 'number',
-  p90High: 'number',
-  p99Low: 'number',
-  p99High: 'number',
-  method: 'text',
-} as const;
-
-/** The sheet as three tables in one CSV: the figures (one per line), the levels, the ranges. */
-export function parSheetCsv(sheet: ParSheetView): string {
-  const { levels, ranges, ...figures } = sheet;
-  return toCsvTables([
-    { columns: FIGURE_COLUMNS, rows: Object.entries(figures).map(([figure, value]) => ({ figure, value })) },
-    { columns: LEVEL_COLUMNS, rows: levels },
-    {
-      columns: RANGE_COLUMNS,
-      rows: ranges.map(({ cards, p90, p99, method }) => ({
-        cards,
-        p90Low: p90[0],
-        p90High: p90[1],
-        p99Low: p99[0],
-        p99High: p99[1],
-        method,
-      })),
-    },
-  ]);
+/** The version's sheet, computed by the core as the sandbox's export is (`parSheetDocument`). */
+export function parSheetView(game: GameRecord): ParSheetDocument<string, number> {
+  let sheet = sheets.get(game.id);
+  if (!sheet) {
+    sheet = parSheetDocument(game.ladder, { gameId: game.id, version: game.version });
+    // The oldest kept goes first (a Map keeps insertion order).
+    if (sheets.size >= SHEETS_KEPT) sheets.delete(sheets.keys().next().value as string);
+    sheets.set(game.id, sheet);
+  }
+  return sheet;
 }
 
 export function parSheetRoutes({ services }: RouteKit): RouteDefinition[] {

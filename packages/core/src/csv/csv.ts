@@ -1,5 +1,6 @@
 /**
- * CSV (RFC 4180) of flat rows, for the lists' and the report's `format=csv`: a header line, then
+ * CSV (RFC 4180) of flat rows, for the service's lists, report and PAR sheet, and the sandbox's PAR
+ * sheet export (one writer, so both neutralise alike): a header line, then
  * one line per row, CRLF-ended; a field holding a comma, a quote or a line break is quoted, its
  * quotes doubled. null and undefined are empty fields.
  *

@@ -1,0 +1,8 @@
+export {
+  type ChiSquareTest,
+  chiSquarePValue,
+  chiSquareTest,
+  goodnessOfFitStatistic,
+  independenceStatistic,
+  logGamma,
+} from './chi-square.ts';
