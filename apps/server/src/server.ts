@@ -30,7 +30,7 @@ export function buildDeps(config: Config, overrides: Partial<Deps> = {}): Deps {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const from = config.MAIL_FROM;
   return {
-    store: overrides.store ?? openConfiguredStore(config),
+    store: overrides.store ?? openConfiguredStore(config, { logger }),
     clock,
     random,
     newId: overrides.newId ?? createIdGenerator(clock, random),

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
+import type { Logger } from '../logger.ts';
 import { openPostgresStore } from './postgres/postgres-store.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import type { Store } from './store.ts';
 
 /**
  * The service's store: the PostgreSQL database of DATABASE_URL when it is set, else the embedded
- * SQLite file in DATA_DIR. `readonly` opens it for a report that changes nothing (verify-pool).
+ * SQLite file in DATA_DIR. `readonly` opens it for a report that changes nothing (verify-pool);
+ * `logger` hears what the start did beyond the migrations (a restored PostgreSQL database's repair).
  */
 export function openConfiguredStore(
   settings: {
@@ -15,7 +17,7 @@ export function openConfiguredStore(
     DATA_DIR: string;
     STATEMENT_STATS?: string | undefined;
   },
-  options: { readonly?: boolean } = {},
+  options: { readonly?: boolean; logger?: Logger } = {},
 ): Store {
   if (settings.DATABASE_URL)
     return openPostgresStore(settings.DATABASE_URL, {
@@ -25,7 +27,7 @@ export function openConfiguredStore(
       ...(settings.DATABASE_POOL_SIZE && { maxConnections: settings.DATABASE_POOL_SIZE }),
     });
   return openSqliteStore(join(settings.DATA_DIR, 'raspa.sqlite'), {
-    ...options,
+    ...(options.readonly !== undefined && { readonly: options.readonly }),
     statementStats: settings.STATEMENT_STATS,
   });
 }

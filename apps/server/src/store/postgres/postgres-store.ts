@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Logger } from '../../logger.ts';
 import type { StoreHealth } from '../records.ts';
 import { createAuditAnchorsRepo } from '../repos/audit-anchors-repo.ts';
 import { createAuditRepo } from '../repos/audit-repo.ts';
@@ -26,6 +27,7 @@ import type { Repositories, Store } from '../store.ts';
 import { createPool, migrate, shippedMigrations } from './database.ts';
 import { createPostgresExec } from './exec.ts';
 import { createLedgerCounts } from './ledger-counts.ts';
+import { repairRestoredDatabase } from './restored-database.ts';
 import { countRoundTrips, type RoundTrips } from './round-trips.ts';
 import type { Sql } from './sql.ts';
 import { createUnits } from './units.ts';
@@ -59,6 +61,21 @@ function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCount
   };
 }
 
+/**
+ * The migrations, then the repair of a database restored from another cluster (restored-database.ts),
+ * before any call runs: the lists' totals are right from the first one. Logged once, by the
+ * instance that repaired.
+ */
+async function migrateAndRepair(pool: pg.Pool, logger: Logger | undefined): Promise<void> {
+  await migrate(pool);
+  const repair = await repairRestoredDatabase(pool);
+  if (repair)
+    logger?.warn(
+      "restored database: its transaction ids come from another cluster's history; the lists' totals were rebuilt",
+      { ...repair },
+    );
+}
+
 /** Where the migrations applied at open stand: /ready says "not yet" or why they failed. */
 type MigrationState = { state: 'running' } | { state: 'failed'; error: Error } | { state: 'done' };
 
@@ -90,11 +107,13 @@ export function createPostgresStore(
     foldCounts?: boolean;
     /** Counts round trips (a test's own counter); `statementStats` writes them to a file instead. */
     trips?: RoundTrips;
+    /** Hears what the start did beyond the migrations (a restored database's repair). */
+    logger?: Logger;
   } = {},
 ): PostgresStore {
   let migrations: MigrationState = { state: 'running' };
-  // A reader (verify-pool) never migrates: /ready-style health then says what is missing.
-  const ready = (options.readonly ? Promise.resolve([]) : migrate(pool)).then(
+  // A reader (verify-pool) never migrates nor repairs: /ready-style health then says what is missing.
+  const ready = (options.readonly ? Promise.resolve() : migrateAndRepair(pool, options.logger)).then(
     () => {
       migrations = { state: 'done' };
     },
@@ -141,6 +160,7 @@ export const openPostgresStore = (
     statementStats?: string | undefined;
     /** false: the lists' totals count the rows instead of adding folded per-day counts (LEDGER_COUNT_FOLD, ledger-counts.ts). */
     foldCounts?: boolean;
+    logger?: Logger;
   } = {},
 ): PostgresStore => {
   const readonly = options.readonly ?? false;
@@ -150,6 +170,11 @@ export const openPostgresStore = (
       pipeline: true,
       ...(options.maxConnections && { max: options.maxConnections }),
     }),
-    { readonly, statementStats: options.statementStats, foldCounts: options.foldCounts !== false },
+    {
+      readonly,
+      statementStats: options.statementStats,
+      foldCounts: options.foldCounts !== false,
+      ...(options.logger && { logger: options.logger }),
+    },
   );
 };
