@@ -12,11 +12,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatAmount } from '@raspa/core';
-import { loadDotEnv, readConfig } from '../config.ts';
 import { createFairnessService, type PoolCheck } from '../services/fairness-service.ts';
 import { openConfiguredStore } from '../store/open-store.ts';
 import type { GameRecord } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
+import { readCliConfig } from './cli-store.ts';
 
 const USAGE = 'usage: pnpm verify-pool --game <gameId> [--pool <poolId>] [--data-dir <dir>]';
 
@@ -96,19 +96,12 @@ async function main(argv: string[]): Promise<number> {
     console.error(`${options}\n${USAGE}`);
     return 2;
   }
-  loadDotEnv();
-  const configured = readConfig({
-    ...process.env,
-    ...(options.dataDir !== undefined && { DATA_DIR: options.dataDir }),
-  });
-  if (!configured.ok) {
-    console.error(`the configuration has problems:\n  ${configured.errors.join('\n  ')}`);
-    return 2;
-  }
-  const { DATABASE_URL } = configured.config;
+  const config = readCliConfig(options.dataDir);
+  if (!config) return 2;
+  const { DATABASE_URL } = config;
   const file = DATABASE_URL
     ? 'the PostgreSQL database of DATABASE_URL'
-    : join(configured.config.DATA_DIR, 'raspa.sqlite');
+    : join(config.DATA_DIR, 'raspa.sqlite');
   if (!DATABASE_URL && !existsSync(file)) {
     console.error(`no database at ${file} (set DATA_DIR or pass --data-dir)\n${USAGE}`);
     return 2;
@@ -116,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
   let store: Store;
   try {
     // Read-only: the verifier never changes the ledger, and can run beside the live service.
-    store = openConfiguredStore(configured.config, { readonly: true });
+    store = openConfiguredStore(config, { readonly: true });
   } catch (error) {
     console.error(`cannot open ${file}: ${(error as Error).message}`);
     return 2;

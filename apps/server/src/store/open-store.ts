@@ -7,7 +7,8 @@ import type { Store } from './store.ts';
 
 /**
  * The service's store: the PostgreSQL database of DATABASE_URL when it is set, else the embedded
- * SQLite file in DATA_DIR. `readonly` opens it for a report that changes nothing (verify-pool).
+ * SQLite file in DATA_DIR. `readonly` opens it for a report that changes nothing (verify-pool);
+ * `logger` hears what the start did beyond the migrations (a restored PostgreSQL database's repair).
  */
 export function openConfiguredStore(
   settings: {
@@ -32,7 +33,7 @@ export function openConfiguredStore(
       ...(settings.DATABASE_POOL_SIZE && { maxConnections: settings.DATABASE_POOL_SIZE }),
     });
   return openSqliteStore(join(settings.DATA_DIR, 'raspa.sqlite'), {
-    ...options,
+    ...(options.readonly !== undefined && { readonly: options.readonly }),
     statementStats: settings.STATEMENT_STATS,
   });
 }

@@ -36,8 +36,11 @@ import { first, PLANNED_EACH_RUN, type Sql } from './sql.ts';
  * on SQLite, narrow a status with dates).
  */
 
-/** The advisory lock of a fold: one at a time across instances; the others skip theirs. */
-const FOLD_LOCK = 7_261_736_173;
+/**
+ * The advisory lock of a fold: one at a time across instances; the others skip theirs. The start-up
+ * repair of a restored database (restored-database.ts) holds it too.
+ */
+export const FOLD_LOCK = 7_261_736_173;
 /**
  * A reader starts a fold at most this often per process and list: the rows past the watermark
  * are counted by each total through the written_xid index, so they are kept to a few seconds of

@@ -25,10 +25,11 @@ import { createTestCardsRepo } from '../repos/test-cards-repo.ts';
 import { createWebhooksRepo } from '../repos/webhooks-repo.ts';
 import type { Repositories, Store } from '../store.ts';
 import { createWriteGuard, type WriteGuard, WriteRefusedError } from '../write-guard.ts';
-import { createPool, migrate, shippedMigrations } from './database.ts';
+import { createPool, type MigrationGate, migrate, shippedMigrations } from './database.ts';
 import { createPostgresExec } from './exec.ts';
 import { beatInstance, forgetInstance, type InstanceIdentity } from './instance-heartbeats.ts';
 import { createLedgerCounts } from './ledger-counts.ts';
+import { repairRestoredDatabase } from './restored-database.ts';
 import { countRoundTrips, type RoundTrips } from './round-trips.ts';
 import type { Sql } from './sql.ts';
 import { createUnits } from './units.ts';
@@ -60,6 +61,25 @@ function createRepos(sql: Sql, unready: () => StoreHealth | undefined, foldCount
     history: createHistoryRepo(x),
     testCards: createTestCardsRepo(x),
   };
+}
+
+/**
+ * The migrations, then the repair of a database restored from another cluster (restored-database.ts),
+ * before any call runs: the lists' totals are right from the first one. Logged once, by the
+ * instance that repaired.
+ */
+async function migrateAndRepair(
+  pool: pg.Pool,
+  logger: Logger | undefined,
+  gate: MigrationGate | undefined,
+): Promise<void> {
+  await migrate(pool, gate);
+  const repair = await repairRestoredDatabase(pool);
+  if (repair)
+    logger?.warn(
+      "restored database: its transaction ids come from another cluster's history; the lists' totals were rebuilt",
+      { ...repair },
+    );
 }
 
 /** Where the migrations applied at open stand: /ready says "not yet" or why they failed. */
@@ -104,6 +124,7 @@ export function createPostgresStore(
      * heartbeat (WriteGuard.beat) and refuses every call once refused. Absent: no such check.
      */
     instance?: InstanceIdentity;
+    /** Hears what the start did beyond the migrations (a restored database's repair). */
     logger?: Logger;
   } = {},
 ): PostgresStore {
@@ -113,9 +134,11 @@ export function createPostgresStore(
     logger: options.logger,
     ...(instance && { beat: () => beatInstance(pool, instance) }),
   });
-  // A reader (verify-pool) never migrates: /ready-style health then says what is missing.
+  // A reader (verify-pool) never migrates nor repairs: /ready-style health then says what is missing.
   const ready = (
-    options.readonly ? Promise.resolve([]) : migrate(pool, instance && { instance, guard: writer })
+    options.readonly
+      ? Promise.resolve()
+      : migrateAndRepair(pool, options.logger, instance && { instance, guard: writer })
   ).then(
     () => {
       migrations = { state: 'done' };
