@@ -1,7 +1,7 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { verifyProof } from '@raspa/core/audit';
+import { signingKeyOf, verifyProof } from '@raspa/core/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANCHOR_SETTLE_MS, MAX_ANCHOR_LEAVES, writeNextAnchor } from '../src/audit/anchor-writer.ts';
 import { verifyStoredAudit } from '../src/audit/verify-records.ts';
@@ -334,6 +334,11 @@ describe('pnpm verify-audit and audit-export', CLI_TESTS_HANG_BOUND, () => {
     expect((await cli('audit-export', ['--out', file])).code).toBe(0);
     const key = server.deps.auditKey?.publicKey ?? '';
     expect((await cli('verify-audit', ['--file', file, '--key', key])).code).toBe(0);
+    // Another key than the one that signed: nothing verifies.
+    const otherKey = signingKeyOf(generateKeyPairSync('ed25519').privateKey).publicKey;
+    const wrongKey = await cli('verify-audit', ['--file', file, '--key', otherKey]);
+    expect(wrongKey.stdout).toMatch(/BREAK at anchor \d+: /);
+    expect(wrongKey.code).toBe(1);
     const tampered = readFileSync(file, 'utf8').replace(
       /\\"prizeMinor\\":(\d+)/,
       (_m, n) => `\\"prizeMinor\\":${Number(n) + 1}`,
