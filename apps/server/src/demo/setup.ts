@@ -46,12 +46,21 @@ export async function setUpDemo(
 ): Promise<DemoInfo | undefined> {
   if ((await deps.store.clients.countClients()) > 0) return undefined;
   const password = deps.random(12).toString('base64url');
-  const { apiKey, client } = await services.auth.createClient({
-    name: 'Demo operator',
-    email: DEMO_EMAIL,
-    password,
-    ...(demoApiKey && { apiKey: demoApiKey }),
-  });
+  let created: Awaited<ReturnType<Services['auth']['createClient']>>;
+  try {
+    created = await services.auth.createClient({
+      name: 'Demo operator',
+      email: DEMO_EMAIL,
+      password,
+      ...(demoApiKey && { apiKey: demoApiKey }),
+    });
+  } catch (error) {
+    // Several instances started at once on one empty database: another one's demo client came
+    // first (the e-mail and the key are unique), and that instance sets up the rest.
+    if ((await deps.store.clients.countClients()) > 0) return undefined;
+    throw error;
+  }
+  const { apiKey, client } = created;
   deps.logger.info('created the demo API client', { email: DEMO_EMAIL });
   const game = await setUpDemoGame(services, client.id);
   deps.logger.info('created the demo profile, game, player and session', {
