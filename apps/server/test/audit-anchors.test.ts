@@ -120,7 +120,7 @@ describe('audit anchors', CLI_TESTS_HANG_BOUND, () => {
     expect(await verdict()).toMatchObject({ ok: true });
   });
 
-  it('verify-audit names a removed entry, a changed entry, an inserted round and a changed anchor row, and holds again once each is undone', async () => {
+  it('verify-audit names a removed entry, a changed entry, entries out of order, an inserted round and a changed anchor row, and holds again once each is undone', async () => {
     const roundId = await playRound();
     settle();
     await anchoring().runOnce();
@@ -131,11 +131,11 @@ describe('audit anchors', CLI_TESTS_HANG_BOUND, () => {
     const sql = await rawSql(server);
     try {
       // Someone with database access, not the service: plain SQL beside it.
-      const [entry] = await sql.all<Record<string, string | null>>(
-        'SELECT id, client_id, actor, operation, target_id, ip, at FROM audit_log WHERE client_id = ? ORDER BY at, id LIMIT 1',
+      const [entry, next] = await sql.all<Record<string, string | null>>(
+        'SELECT id, client_id, actor, operation, target_id, ip, at FROM audit_log WHERE client_id = ? ORDER BY at, id LIMIT 2',
         [round.clientId],
       );
-      if (!entry) throw new Error('no audit entry');
+      if (!entry || !next) throw new Error('no audit entries');
       const entryId = entry.id;
       await sql.run('DELETE FROM audit_log WHERE id = ?', [entryId]);
       expect(await verdict()).toMatchObject({
@@ -157,6 +157,14 @@ describe('audit anchors', CLI_TESTS_HANG_BOUND, () => {
         break: { reason: 'leaf-changed', record: `entry ${entryId}` },
       });
       await sql.run('UPDATE audit_log SET operation = ? WHERE id = ?', [entry.operation, entryId]);
+      expect(await verdict()).toMatchObject({ ok: true });
+
+      // The client's second entry moved a millisecond before its first (both in its first anchor):
+      // the records are those signed, their order is not.
+      const setAt = (at: string | null) => sql.run('UPDATE audit_log SET at = ? WHERE id = ?', [at, next.id]);
+      await setAt(new Date(Date.parse(entry.at ?? '') - 1).toISOString());
+      expect(await verdict()).toMatchObject({ ok: false, break: { reason: 'leaf-reordered' } });
+      await setAt(next.at);
       expect(await verdict()).toMatchObject({ ok: true });
 
       // A round written into an anchored range afterwards: same time, an id just before the round's.
