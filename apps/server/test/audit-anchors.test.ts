@@ -164,7 +164,7 @@ describe('audit anchors', CLI_TESTS_HANG_BOUND, () => {
       const setAt = (at: string | null) => sql.run('UPDATE audit_log SET at = ? WHERE id = ?', [at, next.id]);
       await setAt(new Date(Date.parse(entry.at ?? '') - 1).toISOString());
       expect(await verdict()).toMatchObject({ ok: false, break: { reason: 'leaf-reordered' } });
-      await setAt(next.at);
+      await setAt(next.at ?? null);
       expect(await verdict()).toMatchObject({ ok: true });
 
       // A round written into an anchored range afterwards: same time, an id just before the round's.
