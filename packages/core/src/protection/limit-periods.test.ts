@@ -103,6 +103,17 @@ describe('limitPeriodBounds', () => {
     });
   });
 
+  it('starts a day at the end of a three-hour gap over midnight (Danmarkshavn, 1 Jan 1996)', () => {
+    // The clock went from 23:59:59 on 31 Dec (UTC−3) to 03:00 on 1 Jan (UTC): the day began at 03:00 UTC.
+    expect(bounds('day', 'America/Danmarkshavn', '1996-01-01T03:00:00.000Z')).toEqual({
+      start: '1996-01-01T03:00:00.000Z',
+      resetAt: '1996-01-02T00:00:00.000Z',
+    });
+    expect(bounds('day', 'America/Danmarkshavn', '1996-01-01T02:59:59.999Z').resetAt).toBe(
+      '1996-01-01T03:00:00.000Z',
+    );
+  });
+
   it('skips a day the zone dropped (Samoa, 30 Dec 2011)', () => {
     const { start, resetAt } = limitPeriodBounds('day', 'Pacific/Apia', at('2011-12-29T12:00:00.000Z'));
     expect(resetAt - start).toBe(24 * HOUR);
@@ -140,8 +151,8 @@ describe('limitPeriodBounds', () => {
     expect(limitPeriodBounds(period, zone, resetAt).start).toBe(resetAt);
     expect(limitPeriodBounds(period, zone, start).resetAt).toBe(resetAt);
     const wall = wallOf(start, zone);
-    // Midnight, or the end of a DST gap that skipped it (at most a few hours).
-    expect(wall.hour).toBeLessThan(3);
+    // The date changes at `start`: midnight, or the end of a gap that skipped it (Danmarkshavn's was 3 h).
+    expect(wallOf(start - 1000, zone).day).not.toBe(wall.day);
     if (period === 'week') expect(wall.weekday).toBe('Mon');
     if (period === 'month') expect(wall.day).toBe(1);
   }
