@@ -43,6 +43,7 @@ export default defineConfig({
           include: onBothDatabases(fileURLToPath(new URL('./apps/server/test', import.meta.url))),
           env: { RASPA_TEST_STORE: 'postgres' },
           globalSetup: ['test/postgres-global-setup.ts'],
+          setupFiles: ['../../packages/core/src/testing/property-seed.ts'],
           // Bounds against a hang, as in the server project: every commit is a network round trip
           // and an fsync, and play-loop's 100-player burst took over 30 s on a loaded machine.
           testTimeout: 120_000,

@@ -4,5 +4,6 @@ export default defineProject({
   test: {
     name: 'game',
     include: ['src/**/*.test.ts'],
+    setupFiles: ['../../packages/core/src/testing/property-seed.ts'],
   },
 });

@@ -6,6 +6,7 @@ export default defineProject({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // One throwaway PostgreSQL cluster for the run, stopped and removed at its end (issue 13).
     globalSetup: ['test/postgres-global-setup.ts'],
+    setupFiles: ['../../packages/core/src/testing/property-seed.ts'],
     // Bounds against a hang, not budgets: on a loaded 2-core CI machine a pool drawn to its end took
     // 42 s where a quiet one takes 10 (issue 33). Speed is the benchmarks' subject.
     testTimeout: 120_000,

@@ -1,5 +1,9 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'browser-kit', include: ['src/**/*.test.ts'] },
+  test: {
+    name: 'browser-kit',
+    include: ['src/**/*.test.ts'],
+    setupFiles: ['../../packages/core/src/testing/property-seed.ts'],
+  },
 });
