@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { signingKeyFromSeed } from '@raspa/core/audit';
 import { z } from 'zod';
 import { decidePrivateOutbound, type PrivateOutbound } from './outbound/private-outbound-default.ts';
+import { parseDatabaseHosts } from './store/postgres/database-hosts.ts';
 
 /** Seconds in "7200", "45s", "30m", "2h" or "1d". */
 export function durationSeconds(text: string): number {
@@ -77,8 +78,17 @@ export const envSchema = z.object({
    * postgres://user:password@host:port/database: the service keeps its data in that PostgreSQL
    * database (docs/store.md); unset, in the embedded SQLite file DATA_DIR/raspa.sqlite.
    */
+  /**
+   * Several servers, in libpq's syntax, for a primary and its standbys: `postgres://u@db1,db2/raspa
+   * ?target_session_attrs=read-write` (store/postgres/database-hosts.ts, docs/operating.md "Failover").
+   */
   DATABASE_URL: z
-    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .string()
+    .check((context) => {
+      const hosts = parseDatabaseHosts(context.value);
+      if ('error' in hosts)
+        context.issues.push({ code: 'custom', message: hosts.error, input: context.value });
+    })
     .optional(),
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   TOKEN_TTL: duration.default(7200),

@@ -12,6 +12,7 @@ import { countedAdapter } from './realtime/counted-adapter.ts';
 import { buildDeps, startServer } from './server.ts';
 import { createServices } from './services/services.ts';
 import { createPool } from './store/postgres/database.ts';
+import { databaseForLogs } from './store/postgres/database-hosts.ts';
 import { CODE_GENERATION } from './store/write-generation.ts';
 import {
   batchedReports,
@@ -325,10 +326,4 @@ function announce(
       path: credentials,
     });
   }
-}
-
-/** The database's address without its user and password, for the banner and the logs. */
-function databaseForLogs(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectRecovered, fleetSettings, revealOpenRound } from './fleet-scenario.ts';
+import { expectRecovered, fleetSettings, revealOpenRound, stepper } from './fleet-scenario.ts';
 import { apiCaller, type Caller, freePort, type TokenSet } from './harness.ts';
 import { connectPlayer, eventually, type Player, registerWebhook } from './play-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
@@ -114,6 +114,7 @@ describe(
   RETRY_ONCE_IN_CI,
   () => {
     it('ends every round, pays each prize once, rolls back unanswered bets and delivers every event', async () => {
+      const step = stepper();
       let service = await startService();
       // The restarted service may listen on another port (see startService): each call reads `url`.
       const call = ((...args: Parameters<Caller>) => apiCaller(url)(...args)) as Caller;
@@ -250,6 +251,7 @@ describe(
       // sent again), the other still held (sent again).
       const held = operator.heldWebhooks();
       operator.answerHeldWebhooks(200, Math.floor(held / 2));
+      step('every kill point reached');
       service.kill('SIGKILL');
       await exitOf(service);
       const receivedBeforeKill = new Set(operator.events.map((e) => e.id));
@@ -257,10 +259,12 @@ describe(
       operator.holdWebhooks(false);
 
       service = await startService();
+      step('restarted');
       // The returning player reveals the round the page shows open, as the page does.
       const back = await connect('returning');
       await revealOpenRound(async () => back, 90_000);
       back.close();
+      step('the returning page revealed its round');
 
       // The dead process's leases expire (wallet calls on PostgreSQL, the webhook's on both), the
       // idle round closes after ROUND_IDLE_TIMEOUT, and every check of a recovery holds.
@@ -269,6 +273,7 @@ describe(
         profileId: game.profileId,
         webhookId,
         players: credentials.length,
+        step,
       });
       const byPlayer = Object.fromEntries(rounds.map((round: any) => [round.user.credential, round]));
       expect(rounds).toHaveLength(credentials.length);

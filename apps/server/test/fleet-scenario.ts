@@ -109,7 +109,7 @@ async function openTab(url: string, token: string): Promise<Tab> {
 }
 
 /** Says how far the scenario got, so a run that times out shows where (vitest prints it). */
-function stepper(): (name: string) => void {
+export function stepper(): (name: string) => void {
   const start = Date.now();
   return (name) => console.log(`fleet scenario: ${name} at ${((Date.now() - start) / 1000).toFixed(1)} s`);
 }
@@ -441,4 +441,34 @@ export async function expectRecovered(
     ).toBe(true);
   }
   return { rounds, log };
+}
+
+/** A fleet test's operator side: signed in, a wallet game prizing half its tickets, and a webhook. */
+export async function setUpPlayedGame(call: Caller, apiKey: string, operator: TestOperator) {
+  const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey } })).body.data;
+  const game = await setUpWalletGame(call, tokens, operator, {
+    gameModel: 'frevo-da-sorte',
+    prizedPercent: 0.5,
+  });
+  const webhookId = await registerWebhook(call, tokens, operator.webhookUrl);
+  return { tokens, game, webhookId };
+}
+
+/**
+ * expectRecovered for a game set up by setUpPlayedGame, and every round a buy answered open
+ * (`opened`) is there and closed: none lost, and one bet each.
+ */
+export async function expectPlayedRoundsClosed(
+  service: Pick<Fleet, 'call'>,
+  operator: TestOperator,
+  played: Awaited<ReturnType<typeof setUpPlayedGame>> & { players: number; opened: string[] },
+): Promise<void> {
+  const { rounds } = await expectRecovered(service, operator, {
+    tokens: played.tokens,
+    profileId: played.game.profileId,
+    webhookId: played.webhookId,
+    players: played.players,
+  });
+  const closed = new Set(rounds.filter((round) => round.status === 'closed').map((round) => round._id));
+  expect(played.opened.filter((id) => !closed.has(id))).toEqual([]);
 }

@@ -83,6 +83,17 @@ function copyData(from: string, to: string): void {
   if (result.status !== 0) throw new Error(`cp -a ${from} ${to} failed: ${result.stderr || result.error}`);
 }
 
+/** A temporary folder the `postgres` user owns when we are root (its data folder goes inside). */
+function clusterFolder(): { dir: string; data: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'raspa-pg-'));
+  if (process.getuid?.() === 0) {
+    const owner = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+    const group = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+    chownSync(dir, Number(owner.stdout.trim()), Number(group.stdout.trim()));
+  }
+  return { dir, data: join(dir, 'data') };
+}
+
 /**
  * Starts a fresh cluster (with `settings`, each `name=value`, on top of the tests' own), or hands
  * back the server named by TEST_DATABASE_URL / DATABASE_URL. `dataFrom`: a data folder kept by
@@ -101,42 +112,88 @@ export async function startCluster(
     };
     return { url: given, tcpUrl: given, saveData: unsupported, stop: async () => {} };
   }
+  return startOwnCluster(settings, options);
+}
+
+/** A cluster started here whatever TEST_DATABASE_URL says: a primary to kill (startStandby's). */
+export async function startOwnCluster(
+  settings: readonly string[] = [],
+  options: { dataFrom?: string; unsynced?: boolean } = {},
+): Promise<ReplicatedCluster> {
   ensureBinaries();
-  const dir = mkdtempSync(join(tmpdir(), 'raspa-pg-'));
-  const data = join(dir, 'data');
-  if (process.getuid?.() === 0) {
-    const owner = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
-    const group = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    chownSync(dir, Number(owner.stdout.trim()), Number(group.stdout.trim()));
-  }
-  const port = await freePort();
+  const { dir, data } = clusterFolder();
+  return serveCluster(dir, data, await freePort(), {
+    settings: [...(options.unsynced ? ['fsync=off'] : []), ...settings],
+    create: () => {
+      if (options.dataFrom) copyData(options.dataFrom, data);
+      else
+        run('initdb', [
+          ...['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-instructions'],
+          ...(options.unsynced ? ['--no-sync'] : []),
+        ]);
+    },
+  });
+}
+
+/** A cluster of our own that can be killed and promoted (a primary, or a streaming standby of one). */
+export interface ReplicatedCluster extends Cluster {
+  port: number;
+  /** `pg_ctl stop -m immediate`: the server dies at once, as a machine that is lost. */
+  kill(): void;
+  /** `pg_ctl promote`: the standby ends recovery and takes writes (back once it does). */
+  promote(): void;
+}
+
+/**
+ * A streaming standby of `primary` (a cluster started here): `pg_basebackup -R` over TCP with
+ * `application_name` set, so `synchronous_standby_names` on the primary can name it.
+ */
+export async function startStandby(primary: Cluster, applicationName: string): Promise<ReplicatedCluster> {
+  ensureBinaries();
+  const { dir, data } = clusterFolder();
+  const primaryPort = new URL(primary.tcpUrl).port;
+  return serveCluster(dir, data, await freePort(), {
+    settings: [],
+    create: () =>
+      run('pg_basebackup', [
+        ...['-D', data, '-R', '-X', 'stream', '-c', 'fast', '--no-sync'],
+        ...['-d', `host=127.0.0.1 port=${primaryPort} user=postgres application_name=${applicationName}`],
+      ]),
+  });
+}
+
+/**
+ * Creates the data folder in `dir` (`create`) and starts a server on it at `port`, listening on
+ * 127.0.0.1 and on a socket in `dir`; the folder is removed when it stops, or when the process exits.
+ */
+function serveCluster(
+  dir: string,
+  data: string,
+  port: number,
+  setUp: { settings: readonly string[]; create: () => void },
+): ReplicatedCluster {
   const remove = () => rmSync(dir, { recursive: true, force: true });
   const serverOptions = [
     `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on -c max_connections=300`,
-    ...(options.unsynced ? ['-c fsync=off'] : []),
-    ...settings.map((setting) => `-c ${setting}`),
+    ...setUp.settings.map((setting) => `-c ${setting}`),
   ].join(' ');
   const start = () =>
     run('pg_ctl', ['-D', data, '-o', serverOptions, '-l', join(dir, 'server.log'), '-w', 'start']);
   try {
-    if (options.dataFrom) copyData(options.dataFrom, data);
-    else
-      run('initdb', [
-        ...['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-instructions'],
-        ...(options.unsynced ? ['--no-sync'] : []),
-      ]);
+    setUp.create();
     start();
   } catch (error) {
     remove();
     throw error;
   }
+  let running = true;
   let stopped = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;
     process.off('exit', stop);
     try {
-      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      if (running) run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
     } finally {
       remove();
     }
@@ -146,6 +203,7 @@ export async function startCluster(
   return {
     url: `postgres://postgres@localhost:${port}/postgres?host=${encodeURIComponent(dir)}`,
     tcpUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
     dataDir: data,
     saveData: async (target) => {
       run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
@@ -155,6 +213,11 @@ export async function startCluster(
         start();
       }
     },
+    kill: () => {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      running = false;
+    },
+    promote: () => run('pg_ctl', ['-D', data, '-w', 'promote']),
     stop: async () => stop(),
   };
 }

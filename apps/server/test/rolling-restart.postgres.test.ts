@@ -2,11 +2,11 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useFleet } from './fleet-fixture.ts';
-import { expectRecovered, fleetSettings } from './fleet-scenario.ts';
-import { apiCaller, type TokenSet } from './harness.ts';
-import { eventually, registerWebhook } from './play-fixtures.ts';
-import { openTab, type Tab } from './reconnecting-tab.ts';
-import { RETRY_ONCE_IN_CI, type ServiceProcess, sessionToken, setUpWalletGame } from './service-process.ts';
+import { expectPlayedRoundsClosed, fleetSettings, setUpPlayedGame } from './fleet-scenario.ts';
+import { apiCaller } from './harness.ts';
+import { eventually } from './play-fixtures.ts';
+import { newPlay, openTab, playOn, revealOpen, type Tab } from './reconnecting-tab.ts';
+import { RETRY_ONCE_IN_CI, type ServiceProcess, sessionToken } from './service-process.ts';
 import { startTestOperator } from './test-operator.ts';
 
 /**
@@ -27,67 +27,6 @@ const fleet = useFleet({
   operator: () => startTestOperator(),
   settings: { ...fleetSettings(API_KEY), TRUST_PROXY: '1' },
 });
-
-interface Play {
-  /** Rounds a buy answered open. */
-  opened: string[];
-  /** Requests that got no answer while their connection stayed up (45 s passed). */
-  unanswered: string[];
-  /**
-   * Requests whose connection closed before an answer: sent in the instant the stopping instance
-   * closed the socket, after it had answered everything it received (graceful-stop.test.ts shows
-   * that part). They reached no one, or their answer did not come back; the page reconnects, reads
-   * its state and shows (and reveals) the round if the buy was taken, as after any lost connection.
-   */
-  lostOnTheWire: string[];
-  /** Refusals other than a stop's or a round already open. */
-  unexpected: string[];
-  stopping: number;
-}
-
-/** Until the connection the tab had when it was refused has dropped and the tab is connected again. */
-async function reconnected(tab: Tab, dropsBefore: number): Promise<void> {
-  await eventually(() => tab.drops.length > dropsBefore && tab.socket.connected);
-}
-
-/** Reveals the round the tab's player has open, if any (as the page does when it comes back). */
-async function revealOpen(tab: Tab): Promise<void> {
-  const state = await tab.ask('state');
-  const open = state?.ok ? state.data.openRound : null;
-  if (open?.status === 'open') await tab.ask('reveal', { roundId: open.roundId });
-}
-
-/** A player who buys and reveals without pause until `playing()` is false, as a page would. */
-async function playOn(tab: Tab, playing: () => boolean, play: Play): Promise<void> {
-  const refused = async (what: string, answer: any, drops: number) => {
-    if (answer === 'lost') {
-      play.lostOnTheWire.push(what);
-      await reconnected(tab, drops);
-      await revealOpen(tab);
-    } else if (answer === 'unanswered') {
-      play.unanswered.push(what);
-      await reconnected(tab, drops);
-    } else if (answer.error.code === 'SERVICE_STOPPING') {
-      // "The game is restarting": the page waits for its socket to come back through HAProxy.
-      play.stopping++;
-      await reconnected(tab, drops);
-    } else if (answer.error.code === 'ROUND_IN_PROGRESS') await revealOpen(tab);
-    // A wallet slower than its time-out on a loaded machine: the bet is voided and rolled back.
-    else if (answer.error.code !== 'WALLET_UNAVAILABLE') play.unexpected.push(`${what} ${answer.error.code}`);
-  };
-  while (playing()) {
-    const drops = tab.drops.length;
-    const bought = await tab.ask('buy');
-    if (bought === 'lost' || bought === 'unanswered' || !bought.ok) {
-      await refused('buy', bought, drops);
-      continue;
-    }
-    play.opened.push(bought.data.round.roundId);
-    const revealed = await tab.ask('reveal', { roundId: bought.data.round.roundId });
-    if (revealed === 'lost' || revealed === 'unanswered' || !revealed.ok)
-      await refused('reveal', revealed, drops);
-  }
-}
 
 async function heartbeats(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
@@ -110,12 +49,8 @@ describe('a rolling restart of two instances behind HAProxy under play', RETRY_O
     const [first, second, spare] = await Promise.all([fleet.start(), fleet.start(), fleet.start()]);
     const balancer = await fleet.balance([first, second, spare]);
     const call = apiCaller(balancer.url);
-    const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: API_KEY } })).body.data;
-    const game = await setUpWalletGame(call, tokens, operator, {
-      gameModel: 'frevo-da-sorte',
-      prizedPercent: 0.5,
-    });
-    const webhookId = await registerWebhook(call, tokens, operator.webhookUrl);
+    const played = await setUpPlayedGame(call, API_KEY, operator);
+    const { tokens, game } = played;
     // Sessions first, then the pages one after the other: HAProxy's round-robin spreads them over
     // the three instances (between API calls, each page would land on the same one).
     const tokensOf: string[] = [];
@@ -125,7 +60,7 @@ describe('a rolling restart of two instances behind HAProxy under play', RETRY_O
 
     const started = Date.now();
     const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
-    const play: Play = { opened: [], unanswered: [], lostOnTheWire: [], unexpected: [], stopping: 0 };
+    const play = newPlay();
     let playing = true;
     const players = tabs.map((tab) => playOn(tab, () => playing, play));
     await eventually(() => play.opened.length >= PLAYERS);
@@ -159,15 +94,8 @@ describe('a rolling restart of two instances behind HAProxy under play', RETRY_O
     for (const tab of tabs) await revealOpen(tab);
     for (const tab of tabs) tab.socket.close();
 
-    const { rounds } = await expectRecovered({ call }, operator, {
-      tokens,
-      profileId: game.profileId,
-      webhookId,
-      players: PLAYERS,
-    });
     // Every round a buy answered open ended closed: none lost, and one bet each (expectRecovered).
-    const closed = new Set(rounds.filter((round) => round.status === 'closed').map((round) => round._id));
-    expect(play.opened.filter((id) => !closed.has(id))).toEqual([]);
+    await expectPlayedRoundsClosed({ call }, operator, { ...played, players: PLAYERS, opened: play.opened });
     // The stopped instances took their heartbeats with them: only the two new ones are left.
     expect(await heartbeats(fleet.database.url)).toBe(2);
     for (const instance of [spare, ...instances.slice(3)]) {

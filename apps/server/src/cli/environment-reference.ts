@@ -32,7 +32,7 @@ export const ENV_REFERENCE: Record<EnvVariable, Entry> = {
   DATABASE_URL: {
     production: 'required with several instances',
     meaning:
-      '`postgres://user:password@host:5432/raspa`: the data in that PostgreSQL database (migrated at start) instead of the SQLite file; any number of instances may share it',
+      '`postgres://user:password@host:5432/raspa`: the data in that PostgreSQL database (migrated at start) instead of the SQLite file; any number of instances may share it. A primary and its standbys: `postgres://user:password@db1:5432,db2:5432/raspa?target_session_attrs=read-write` (docs/operating.md, *Failover*)',
   },
   DATABASE_POOL_SIZE: {
     production: 'optional',

@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { WAIT_POLL_MS } from '../write-generation.ts';
 import { type WriteGuardControl, WriteRefusedError } from '../write-guard.ts';
+import { type DatabaseHosts, parseDatabaseHosts, type SessionAttrs } from './database-hosts.ts';
 import { beatInstance, decideOnDatabase, type InstanceIdentity } from './instance-heartbeats.ts';
+import { createServerChooser } from './server-chooser.ts';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -40,8 +42,12 @@ export function createPool(
   url: string,
   options: { max?: number; readonly?: boolean; pipeline?: boolean } = {},
 ): pg.Pool {
+  const hosts = parseDatabaseHosts(url);
+  if ('error' in hosts) throw new Error(`DATABASE_URL ${hosts.error}`);
+  const several = hosts.urls.length > 1 || hosts.sessionAttrs === 'read-write';
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: hosts.urls[0],
+    ...(several && { Client: clientOfChosenServer(hosts) }),
     max: options.max ?? 10,
     // The pool hands this to each Client it makes (units.ts, UnitsOptions.pipelined).
     pipeline: options.pipeline ?? false,
@@ -51,10 +57,71 @@ export function createPool(
     types,
     options: `-c synchronous_commit=on${options.readonly ? ' -c default_transaction_read_only=on' : ''}`,
   });
-  // An idle connection that dies (server restart) is dropped by the pool; without a listener the
-  // error would end the process.
+  // A connection that dies (a server restarted or lost) is dropped by the pool, and its queries
+  // fail; the error it also emits would end the process without a listener: the pool listens only
+  // while the connection is idle, so each gets its own for when it is checked out.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
+}
+
+const PROBE_TIMEOUT_MS = 5_000;
+
+/** Whether the server at `url` is one to keep: it answers and, for read-write, takes writes. */
+async function qualifies(url: string, sessionAttrs: SessionAttrs): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: PROBE_TIMEOUT_MS });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return sessionAttrs === 'any' || (await readOnly(client)) === false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function readOnly(client: pg.ClientBase): Promise<boolean> {
+  const { rows } = await client.query<{ transaction_read_only: string }>('SHOW transaction_read_only');
+  return rows[0]?.transaction_read_only === 'on';
+}
+
+/**
+ * The pool's connections for a URL of several servers: each connects to the server the chooser
+ * holds (`pg` reads `host` and `port` only when it connects). A connection that fails, or that finds
+ * its server now refuses writes (a primary turned standby), makes the chooser search again; the
+ * pool's caller gets the error, as from any failed connection.
+ */
+function clientOfChosenServer(hosts: DatabaseHosts): new () => pg.Client {
+  const chooser = createServerChooser(hosts, (url) => qualifies(url, hosts.sessionAttrs));
+  class ChosenServerClient extends pg.Client {
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (error: Error | null, client?: pg.Client) => void): void;
+    override connect(
+      callback?: (error: Error | null, client?: pg.Client) => void,
+    ): Promise<pg.Client> | undefined {
+      const connected = this.connectToChosen();
+      if (!callback) return connected;
+      void connected.then((client) => callback(null, client), callback);
+      return undefined;
+    }
+
+    private async connectToChosen(): Promise<pg.Client> {
+      const server = await chooser.choose();
+      this.host = server.host;
+      this.port = server.port;
+      try {
+        await super.connect();
+        if (hosts.sessionAttrs === 'read-write' && (await readOnly(this))) {
+          throw new Error(`${server.host}:${server.port} takes no writes any more`);
+        }
+        return this;
+      } catch (error) {
+        chooser.forget(server.url);
+        await this.end().catch(() => {});
+        throw error;
+      }
+    }
+  }
+  return ChosenServerClient as unknown as new () => pg.Client;
 }
 
 /** The migration files this build ships, in the order they apply. */
