@@ -7,28 +7,16 @@
  * Reads the database (DATABASE_URL or the SQLite file) read-only. Exit 0 when written, 2 otherwise.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { exportAudit } from '../audit/audit-export.ts';
 import { openCliStore } from './cli-store.ts';
+import { readToolOptions, refuseUsage } from './tool-options.ts';
 
 const USAGE = 'usage: pnpm audit-export --out <file> [--data-dir <dir>]';
 
 async function main(argv: string[]): Promise<number> {
-  let values: { out?: string; 'data-dir'?: string };
-  try {
-    values = parseArgs({
-      args: argv,
-      options: { out: { type: 'string' }, 'data-dir': { type: 'string' } },
-      strict: true,
-    }).values;
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (!values.out) {
-    console.error(`--out is required\n${USAGE}`);
-    return 2;
-  }
+  const values = readToolOptions(argv, ['out', 'data-dir']);
+  if (typeof values === 'string') return refuseUsage(values, USAGE);
+  if (!values.out) return refuseUsage('--out is required', USAGE);
   const opened = openCliStore(values['data-dir'], USAGE);
   if (!opened) return 2;
   const { store } = opened;

@@ -12,31 +12,13 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { AUDIT_KEY_FILE } from '../audit/signing-key.ts';
 import type { Config } from '../config.ts';
 import { backupSqliteFile, type SqliteBackup } from '../store/sqlite/backup.ts';
 import { readCliConfig } from './cli-store.ts';
+import { readToolOptions, refuseUsage } from './tool-options.ts';
 
 const USAGE = 'usage: pnpm backup [--out <file>] [--data-dir <dir>]';
-
-function readOptions(argv: string[]): { out?: string; dataDir?: string } | string {
-  try {
-    const { values } = parseArgs({
-      args: argv,
-      options: { out: { type: 'string' }, 'data-dir': { type: 'string' } },
-      strict: true,
-    });
-    if (values.out?.trim() === '') return '--out must not be empty';
-    if (values['data-dir']?.trim() === '') return '--data-dir must not be empty';
-    return {
-      ...(values.out && { out: values.out }),
-      ...(values['data-dir'] && { dataDir: values['data-dir'] }),
-    };
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
 
 /** Where each key the database needs is kept: copied once, never printed. */
 function keyLines(config: Config): string[] {
@@ -66,12 +48,9 @@ function reportLines(source: string, written: SqliteBackup): string[] {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const options = readOptions(argv);
-  if (typeof options === 'string') {
-    console.error(`${options}\n${USAGE}`);
-    return 2;
-  }
-  const config = readCliConfig(options.dataDir);
+  const options = readToolOptions(argv, ['out', 'data-dir']);
+  if (typeof options === 'string') return refuseUsage(options, USAGE);
+  const config = readCliConfig(options['data-dir']);
   if (!config) return 2;
   if (config.DATABASE_URL) {
     console.error(
@@ -82,8 +61,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const source = join(config.DATA_DIR, 'raspa.sqlite');
   if (!existsSync(source)) {
-    console.error(`no database at ${source} (set DATA_DIR or pass --data-dir)\n${USAGE}`);
-    return 2;
+    return refuseUsage(`no database at ${source} (set DATA_DIR or pass --data-dir)`, USAGE);
   }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const out = resolve(options.out ?? join(config.DATA_DIR, 'backups', `raspa-${stamp}.sqlite`));

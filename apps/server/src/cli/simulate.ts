@@ -11,11 +11,11 @@
  * every check holds, 1 when one fails, 2 on bad arguments or a game it cannot read.
  */
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { checkDraws, DEFAULT_ALPHA, MAX_SIMULATED_CARDS, seedFromHex, seedToHex } from '@raspa/core';
 import type { GameRecord } from '../store/records.ts';
 import { openCliStore } from './cli-store.ts';
 import { drawCheckReport } from './draw-check-report.ts';
+import { readToolOptions, refuseUsage } from './tool-options.ts';
 
 const USAGE =
   'usage: pnpm simulate --game <gameId> --cards <N> [--seed <64 hex>] [--alpha <p>] [--data-dir <dir>]';
@@ -31,22 +31,8 @@ interface Options {
 }
 
 function readOptions(argv: string[]): Options | string {
-  let values: Record<string, string | undefined>;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        game: { type: 'string' },
-        cards: { type: 'string' },
-        seed: { type: 'string' },
-        alpha: { type: 'string' },
-        'data-dir': { type: 'string' },
-      },
-      strict: true,
-    }).values;
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const values = readToolOptions(argv, ['game', 'cards', 'seed', 'alpha', 'data-dir']);
+  if (typeof values === 'string') return values;
   if (!values.game) return '--game is required (the id of the game version)';
   const cards = Number((values.cards ?? '').replaceAll('_', ''));
   if (
@@ -67,7 +53,6 @@ function readOptions(argv: string[]): Options | string {
   }
   const alpha = values.alpha === undefined ? DEFAULT_ALPHA : Number(values.alpha);
   if (!(alpha > 0 && alpha < 1)) return '--alpha must be a number between 0 and 1 (default 0.001)';
-  if (values['data-dir'] === '') return '--data-dir must not be empty';
   return { gameId: values.game, cards, seed, alpha, dataDir: values['data-dir'] };
 }
 
@@ -77,8 +62,7 @@ async function readGame(options: Options): Promise<GameRecord | number> {
   try {
     const game = await opened.store.games.findById(options.gameId);
     if (!game) {
-      console.error(`no game ${options.gameId} in ${opened.where}\n${USAGE}`);
-      return 2;
+      return refuseUsage(`no game ${options.gameId} in ${opened.where}`, USAGE);
     }
     return game;
   } catch (error) {
@@ -91,10 +75,7 @@ async function readGame(options: Options): Promise<GameRecord | number> {
 
 async function main(argv: string[]): Promise<number> {
   const options = readOptions(argv);
-  if (typeof options === 'string') {
-    console.error(`${options}\n${USAGE}`);
-    return 2;
-  }
+  if (typeof options === 'string') return refuseUsage(options, USAGE);
   const game = await readGame(options);
   if (typeof game === 'number') return game;
   const seed = options.seed ?? new Uint8Array(randomBytes(32));

@@ -10,13 +10,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { formatAmount } from '@raspa/core';
 import { createFairnessService, type PoolCheck } from '../services/fairness-service.ts';
 import { openConfiguredStore } from '../store/open-store.ts';
 import type { GameRecord } from '../store/records.ts';
 import type { Store } from '../store/store.ts';
 import { readCliConfig } from './cli-store.ts';
+import { readToolOptions, refuseUsage } from './tool-options.ts';
 
 const USAGE = 'usage: pnpm verify-pool --game <gameId> [--pool <poolId>] [--data-dir <dir>]';
 
@@ -27,19 +27,9 @@ interface Options {
 }
 
 function readOptions(argv: string[]): Options | string {
-  let values: Record<string, string | undefined>;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: { game: { type: 'string' }, pool: { type: 'string' }, 'data-dir': { type: 'string' } },
-      strict: true,
-    }).values;
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const values = readToolOptions(argv, ['game', 'pool', 'data-dir']);
+  if (typeof values === 'string') return values;
   if (!values.game) return '--game is required (the id of the game version)';
-  if (values.pool === '') return '--pool must not be empty';
-  if (values['data-dir'] === '') return '--data-dir must not be empty';
   return { gameId: values.game, poolId: values.pool, dataDir: values['data-dir'] };
 }
 
@@ -92,10 +82,7 @@ function poolReport(check: PoolCheck, game: GameRecord): string[] {
 
 async function main(argv: string[]): Promise<number> {
   const options = readOptions(argv);
-  if (typeof options === 'string') {
-    console.error(`${options}\n${USAGE}`);
-    return 2;
-  }
+  if (typeof options === 'string') return refuseUsage(options, USAGE);
   const config = readCliConfig(options.dataDir);
   if (!config) return 2;
   const { DATABASE_URL } = config;
@@ -103,8 +90,7 @@ async function main(argv: string[]): Promise<number> {
     ? 'the PostgreSQL database of DATABASE_URL'
     : join(config.DATA_DIR, 'raspa.sqlite');
   if (!DATABASE_URL && !existsSync(file)) {
-    console.error(`no database at ${file} (set DATA_DIR or pass --data-dir)\n${USAGE}`);
-    return 2;
+    return refuseUsage(`no database at ${file} (set DATA_DIR or pass --data-dir)`, USAGE);
   }
   let store: Store;
   try {

@@ -10,12 +10,12 @@
  * balance it started with.
  */
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { currencyExponent, formatAmount, isCurrencyCode } from '@raspa/core';
 import { canonicalBody, SIGNATURE_HEADER, signCanonical } from '@raspa/core/signer';
 import { silentLogger } from '../logger.ts';
 import { createHttpWallet, walletBody, walletEndpoint } from '../wallet/http-wallet.ts';
 import type { WalletAnswer, WalletMovement, WalletPlayer } from '../wallet/wallet.ts';
+import { readToolOptions, refuseUsage } from './tool-options.ts';
 
 interface Options {
   url: string;
@@ -39,27 +39,13 @@ const USAGE =
   '[--credential test-player] [--timeout-ms 5000]';
 
 function readOptions(argv: string[]): Options | string {
-  let values: Record<string, string | undefined>;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        url: { type: 'string' },
-        secret: { type: 'string' },
-        currency: { type: 'string', default: 'BRL' },
-        credential: { type: 'string', default: 'test-player' },
-        'timeout-ms': { type: 'string', default: '5000' },
-      },
-    }).values;
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const values = readToolOptions(argv, ['url', 'secret', 'currency', 'credential', 'timeout-ms']);
+  if (typeof values === 'string') return values;
   const { url, secret, currency = 'BRL', credential = 'test-player' } = values;
   if (!url || !/^https?:\/\/[^\s]+$/.test(url) || !URL.canParse(url)) return '--url must be an http(s) URL';
   if (!secret) return '--secret is required (the walletSignatureToken of the profile)';
   if (!isCurrencyCode(currency)) return `--currency: ${currency} is not an ISO 4217 code`;
-  if (!credential) return '--credential must not be empty';
-  const timeoutMs = Number(values['timeout-ms']);
+  const timeoutMs = Number(values['timeout-ms'] ?? '5000');
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) return '--timeout-ms must be a positive whole number';
   return { url, secret, currency, credential, timeoutMs };
 }
@@ -339,10 +325,7 @@ function buildChecks(options: Options): Check[] {
 
 async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
-  if (typeof options === 'string') {
-    console.error(`${options}\n${USAGE}`);
-    return 2;
-  }
+  if (typeof options === 'string') return refuseUsage(options, USAGE);
   const write = (line: string) => process.stdout.write(`${line}\n`);
   write(`Wallet conformance check of ${options.url}`);
   write(`player "${options.credential}", currency ${options.currency}`);

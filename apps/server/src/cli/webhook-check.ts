@@ -12,8 +12,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { batchRequest, type DeliveryRequest, deliveryRequest } from '../webhooks/build-request.ts';
+import { readToolOptions, refuseUsage } from './tool-options.ts';
 
 interface Check {
   name: string;
@@ -96,20 +96,9 @@ export function webhookChecks(url: string, secret: string, timeoutMs: number): C
 }
 
 async function main(): Promise<number> {
-  let values: Record<string, string | undefined>;
-  try {
-    values = parseArgs({
-      options: {
-        url: { type: 'string' },
-        secret: { type: 'string' },
-        'timeout-ms': { type: 'string', default: '5000' },
-      },
-    }).values;
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  const timeoutMs = Number(values['timeout-ms']);
+  const values = readToolOptions(process.argv.slice(2), ['url', 'secret', 'timeout-ms']);
+  if (typeof values === 'string') return refuseUsage(values, USAGE);
+  const timeoutMs = Number(values['timeout-ms'] ?? '5000');
   if (!values.url || !URL.canParse(values.url) || !values.secret || !(timeoutMs > 0)) {
     console.error(USAGE);
     return 2;
