@@ -5,8 +5,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.ts';
-import { openPostgresStore } from '../src/store/postgres/postgres-store.ts';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.ts';
+import { openConfiguredStore } from '../src/store/open-store.ts';
 import type { Store } from '../src/store/store.ts';
 import { CODE_GENERATION } from '../src/store/write-generation.ts';
 import { WriteRefusedError } from '../src/store/write-guard.ts';
@@ -18,8 +17,8 @@ import { startTestOperator, type TestOperator } from './test-operator.ts';
 /**
  * Upgrades that cannot mix incompatible instances (issue 36, store/write-generation.ts): instances
  * of two code generations on one database. The older one is run by opening its store with a
- * generation below this build's, which only a test can do (main.ts always opens it with
- * CODE_GENERATION).
+ * generation below this build's, which only a test can do (buildDeps in server.ts always opens it
+ * with CODE_GENERATION).
  */
 const onPostgres = process.env.RASPA_TEST_STORE === 'postgres';
 const REFUSED = 'this instance writes nothing: its code is older than the database allows';
@@ -39,12 +38,15 @@ const olderLines: string[] = [];
 const capture = (into: string[]) => createLogger('info', (line) => into.push(line));
 const said = (lines: string[], msg: string) => lines.filter((line) => JSON.parse(line).msg === msg).length;
 
-/** A store on the test's one database, as an instance of `generation` would open it. */
+/**
+ * A store on the test's one database, opened as buildDeps (server.ts) opens a serving instance's,
+ * with the generation given.
+ */
 function openAs(id: string, generation: number, logger = capture([])): Store {
-  const instance = { id, generation };
-  return database
-    ? openPostgresStore(database.url, { instance, logger })
-    : openSqliteStore(file, { instance, logger });
+  return openConfiguredStore(
+    { DATA_DIR: dir, ...(database && { DATABASE_URL: database.url }) },
+    { instance: { id, generation }, logger },
+  );
 }
 
 /** What a migration of a newer build does to the database (README.md beside the migrations). */
@@ -104,7 +106,7 @@ async function openWonRound(sessionId: string): Promise<string> {
 }
 
 describe('an instance older than the database allows', () => {
-  it('writes nothing: of a won round both close at once, one prize; /ready 503; the reason logged once', async () => {
+  it('writes nothing: its reveal of a won round is refused while the current one pays the one prize; /ready 503; the reason logged once', async () => {
     // The shipped migrations leave the minimum at this build's generation (README.md beside them).
     expect(current.deps.store.writer.blocked()).toBeUndefined();
     expect(older.deps.store.writer.refused()).toContain(`generation ${CODE_GENERATION - 1}`);

@@ -33,7 +33,7 @@ export function openConfiguredStore(
       ...(settings.DATABASE_POOL_SIZE && { maxConnections: settings.DATABASE_POOL_SIZE }),
     });
   return openSqliteStore(join(settings.DATA_DIR, 'raspa.sqlite'), {
-    ...(options.readonly !== undefined && { readonly: options.readonly }),
+    ...options,
     statementStats: settings.STATEMENT_STATS,
   });
 }
