@@ -1,12 +1,13 @@
 // postgres-only: a primary and its standby of its own, already run on PostgreSQL in the server project
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool } from '../src/store/postgres/database.ts';
 import { expectPlayedRoundsClosed, fleetSettings, setUpPlayedGame } from './fleet-scenario.ts';
 import { apiCaller } from './harness.ts';
 import { createInstallation } from './installation.ts';
 import { eventually } from './play-fixtures.ts';
 import { type ReplicatedCluster, startOwnCluster, startStandby } from './postgres-cluster.ts';
-import { newPlay, openTab, playOn, revealOpen, type Tab } from './reconnecting-tab.ts';
+import { mergedPlay, newPlay, openTab, type Play, playOn, revealOpen, type Tab } from './reconnecting-tab.ts';
 import {
   RETRY_ONCE_IN_CI,
   type ServiceProcess,
@@ -32,6 +33,7 @@ let primary: ReplicatedCluster;
 let standby: ReplicatedCluster;
 let operator: TestOperator;
 let installation: ReturnType<typeof createInstallation>;
+let databaseUrl: string;
 const instances: ServiceProcess[] = [];
 
 beforeAll(async () => {
@@ -40,10 +42,8 @@ beforeAll(async () => {
   standby = await startStandby(primary, 'standby');
   operator = await startTestOperator();
   const servers = [primary, standby].map((cluster) => `127.0.0.1:${cluster.port}`);
-  installation = createInstallation(
-    `postgres://postgres@${servers.join(',')}/postgres?target_session_attrs=read-write`,
-    fleetSettings(API_KEY),
-  );
+  databaseUrl = `postgres://postgres@${servers.join(',')}/postgres?target_session_attrs=read-write`;
+  installation = createInstallation(databaseUrl, fleetSettings(API_KEY));
 }, 120_000);
 
 afterAll(async () => {
@@ -79,21 +79,35 @@ describe('a PostgreSQL failover under play', RETRY_ONCE_IN_CI, () => {
       tabs.push(await openTab((i % 2 === 0 ? first : second).url, token));
     }
 
-    const play = newPlay();
+    // What each instance's pages met, apart: both must carry on.
+    const plays = [newPlay(), newPlay()] as const;
     let playing = true;
-    const players = tabs.map((tab) => playOn(tab, () => playing, play, DURING_THE_FAILOVER));
-    await eventually(() => play.opened.length >= PLAYERS);
+    const players = tabs.map((tab, i) =>
+      playOn(tab, () => playing, plays[i % 2] as Play, DURING_THE_FAILOVER),
+    );
+    const opened = () => plays.map((play) => play.opened.length);
+    await eventually(() => opened().every((count) => count >= PLAYERS / 2));
 
     // The standby confirms each commit before it is answered (synchronous, not merely streaming).
     expect(await syncState(primary)).toBe('sync');
-    const before = play.opened.length;
+    const before = opened();
     primary.kill();
     standby.promote();
-    console.log(`failover: the standby took over after ${before} rounds`);
-    // Play goes on against the new primary, on both instances, neither restarted.
-    await eventually(() => play.opened.length >= before + 2 * PLAYERS, 120_000);
+    console.log(`failover: the standby took over after ${before.join(' + ')} rounds`);
+    // Play goes on against the new primary on each instance, neither restarted: every page of each
+    // opens at least one more round.
+    await eventually(() => opened().every((count, i) => count >= (before[i] ?? 0) + PLAYERS), 120_000);
     playing = false;
     await Promise.all(players);
+    const play = mergedPlay(plays);
+    // A read-only tool's pool (verify-pool, simulate) on the same URL reads the new primary.
+    const tool = createPool(databaseUrl, { readonly: true, max: 1 });
+    try {
+      const { rows } = await tool.query<{ n: number }>('SELECT count(*)::int AS n FROM rounds');
+      expect(rows[0]?.n).toBeGreaterThanOrEqual(play.opened.length);
+    } finally {
+      await tool.end();
+    }
     // No page lost its connection: the instances never stopped.
     expect(tabs.flatMap((tab) => tab.drops)).toEqual([]);
     for (const tab of tabs) await revealOpen(tab);

@@ -73,6 +73,21 @@ export const newPlay = (): Play => ({
   stopping: 0,
 });
 
+/** Several groups' plays as one. */
+export function mergedPlay(plays: readonly Play[]): Play {
+  const merged = newPlay();
+  for (const play of plays) {
+    merged.opened.push(...play.opened);
+    merged.unanswered.push(...play.unanswered);
+    merged.lostOnTheWire.push(...play.lostOnTheWire);
+    merged.unexpected.push(...play.unexpected);
+    merged.stopping += play.stopping;
+    for (const [code, count] of Object.entries(play.refused))
+      merged.refused[code] = (merged.refused[code] ?? 0) + count;
+  }
+  return merged;
+}
+
 /** Until the connection the tab had when it was refused has dropped and the tab is connected again. */
 async function reconnected(tab: Tab, dropsBefore: number): Promise<void> {
   await eventually(() => tab.drops.length > dropsBefore && tab.socket.connected);

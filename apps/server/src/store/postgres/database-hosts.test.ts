@@ -44,6 +44,10 @@ describe('parseDatabaseHosts', () => {
       urls: ['postgres://db1/raspa'],
       sessionAttrs: 'read-write',
     });
+    expect(parseDatabaseHosts('postgres://db1/raspa?target_session_attrs=any')).toMatchObject({
+      urls: ['postgres://db1/raspa'],
+      sessionAttrs: 'any',
+    });
     expect(parseDatabaseHosts('postgres://db1,db2/raspa')).toMatchObject({ sessionAttrs: 'any' });
   });
 

@@ -13,7 +13,7 @@ export interface DatabaseHosts {
   urls: string[];
   /** Each server's address, in the same order. */
   servers: Array<{ host: string; port: number }>;
-  /** `read-write`: only a server whose transactions may write (libpq's `read-write`; `primary` too). */
+  /** `read-write`: only a primary, not a standby in recovery (libpq's `read-write` and `primary`). */
   sessionAttrs: SessionAttrs;
 }
 

@@ -67,27 +67,32 @@ export function createPool(
 
 const PROBE_TIMEOUT_MS = 5_000;
 
-/** Whether the server at `url` is one to keep: it answers and, for read-write, takes writes. */
+/** Whether the server at `url` is one to keep: it answers and, for read-write, is a primary. */
 async function qualifies(url: string, sessionAttrs: SessionAttrs): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: PROBE_TIMEOUT_MS });
   client.on('error', () => {});
   await client.connect();
   try {
-    return sessionAttrs === 'any' || (await readOnly(client)) === false;
+    return sessionAttrs === 'any' || (await inRecovery(client)) === false;
   } finally {
     await client.end().catch(() => {});
   }
 }
 
-async function readOnly(client: pg.ClientBase): Promise<boolean> {
-  const { rows } = await client.query<{ transaction_read_only: string }>('SHOW transaction_read_only');
-  return rows[0]?.transaction_read_only === 'on';
+/**
+ * A standby (or a primary not yet promoted) is in recovery and takes no writes. Asked instead of
+ * libpq's `SHOW transaction_read_only`, which a read-only pool's own setting turns on (a tool's
+ * connections to the primary would all be refused).
+ */
+async function inRecovery(client: pg.ClientBase): Promise<boolean> {
+  const { rows } = await client.query<{ recovery: boolean }>('SELECT pg_is_in_recovery() AS recovery');
+  return rows[0]?.recovery === true;
 }
 
 /**
  * The pool's connections for a URL of several servers: each connects to the server the chooser
  * holds (`pg` reads `host` and `port` only when it connects). A connection that fails, or that finds
- * its server now refuses writes (a primary turned standby), makes the chooser search again; the
+ * its server is now a standby (a primary turned standby), makes the chooser search again; the
  * pool's caller gets the error, as from any failed connection.
  */
 function clientOfChosenServer(hosts: DatabaseHosts): new () => pg.Client {
@@ -110,7 +115,7 @@ function clientOfChosenServer(hosts: DatabaseHosts): new () => pg.Client {
       this.port = server.port;
       try {
         await super.connect();
-        if (hosts.sessionAttrs === 'read-write' && (await readOnly(this))) {
+        if (hosts.sessionAttrs === 'read-write' && (await inRecovery(this))) {
           throw new Error(`${server.host}:${server.port} takes no writes any more`);
         }
         return this;
