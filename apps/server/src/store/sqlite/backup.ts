@@ -1,4 +1,5 @@
-import { chmodSync, closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, existsSync, fsyncSync, linkSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { BUSY_TIMEOUT_MS } from './database.ts';
@@ -15,20 +16,21 @@ export interface SqliteBackup {
 
 /**
  * Copies the SQLite database `source` to `out` (which must not exist), safe while the service
- * runs on it (issue 36 item 2): SQLite's online backup API in one step, so the copy is one
- * consistent snapshot taken under a read transaction. In WAL mode that never blocks the service's
- * writer, and a write by the service cannot restart the copy half-way, as it would between steps.
- * Pages are copied as they are, rowids included, so the lists' folded counts and their rowid
- * watermark (sqlite/ledger-counts.ts) stay true in the copy: a restore has nothing to rebuild.
+ * runs on it (issue 36 item 2): SQLite's online backup API, its first step of 100 pages and then
+ * every other page in one, each under a read transaction; a write by the service between the two
+ * makes SQLite start the copy again, so the copy is one consistent snapshot. In WAL mode it never
+ * blocks the service's writer. Pages are copied as they are, rowids included, so the lists' folded
+ * counts and their rowid watermark (sqlite/ledger-counts.ts) stay true in the copy: a restore has
+ * nothing to rebuild.
  *
- * The copy is written beside `out` under a temporary name, turned into a single self-contained file
- * (rollback journal, no WAL beside it), checked with `quick_check`, made readable by its owner
- * only, synced, then renamed into place: `out` is either a whole checked copy or absent.
+ * The copy is written beside `out` under a name of its own, turned into a single self-contained
+ * file (rollback journal, no WAL beside it), checked with `quick_check`, made readable by its owner
+ * only, synced, then linked as `out`, which fails if a file took that name meanwhile: `out` is a
+ * whole checked copy, or what was there before, never replaced.
  */
 export async function backupSqliteFile(source: string, out: string): Promise<SqliteBackup> {
   if (existsSync(out)) throw new Error(`${out} already exists: a backup never overwrites a file`);
-  const partial = `${out}.partial`;
-  rmSync(partial, { force: true });
+  const partial = `${out}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
   // Read and write, not read-only: a read-only connection cannot open a WAL file whose -shm is
   // missing (the service stopped). It changes nothing in the source: no migration, no pragma that
   // writes (closing it may checkpoint the WAL, as closing any connection does).
@@ -48,11 +50,21 @@ export async function backupSqliteFile(source: string, out: string): Promise<Sql
     // As secret as the database: tokens' digests, sealed wallet tokens, players.
     chmodSync(partial, 0o600);
     syncFile(partial);
-    renameSync(partial, out);
+    linkOrRefuse(partial, out);
     syncFile(dirname(out));
     return { file: out, bytes: statSync(out).size, ...written };
-  } catch (error) {
+  } finally {
     rmSync(partial, { force: true });
+  }
+}
+
+/** Gives the copy its name, unless a file took that name since the backup began. */
+function linkOrRefuse(partial: string, out: string): void {
+  try {
+    linkSync(partial, out);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new Error(`${out} appeared while the backup ran: a backup never overwrites a file`);
     throw error;
   }
 }
