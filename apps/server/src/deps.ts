@@ -36,8 +36,6 @@ export interface Settings {
   metricsToken?: string;
   /** The audit anchors' timing (docs/audit.md); tests shorten or stop it. */
   audit?: AuditSettings;
-  /** Between two heartbeats of this instance (store/write-generation.ts HEARTBEAT_MS); tests shorten it. */
-  heartbeatMs?: number;
 }
 
 export interface AuditSettings {

@@ -210,7 +210,7 @@ async function startBackgroundWork(deps: Deps, app: App, options: StartOptions):
           error: error instanceof Error ? error.message : String(error),
         });
       });
-    const heartbeat = setInterval(() => void beat(), deps.settings.heartbeatMs ?? HEARTBEAT_MS);
+    const heartbeat = setInterval(() => void beat(), HEARTBEAT_MS);
     heartbeat.unref();
     started = { ticker, heartbeat };
     anchoringStarted = startAuditAnchoring(deps, services.webhookDelivery.outbox).then((job) => {

@@ -14,7 +14,8 @@ import { startTestOperator } from './test-operator.ts';
  * instances on one PostgreSQL database behind HAProxy (deploy/haproxy.cfg), players playing without
  * pause; a new instance is started at HAProxy's spare address, then each old one is stopped with
  * SIGTERM in turn, the second once another new one has started where the first was. Every request
- * is answered (with its round, or SERVICE_STOPPING while its instance stops), each page reconnects on
+ * that reaches an instance is answered (with its round, or SERVICE_STOPPING while its instance
+ * stops; Play.lostOnTheWire are those that did not), each page reconnects on
  * its own and carries on, every round ends, no bet is sent or applied twice, every wallet reconciles
  * and every event is delivered (fleet-scenario.ts expectRecovered). Both builds are one generation,
  * so neither new instance waits; the stopped ones' heartbeats are gone.
@@ -42,7 +43,7 @@ async function heartbeats(url: string): Promise<number> {
 }
 
 describe('a rolling restart of two instances behind HAProxy under play', RETRY_ONCE_IN_CI, () => {
-  it('answers every request, reconnects every page, ends every round and reconciles every wallet', async () => {
+  it('answers every request that reaches an instance, reconnects every page, ends every round and reconciles every wallet', async () => {
     const { instances, operator } = fleet;
     // Two instances of the old version and, at HAProxy's spare address, the first of the new one,
     // started beside them (the template database is migrated already: all three start at once).

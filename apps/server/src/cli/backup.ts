@@ -14,6 +14,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { AUDIT_KEY_FILE } from '../audit/signing-key.ts';
 import type { Config } from '../config.ts';
+import { SERVER_KEY_FILE } from '../security/server-key.ts';
 import { backupSqliteFile, type SqliteBackup } from '../store/sqlite/backup.ts';
 import { readCliConfig } from './cli-store.ts';
 import { readToolOptions, refuseUsage } from './tool-options.ts';
@@ -29,7 +30,7 @@ function keyLines(config: Config): string[] {
   return [
     'Keep with it, once (they do not change):',
     `  the server key, which seals wallet and webhook tokens and the seeds of running pools:`,
-    `    ${where('SECRET_KEY', join(config.DATA_DIR, 'secret.key'))}`,
+    `    ${where('SECRET_KEY', join(config.DATA_DIR, SERVER_KEY_FILE))}`,
     `  the audit signing key: ${where('AUDIT_SIGNING_KEY', join(config.DATA_DIR, AUDIT_KEY_FILE))}`,
     'A restore without them cannot open those. Copy the backup off this machine.',
     'Restore: docs/operating.md, "Backups and restores".',

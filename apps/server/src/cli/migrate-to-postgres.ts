@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
+import { SERVER_KEY_FILE } from '../security/server-key.ts';
 import { createPool } from '../store/postgres/database.ts';
 import { openLockedSource } from '../store/transfer/sqlite-source.ts';
 import {
@@ -49,7 +50,7 @@ function keyLines(config: Config, dataDir: string): string[] {
     );
     return lines;
   }
-  const file = join(dataDir, 'secret.key');
+  const file = join(dataDir, SERVER_KEY_FILE);
   if (existsSync(file)) {
     lines.push(
       `  This installation's key is in ${file}: give every instance SECRET_KEY=<the 64 hex characters in`,

@@ -8,14 +8,10 @@
  * server; --data-dir wins) read-only, so it can run beside the live service. Exit 0 when every
  * check holds, 1 when one fails, 2 on bad arguments or a database it cannot read.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { formatAmount } from '@raspa/core';
 import { createFairnessService, type PoolCheck } from '../services/fairness-service.ts';
-import { openConfiguredStore } from '../store/open-store.ts';
 import type { GameRecord } from '../store/records.ts';
-import type { Store } from '../store/store.ts';
-import { readCliConfig } from './cli-store.ts';
+import { openCliStore } from './cli-store.ts';
 import { readToolOptions, refuseUsage } from './tool-options.ts';
 
 const USAGE = 'usage: pnpm verify-pool --game <gameId> [--pool <poolId>] [--data-dir <dir>]';
@@ -83,23 +79,10 @@ function poolReport(check: PoolCheck, game: GameRecord): string[] {
 async function main(argv: string[]): Promise<number> {
   const options = readOptions(argv);
   if (typeof options === 'string') return refuseUsage(options, USAGE);
-  const config = readCliConfig(options.dataDir);
-  if (!config) return 2;
-  const { DATABASE_URL } = config;
-  const file = DATABASE_URL
-    ? 'the PostgreSQL database of DATABASE_URL'
-    : join(config.DATA_DIR, 'raspa.sqlite');
-  if (!DATABASE_URL && !existsSync(file)) {
-    return refuseUsage(`no database at ${file} (set DATA_DIR or pass --data-dir)`, USAGE);
-  }
-  let store: Store;
-  try {
-    // Read-only: the verifier never changes the ledger, and can run beside the live service.
-    store = openConfiguredStore(config, { readonly: true });
-  } catch (error) {
-    console.error(`cannot open ${file}: ${(error as Error).message}`);
-    return 2;
-  }
+  // Read-only: the verifier never changes the ledger, and can run beside the live service.
+  const opened = openCliStore(options.dataDir, USAGE);
+  if (!opened) return 2;
+  const { store, where: file } = opened;
   try {
     // Every pool is read inside one snapshot, so a pool ending meanwhile cannot split the report.
     const result = await store.transaction((tx) =>

@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { isoTime } from './common.ts';
+import { hex64, isoTime } from './common.ts';
 
 /**
  * A signed audit anchor (docs/audit.md, contract §16), defined once: the anchor list, a round's
  * proof and the `anchor` webhook event (and its delivery log) all show this shape.
  */
-
-export const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const anchorSchema = z
   .object({

@@ -42,3 +42,6 @@ export const messagesBody = z
   .object({ status: successStatus, messages: z.array(z.string()) })
   .meta({ id: 'Messages' });
 export const statusBody = z.object({ status: successStatus }).meta({ id: 'StatusOnly' });
+
+/** A SHA-256 (or other 32-byte value) in lowercase hex: commitments, seeds, Merkle roots. */
+export const hex64 = z.string().regex(/^[0-9a-f]{64}$/);

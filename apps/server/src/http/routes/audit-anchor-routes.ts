@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { anchorSchema, hex64 } from '../../schemas/anchor.ts';
-import { id, isoTime, successStatus } from '../../schemas/common.ts';
+import { anchorSchema } from '../../schemas/anchor.ts';
+import { hex64, id, isoTime, successStatus } from '../../schemas/common.ts';
 import { ok } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';

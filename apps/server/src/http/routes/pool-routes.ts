@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { id, isoTime, successStatus } from '../../schemas/common.ts';
+import { hex64, id, isoTime, successStatus } from '../../schemas/common.ts';
 import type { PoolRecord } from '../../store/records.ts';
 import { ok } from '../envelope.ts';
 import { defineRoute, type RouteDefinition } from '../route.ts';
 import type { RouteKit } from '../route-kit.ts';
-
-const hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const poolSchema = z
   .object({
