@@ -76,10 +76,8 @@ export const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   /**
    * postgres://user:password@host:port/database: the service keeps its data in that PostgreSQL
-   * database (docs/store.md); unset, in the embedded SQLite file DATA_DIR/raspa.sqlite.
-   */
-  /**
-   * Several servers, in libpq's syntax, for a primary and its standbys: `postgres://u@db1,db2/raspa
+   * database (docs/store.md); unset, in the embedded SQLite file DATA_DIR/raspa.sqlite. Several
+   * servers, in libpq's syntax, for a primary and its standbys: `postgres://u@db1,db2/raspa
    * ?target_session_attrs=read-write` (store/postgres/database-hosts.ts, docs/operating.md "Failover").
    */
   DATABASE_URL: z

@@ -92,7 +92,7 @@ async function inRecovery(client: pg.ClientBase): Promise<boolean> {
 /**
  * The pool's connections for a URL of several servers: each connects to the server the chooser
  * holds (`pg` reads `host` and `port` only when it connects). A connection that fails, or that finds
- * its server is now a standby (a primary turned standby), makes the chooser search again; the
+ * its server is now a standby (a former primary), makes the chooser search again; the
  * pool's caller gets the error, as from any failed connection.
  */
 function clientOfChosenServer(hosts: DatabaseHosts): new () => pg.Client {
