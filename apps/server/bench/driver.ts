@@ -106,6 +106,19 @@ interface Driver {
   end(): Promise<void>;
 }
 
+/**
+ * A unit as store/postgres/units.ts writes it: BEGIN, its statements and COMMIT, in that order and
+ * none waiting for another's answer.
+ */
+function writtenAtOnce(
+  send: (text: string) => Promise<unknown>,
+  sendStatements: () => unknown[],
+): Promise<unknown[]> {
+  const begun = send('BEGIN');
+  const sent = sendStatements() as Promise<unknown>[];
+  return Promise.all([begun, ...sent, send('COMMIT')]);
+}
+
 function pgDriver(url: string): Driver {
   const pool = new pg.Pool({ connectionString: url, max: PLAYERS, pipeline: true } as pg.PoolConfig);
   pool.on('error', () => {});
@@ -117,9 +130,10 @@ function pgDriver(url: string): Driver {
     async unit(statements) {
       const client = await pool.connect();
       try {
-        const begun = client.query('BEGIN');
-        const sent = statements((name, values) => query(client, name, values)) as Promise<unknown>[];
-        await Promise.all([begun, ...sent, client.query('COMMIT')]);
+        await writtenAtOnce(
+          (text) => client.query(text),
+          () => statements((name, values) => query(client, name, values)),
+        );
       } finally {
         client.release();
       }
@@ -149,9 +163,10 @@ async function postgresJsDriver(url: string, shape: 'begin' | 'one trip'): Promi
   const oneTrip = async (statements: (run: Run) => unknown[]) => {
     const connection = await sql.reserve();
     try {
-      const begun = connection.unsafe('BEGIN');
-      const sent = statements((name, values) => query(connection, name, values)) as Promise<unknown>[];
-      await Promise.all([begun, ...sent, connection.unsafe('COMMIT')]);
+      await writtenAtOnce(
+        (text) => connection.unsafe(text),
+        () => statements((name, values) => query(connection, name, values)),
+      );
     } finally {
       connection.release();
     }

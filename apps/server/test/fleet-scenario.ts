@@ -197,14 +197,8 @@ export async function playThroughAKill(
 ): Promise<ScenarioOutcome> {
   const { call, url } = fleet;
   const step = stepper();
-  const tokens: TokenSet = (await call('POST', '/v1/auth/login', { body: { apiKey: fleet.apiKey } })).body
-    .data;
-  const game = await setUpWalletGame(call, tokens, operator, {
-    gameModel: 'frevo-da-sorte',
-    prizedPercent: 0.5,
-  });
+  const { tokens, game, webhookId } = await setUpPlayedGame(call, fleet.apiKey, operator);
   const { profileId } = game;
-  const webhookId = await registerWebhook(call, tokens, operator.webhookUrl);
   operator.webhookAnswers(500, 503); // the first two attempts fail and are retried
 
   // Sessions ten at a time; then each player's tabs, connected one after the other: the cluster
