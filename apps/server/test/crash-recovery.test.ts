@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectRecovered, fleetSettings, revealOpenRound, stepper } from './fleet-scenario.ts';
 import { apiCaller, type Caller, freePort, type TokenSet } from './harness.ts';
+import { idleTimeoutPassed } from './idle-timeout-passed.ts';
 import { connectPlayer, eventually, type Player, registerWebhook } from './play-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from './postgres-database.ts';
 import { RETRY_ONCE_IN_CI, sessionToken, setUpWalletGame } from './service-process.ts';
@@ -257,6 +258,13 @@ describe(
       const receivedBeforeKill = new Set(operator.events.map((e) => e.id));
       for (const player of players) player.close();
       operator.holdWebhooks(false);
+      // The restart comes after ROUND_IDLE_TIMEOUT, without the test waiting it out: no process
+      // lives, so the dead one's leases end now (the webhook's queue, the wallet calls it had in
+      // flight) and the rounds left open are idle, but the one whose player comes back to reveal it.
+      await idleTimeoutPassed(
+        { dataDir, config: { DATABASE_URL: database?.url } },
+        { keep: [returningRound], leases: true },
+      );
 
       service = await startService();
       step('restarted');
@@ -266,8 +274,8 @@ describe(
       back.close();
       step('the returning page revealed its round');
 
-      // The dead process's leases expire (wallet calls on PostgreSQL, the webhook's on both), the
-      // idle round closes after ROUND_IDLE_TIMEOUT, and every check of a recovery holds.
+      // The restarted process sends what the dead one's leases held, closes the idle rounds, and
+      // every check of a recovery holds.
       const { rounds } = await expectRecovered({ call }, operator, {
         tokens,
         profileId: game.profileId,

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { SETTING_DEFAULTS } from '../src/config.ts';
 import type { Caller, TokenSet } from './harness.ts';
+import { FLEET_ROUND_IDLE_SECONDS } from './idle-timeout-passed.ts';
 import { connectPlayer, eventually, type Player, registerWebhook } from './play-fixtures.ts';
 import { sessionToken, setUpWalletGame } from './service-process.ts';
 import { accepted, startTestOperator, type TestOperator } from './test-operator.ts';
@@ -62,7 +63,9 @@ export function startHangingOperator(): Promise<TestOperator> {
 export const fleetSettings = (apiKey: string): Record<string, string> => ({
   DEMO_API_KEY: apiKey,
   WALLET_TIMEOUT_MS: '1000',
-  ROUND_IDLE_TIMEOUT: '60s', // the shortest allowed: a safety net, as players reveal their rounds
+  // A safety net, as players reveal their rounds; crash-recovery moves its rounds' last action back
+  // rather than wait it out (idle-timeout-passed.ts).
+  ROUND_IDLE_TIMEOUT: `${FLEET_ROUND_IDLE_SECONDS}s`,
   WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s,1s,1s,1s,1s,1s', // retried soon, and not given up
   OUTBOUND_ALLOW_PRIVATE: 'true', // the test operator's wallet and receiver are on 127.0.0.1
 });

@@ -1,12 +1,17 @@
 /**
- * Plain SQL on a test server's own database, beside the service, whichever adapter it runs on: how
+ * Plain SQL on a test service's own database, beside the service, whichever adapter it runs on: how
  * a test does what the store never does (delete a round, rewrite an audit entry or an anchor), as
  * someone with database access would. Write `?` for parameters; on PostgreSQL they become $1, $2, …
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import type { TestServer } from './harness.ts';
+
+/** A service's database as its settings name it: the PostgreSQL URL, else the SQLite file in its DATA_DIR. */
+export interface DatabaseOf {
+  dataDir: string;
+  config: { DATABASE_URL?: string | undefined };
+}
 
 export interface RawSql {
   all<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -15,7 +20,7 @@ export interface RawSql {
   close(): Promise<void>;
 }
 
-export async function rawSql(server: TestServer): Promise<RawSql> {
+export async function rawSql(server: DatabaseOf): Promise<RawSql> {
   const url = server.config.DATABASE_URL;
   if (url) {
     const client = new pg.Client({ connectionString: url });
