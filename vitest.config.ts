@@ -50,6 +50,18 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      // The server's modules' own tests (src/): rules and single modules, no database server, so
+      // one process per worker rather than one per file (docs/development.md, "CI time").
+      {
+        root: './apps/server',
+        test: {
+          name: 'server-rules',
+          include: ['src/**/*.test.ts'],
+          isolate: false,
+          setupFiles: ['../../packages/core/src/testing/property-seed.ts'],
+          testTimeout: 120_000,
+        },
+      },
       // Checks of the repository itself (the README's commands), beside the scripts they check.
       { test: { name: 'repo', include: ['scripts/**/*.test.ts'], testTimeout: 120_000 } },
     ],

@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
-  test: { name: 'cli', include: ['src/**/*.test.ts'] },
+  test: { name: 'cli', include: ['src/**/*.test.ts'], isolate: false },
 });

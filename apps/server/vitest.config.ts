@@ -3,7 +3,8 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   test: {
     name: 'server',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // The server's own modules' tests (src/) are project server-rules, in the root vitest.config.ts.
+    include: ['test/**/*.test.ts'],
     // One throwaway PostgreSQL cluster for the run, stopped and removed at its end (issue 13).
     globalSetup: ['test/postgres-global-setup.ts'],
     setupFiles: ['../../packages/core/src/testing/property-seed.ts'],
