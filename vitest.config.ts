@@ -42,6 +42,7 @@ export default defineConfig({
           name: 'server-postgres',
           include: onBothDatabases(fileURLToPath(new URL('./apps/server/test', import.meta.url))),
           env: { RASPA_TEST_STORE: 'postgres' },
+          isolate: false, // as the server project's
           globalSetup: ['test/postgres-global-setup.ts'],
           setupFiles: ['../../packages/core/src/testing/property-seed.ts'],
           // Bounds against a hang, as in the server project: every commit is a network round trip

@@ -5,6 +5,9 @@ export default defineProject({
     name: 'server',
     // The server's own modules' tests (src/) are project server-rules, in the root vitest.config.ts.
     include: ['test/**/*.test.ts'],
+    // A worker imports the server once for all its files, not once per file (docs/development.md,
+    // "CI time"): each file starts its own servers, processes and databases and closes them.
+    isolate: false,
     // One throwaway PostgreSQL cluster for the run, stopped and removed at its end (issue 13).
     globalSetup: ['test/postgres-global-setup.ts'],
     setupFiles: ['../../packages/core/src/testing/property-seed.ts'],
