@@ -261,10 +261,7 @@ describe(
       // The restart comes after ROUND_IDLE_TIMEOUT, without the test waiting it out: no process
       // lives, so the dead one's leases end now (the webhook's queue, the wallet calls it had in
       // flight) and the rounds left open are idle, but the one whose player comes back to reveal it.
-      await idleTimeoutPassed(
-        { dataDir, config: { DATABASE_URL: database?.url } },
-        { keep: [returningRound], leases: true },
-      );
+      await idleTimeoutPassed({ dataDir, config: { DATABASE_URL: database?.url } }, [returningRound]);
 
       service = await startService();
       step('restarted');
