@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { backlogSeconds, LIMITS, OFFERED_SHARES, thinkMsFor, withinLimits } from './capacity/steps.ts';
 import { report } from './kit/report.ts';
-import { type BenchDatabase, startBenchDatabase } from './play/bench-database.ts';
+import { startBenchDatabase } from './play/bench-database.ts';
 import { measurePlay } from './play/measure-play.ts';
 
 /**
@@ -45,18 +45,25 @@ interface Step {
   errors: number;
 }
 
-async function capacityOn(database: BenchDatabase | undefined) {
-  const play = (thinkMs: number) =>
-    measurePlay({
-      players,
-      seconds,
-      workers,
-      instances: 1,
-      thinkMs,
-      withWebhooks: true,
-      statements: false,
-      database,
-    });
+/** Each run on a database of its own (a cluster per run on PostgreSQL): each fleet has a new key. */
+async function capacityOn(onPostgres: boolean) {
+  const play = async (thinkMs: number) => {
+    const database = onPostgres ? await startBenchDatabase({}) : undefined;
+    try {
+      return await measurePlay({
+        players,
+        seconds,
+        workers,
+        instances: 1,
+        thinkMs,
+        withWebhooks: true,
+        statements: false,
+        database,
+      });
+    } finally {
+      await database?.close();
+    }
+  };
   const step = async (share: Step['share'], thinkMs: number): Promise<Step> => {
     const { result } = await play(thinkMs);
     const figures: Step = {
@@ -90,13 +97,11 @@ async function capacityOn(database: BenchDatabase | undefined) {
   };
 }
 
-let database: BenchDatabase | undefined;
-try {
+{
   const results: Record<string, Awaited<ReturnType<typeof capacityOn>>> = {};
   for (const name of databases) {
     console.log(`${name}: flat out, then stepping down…`);
-    if (name === 'postgres') database = await startBenchDatabase({});
-    results[name] = await capacityOn(name === 'postgres' ? database : undefined);
+    results[name] = await capacityOn(name === 'postgres');
   }
   const command = `pnpm bench:capacity --players ${players} --seconds ${seconds} --workers ${workers} --database ${values.database}`;
   const table: Record<string, unknown> = {
@@ -112,6 +117,4 @@ try {
   report('capacity', command, { limits: LIMITS, workers, players, seconds, ...results }, table);
   const errors = Object.values(results).flatMap((each) => each.steps.map((step) => step.errors));
   process.exitCode = errors.every((count) => count === 0) ? 0 : 1;
-} finally {
-  await database?.close();
 }
