@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { backlogSeconds, LIMITS, OFFERED_SHARES, thinkMsFor, withinLimits } from './capacity/steps.ts';
+import {
+  backlogSeconds,
+  LIMITS,
+  OFFERED_SHARES,
+  type StepFigures,
+  thinkMsFor,
+  withinLimits,
+} from './capacity/steps.ts';
 import { report } from './kit/report.ts';
 import { startBenchDatabase } from './play/bench-database.ts';
 import { measurePlay } from './play/measure-play.ts';
@@ -34,12 +41,9 @@ if (
   process.exit(2);
 }
 
-interface Step {
+interface Step extends StepFigures {
   share: number | 'flat out';
   thinkMs: number;
-  roundsPerSecond: number;
-  buyP99Ms: number;
-  lagP99Ms: number;
   undeliveredAtEnd: number;
   serviceCpuMsPerRound: number;
   errors: number;
