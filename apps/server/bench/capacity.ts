@@ -101,24 +101,22 @@ async function capacityOn(onPostgres: boolean) {
   };
 }
 
-{
-  const results: Record<string, Awaited<ReturnType<typeof capacityOn>>> = {};
-  for (const name of databases) {
-    console.log(`${name}: flat out, then stepping down…`);
-    results[name] = await capacityOn(name === 'postgres');
-  }
-  const command = `pnpm bench:capacity --players ${players} --seconds ${seconds} --workers ${workers} --database ${values.database}`;
-  const table: Record<string, unknown> = {
-    limits: `buy p99 < ${LIMITS.buyP99Ms} ms, webhook lag p99 < ${LIMITS.lagP99Ms} ms`,
-  };
-  for (const [name, each] of Object.entries(results)) {
-    table[`${name}: flat out rounds/s (backlog at its end, s of rounds)`] =
-      `${each.flatOutRoundsPerSecond} (${each.flatOutBacklogSeconds})`;
-    table[`${name}: sustainable rounds/s (think ms)`] = each.sustainableRoundsPerSecond
-      ? `${each.sustainableRoundsPerSecond} (${each.sustainableThinkMs})`
-      : `none down to ${OFFERED_SHARES.at(-1)} of flat out`;
-  }
-  report('capacity', command, { limits: LIMITS, workers, players, seconds, ...results }, table);
-  const errors = Object.values(results).flatMap((each) => each.steps.map((step) => step.errors));
-  process.exitCode = errors.every((count) => count === 0) ? 0 : 1;
+const results: Record<string, Awaited<ReturnType<typeof capacityOn>>> = {};
+for (const name of databases) {
+  console.log(`${name}: flat out, then stepping down…`);
+  results[name] = await capacityOn(name === 'postgres');
 }
+const command = `pnpm bench:capacity --players ${players} --seconds ${seconds} --workers ${workers} --database ${values.database}`;
+const table: Record<string, unknown> = {
+  limits: `buy p99 < ${LIMITS.buyP99Ms} ms, webhook lag p99 < ${LIMITS.lagP99Ms} ms`,
+};
+for (const [name, each] of Object.entries(results)) {
+  table[`${name}: flat out rounds/s (backlog at its end, s of rounds)`] =
+    `${each.flatOutRoundsPerSecond} (${each.flatOutBacklogSeconds})`;
+  table[`${name}: sustainable rounds/s (think ms)`] = each.sustainableRoundsPerSecond
+    ? `${each.sustainableRoundsPerSecond} (${each.sustainableThinkMs})`
+    : `none down to ${OFFERED_SHARES.at(-1)} of flat out`;
+}
+report('capacity', command, { limits: LIMITS, workers, players, seconds, ...results }, table);
+const errors = Object.values(results).flatMap((each) => each.steps.map((step) => step.errors));
+process.exitCode = errors.every((count) => count === 0) ? 0 : 1;
