@@ -27,7 +27,12 @@ import { noFleet, stopFleet } from './stop-fleet.ts';
  * Starts and stops its own fleet.
  */
 const DRAIN_LIMIT_MS = 60_000;
-const WARM_UP_SECONDS = 2;
+/**
+ * The warm-up plays flat out whatever the offered load, for this long (or the run's own length if
+ * shorter): at 90 rounds/s a warm-up at that pace left the JIT cold, and the measured seconds cost
+ * 0.66 cores falling to 0.35 over 20 s at a steady rate (2026-11-29, issue 34 item 5).
+ */
+const WARM_UP_SECONDS = 5;
 
 export interface PlayOptions {
   players: number;
@@ -106,7 +111,10 @@ export async function measurePlay(options: PlayOptions) {
     fleet.load = load;
     await load.ask('connect', { urls, tokens: sessions });
     // Warm-up, not measured: the JIT, the first pool's tables, connections to the wallet and receiver.
-    const warm = await load.ask<RunResult>('run', { seconds: WARM_UP_SECONDS, thinkMs });
+    const warm = await load.ask<RunResult>('run', {
+      seconds: Math.min(WARM_UP_SECONDS, seconds),
+      thinkMs: 0,
+    });
     const warmEvents = withWebhooks ? warm.buys + warm.rounds : 0;
     const warmDeadline = Date.now() + DRAIN_LIMIT_MS;
     while (
