@@ -46,6 +46,8 @@ interface Step extends StepFigures {
   thinkMs: number;
   undeliveredAtEnd: number;
   serviceCpuMsPerRound: number;
+  /** PostgreSQL's own CPU per round (its cluster's processes); null on SQLite. */
+  postgresCpuMsPerRound: number | null;
   errors: number;
 }
 
@@ -78,6 +80,7 @@ async function capacityOn(onPostgres: boolean) {
       lagP99Ms: result.webhooks.lagMs.p99,
       undeliveredAtEnd: result.webhooks.undeliveredAtEnd,
       serviceCpuMsPerRound: result.serviceCpuMsPerRound,
+      postgresCpuMsPerRound: result.postgres?.cpuMsPerRound ?? null,
       errors: result.errors,
     };
     console.log(JSON.stringify(figures));

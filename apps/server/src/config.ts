@@ -28,7 +28,7 @@ export const SETTING_DEFAULTS = {
   WALLET_TIMEOUT_MS: 5000,
   ROUND_IDLE_TIMEOUT: 300,
   WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,10h',
-  WEBHOOK_IN_FLIGHT: 32,
+  WEBHOOK_IN_FLIGHT: 256,
   /** Draw indexes a process takes from a pool at a time (docs/store.md, "Ticket draws by blocks"). */
   POOL_BLOCK_SIZE: 100,
   /** Seconds a block of draw indexes stays its process's unless renewed; then another may take it over. */

@@ -7,6 +7,7 @@ import { openConfiguredStore } from '../src/store/open-store.ts';
 import type { DeliveryRecord, WebhookEvent } from '../src/store/records.ts';
 import type { Store, Transaction, UnitOptions } from '../src/store/store.ts';
 import { createDeliveryAttempt, openTarget } from '../src/webhooks/attempt.ts';
+import { STARTING_WINDOW, STEP_MS } from '../src/webhooks/delivery-window.ts';
 import {
   createWebhookDispatcher,
   DEFAULT_RETRY_SCHEDULE,
@@ -793,6 +794,55 @@ describe('order and independence', () => {
     expect(receiver.at(hook.path).map((r) => JSON.parse(r.body).payload._id)).toEqual(
       rounds.map((r) => r.roundId),
     );
+  });
+
+  /** Requests of `path` the receiver holds now (received, not yet answered), and the most it held. */
+  function heldAtOnce(path: string): { now: number; most: number } {
+    let now = 0;
+    let most = 0;
+    for (const entry of receiver.timeline) {
+      if (entry === `in ${path}`) most = Math.max(most, ++now);
+      else if (entry === `out ${path}`) now--;
+    }
+    return { now, most };
+  }
+
+  /**
+   * A webhook whose 2nd to (holding + 1)-th requests are answered only once `holding` wait at once
+   * (or after `once`'s fallback, if the sender never sends that many together); the rest at once.
+   */
+  async function hookHolding(op: Operator, holding: number) {
+    const path = `/hook/${hooks + 1}`;
+    // Latched: the last to arrive sees them all and answers at once, before the others look again.
+    let reached = false;
+    const allHeld = () => {
+      reached ||= heldAtOnce(path).now >= holding;
+      return reached;
+    };
+    return newHook(op, (n) =>
+      n >= 1 && n <= holding ? { status: 200, after: once(allHeld) } : { status: 200 },
+    );
+  }
+
+  it('widens the window past 32 towards its cap while the queue’s head is late (delivery-window.ts)', async () => {
+    const op = await newOperator();
+    const wanted = STARTING_WINDOW + 16;
+    const hook = await hookHolding(op, wanted);
+    await queueRounds(op, 1 + wanted);
+    server.clock.advance(3 * STEP_MS); // every event three steps late: a window of 8 × 32, capped
+    expect(await dispatcher({ inFlightPerWebhook: 64 }).runOnce()).toBe(1 + wanted);
+    expect(heldAtOnce(hook.path).most).toBe(wanted);
+    expect(await log(hook)).toHaveLength(1 + wanted);
+  });
+
+  it('keeps 32 in flight while the queue’s head is on time, whatever the cap', async () => {
+    const op = await newOperator();
+    // 31 held at once release them: the first event may still hold its place while it is recorded.
+    const hook = await hookHolding(op, STARTING_WINDOW - 1);
+    await queueRounds(op, 1 + STARTING_WINDOW + 16);
+    expect(await dispatcher({ inFlightPerWebhook: 64 }).runOnce()).toBe(1 + STARTING_WINDOW + 16);
+    expect(heldAtOnce(hook.path).most).toBeGreaterThanOrEqual(STARTING_WINDOW - 1);
+    expect(heldAtOnce(hook.path).most).toBeLessThanOrEqual(STARTING_WINDOW);
   });
 
   it('serves two webhooks independently and in parallel', async () => {

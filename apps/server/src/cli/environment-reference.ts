@@ -123,7 +123,8 @@ export const ENV_REFERENCE: Record<EnvVariable, Entry> = {
   },
   WEBHOOK_IN_FLIGHT: {
     production: 'optional',
-    meaning: 'deliveries in flight per webhook once it answers 2xx (1: strictly one at a time)',
+    meaning:
+      'most deliveries in flight per webhook once it answers 2xx: 32, widening to this while the queue is late (docs/webhooks.md; 1: strictly one at a time)',
   },
   POOL_BLOCK_SIZE: {
     production: 'optional',

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts';
 import type { OutboxEvent } from '../store/records.ts';
 import { type DeliverAttempt, type DeliverBatch, openTarget, type Target } from './attempt.ts';
 import { drainBatches } from './batch-drain.ts';
+import { deliveryWindow, headLateness } from './delivery-window.ts';
 import { trackAttempt } from './in-flight.ts';
 import type { WebhookSender } from './post.ts';
 import { chooseSends, orderKey, readSize, sendRoom, worthReading } from './send-order.ts';
@@ -23,7 +24,7 @@ export interface DrainDeps extends Pick<Deps, 'store' | 'clock' | 'secrets' | 'l
   attempt: DeliverAttempt;
   /** A batch webhook's attempts (batch-drain.ts). */
   batch: DeliverBatch;
-  /** Events in flight at most once the receiver has answered a 2xx. */
+  /** Events in flight at most (WEBHOOK_IN_FLIGHT): the cap of the window (delivery-window.ts). */
   perWebhook: number;
   /** True once the dispatcher is stopping: nothing more may start. */
   stopping: () => boolean;
@@ -55,7 +56,8 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
 
   /**
    * A webhook's due events in seq order, until one is not due, none is left or one fails. The
-   * first goes alone; once one has had a 2xx, up to `perWebhook` are in flight.
+   * first goes alone; once one has had a 2xx, up to the window are in flight: it widens towards
+   * `perWebhook` while the queue's head is late (delivery-window.ts).
    */
   return async function drain(webhookId: string): Promise<void> {
     /** Attempts not yet answered (an answer lets the round's next event go). */
@@ -63,7 +65,7 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
     /**
      * Attempts not yet recorded (answered ones wait for their batch's unit: attempt.ts):
      * the in-flight window. An attempt holds its place until recorded, so a crash re-sends at most
-     * `perWebhook` events that were already delivered.
+     * `perWebhook` (the window's cap) events that were already delivered.
      */
     const recording = new Set<Promise<unknown>>();
     const roundsInFlight = new Set<string>();
@@ -78,7 +80,9 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
     let healthy = false;
     let failed = false;
     let to: { target: Target; readAt: number } | undefined;
-    const room = () => sendRoom({ healthy, inFlight: recording.size, perWebhook });
+    /** The in-flight window, set again from the head's lateness at each read. */
+    let window = deliveryWindow({ cap: perWebhook, lateMs: 0 });
+    const room = () => sendRoom({ healthy, inFlight: recording.size, perWebhook: window });
 
     const send = (target: Target, event: OutboxEvent) => {
       roundsInFlight.add(orderKey(event));
@@ -109,7 +113,8 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
               await drainBatches(
                 {
                   ...deps,
-                  perWebhook,
+                  // Each request carries many events: the starting window, never widened.
+                  perWebhook: deliveryWindow({ cap: perWebhook, lateMs: 0 }),
                   target: async () => {
                     if (performance.now() - current.readAt > TARGET_TTL_MS) {
                       const again = await lookUp(webhookId);
@@ -125,14 +130,20 @@ export function createWebhookDrain(deps: DrainDeps): (webhookId: string) => Prom
             }
           }
           const target = to.target;
-          const reading = worthReading({ healthy, inFlight: recording.size, perWebhook });
-          const size = reading ? readSize({ room: room(), held, roundsInFlight, perWebhook }) : 0;
+          const reading = worthReading({ healthy, inFlight: recording.size, perWebhook: window });
+          const size = reading ? readSize({ room: room(), held, roundsInFlight, perWebhook: window }) : 0;
           const skip = [...seqsInFlight, ...held.map((event) => event.seq)];
           const read = size > 0 ? await store.outbox.queuedHead(webhookId, skip, size) : [];
           // Chosen only now, in one synchronous step: while the store answered, attempts may have
           // ended (a failure: nothing more may start; a 2xx: a held close-round may go) or stop() come.
           if (!deps.stopping() && !failed) {
-            const now = deps.clock().toISOString();
+            const at = deps.clock();
+            if (size > 0)
+              window = deliveryWindow({
+                cap: perWebhook,
+                lateMs: headLateness([...held, ...read], at.getTime()),
+              });
+            const now = at.toISOString();
             const choice = chooseSends({ held, read, roundsInFlight, room: room(), now });
             held = choice.held;
             for (const event of choice.send) send(target, event);

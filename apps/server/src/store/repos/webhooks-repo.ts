@@ -28,7 +28,7 @@ interface DeliveryRow extends Omit<DeliveryRecord, 'payload' | 'success'> {
 /**
  * Slots of a webhook's counters on PostgreSQL (its migration 006), by the event's place in the
  * outbox: the events a drain has in flight are consecutive, so up to this many of them
- * (WEBHOOK_IN_FLIGHT's default) never share a slot, and their units do not wait on each other's
+ * (the drain's starting window, delivery-window.ts) never share a slot, and their units do not wait on each other's
  * commits. SQLite writes one unit at a time and counts on the webhook's row.
  */
 const COUNT_SLOTS = 32;
