@@ -23,8 +23,6 @@ export const scheduleMs = (text: string): number[] =>
  * them without a configuration: kept here, once, beside the schema that applies them.
  */
 export const SETTING_DEFAULTS = {
-  /** One serving process per core (issue 12); at most the schema's 64. */
-  WORKERS: Math.min(64, availableParallelism()),
   WALLET_TIMEOUT_MS: 5000,
   ROUND_IDLE_TIMEOUT: 300,
   WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,10h',
@@ -129,10 +127,10 @@ export const envSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** Time-out of one call to an operator's wallet, in milliseconds (docs/contract.md §6). */
   /**
-   * Processes serving players and the API on PORT (Node's cluster; they share the SQLite file, and
-   * the database leases their background work); default: one per core. 1 keeps one process.
+   * Processes serving players and the API on PORT (Node's cluster; they share the database, which
+   * leases their background work); default: `defaultWorkers`. 1 keeps one process.
    */
-  WORKERS: z.coerce.number().int().min(1).max(64).default(SETTING_DEFAULTS.WORKERS),
+  WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   WALLET_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(SETTING_DEFAULTS.WALLET_TIMEOUT_MS),
   /**
    * How long a stop (SIGTERM) waits for the play requests in flight (buys and reveals with their
@@ -181,10 +179,19 @@ export const envSchema = z.object({
   STATEMENT_STATS: z.string().min(1).optional(),
 });
 
+/**
+ * WORKERS unset: one process on the embedded file, where a second one takes turns on the same write
+ * lock and sustained fewer rounds for more CPU per round (docs/operating.md, "Several processes on
+ * one machine"); one per core (at most 64) on PostgreSQL, whose instances write at once.
+ */
+export const defaultWorkers = (databaseUrl: string | undefined): number =>
+  databaseUrl ? Math.min(64, availableParallelism()) : 1;
+
 export type Config = Omit<
   z.infer<typeof envSchema>,
-  'PUBLIC_URL' | 'DATA_DIR' | 'OUTBOUND_ALLOW_PRIVATE' | 'ALLOW_PRIVATE_WEBHOOKS'
+  'PUBLIC_URL' | 'DATA_DIR' | 'OUTBOUND_ALLOW_PRIVATE' | 'ALLOW_PRIVATE_WEBHOOKS' | 'WORKERS'
 > & {
+  WORKERS: number;
   PUBLIC_URL: string;
   DATA_DIR: string;
   /**
@@ -225,6 +232,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env, start: StartKin
     ok: true,
     config: {
       ...values,
+      WORKERS: values.WORKERS ?? defaultWorkers(values.DATABASE_URL),
       DATA_DIR: resolve(values.DATA_DIR),
       OUTBOUND_ALLOW_PRIVATE: privateOutbound.allow,
       privateOutbound,

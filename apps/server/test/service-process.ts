@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { defaultWorkers } from '../src/config.ts';
 import { apiCaller, freePort, type TokenSet } from './harness.ts';
 import { eventually } from './play-fixtures.ts';
 import type { TestOperator } from './test-operator.ts';
@@ -50,8 +50,9 @@ export async function startServiceProcess(
   const listening = () => logs.split('\n').find((line) => line.includes('"workers listening"'));
   await eventually(async () => {
     if (child.exitCode !== null) throw new Error(`the service exited: ${logs}`);
-    // Unset, WORKERS is one per core.
-    const single = (env.WORKERS ?? String(availableParallelism())) === '1';
+    // Unset, WORKERS is the configuration's default for the database the service is given.
+    const databaseUrl = env.DATABASE_URL ?? process.env.DATABASE_URL;
+    const single = (env.WORKERS ?? String(defaultWorkers(databaseUrl))) === '1';
     const workersUp = single || listening() !== undefined;
     return workersUp && (await fetch(`${url}/ready`).catch(() => undefined))?.ok;
   }, 60_000);

@@ -97,7 +97,7 @@ export const ENV_REFERENCE: Record<EnvVariable, Entry> = {
       "Express `trust proxy` (e.g. `1` behind one load balancer), so rate limits see the players' addresses",
   },
   WORKERS: {
-    default: "the machine's cores (at most 64)",
+    default: "1 on the embedded file; the machine's cores (at most 64) with `DATABASE_URL`",
     production: 'optional',
     meaning:
       "processes serving on `PORT` (Node's cluster); `1` keeps one process (docs/operating.md, *Several processes on one machine*)",
