@@ -5,6 +5,8 @@ export default defineProject({
     name: 'server',
     // The server's own modules' tests (src/) are project server-rules, in the root vitest.config.ts.
     include: ['test/**/*.test.ts'],
+    // Its own project, server-full-pool, in the root vitest.config.ts: a fresh process for it.
+    exclude: ['test/full-pool.test.ts'],
     // A worker imports the server once for all its files, not once per file (docs/development.md,
     // "CI time"): each file starts its own servers, processes and databases and closes them.
     isolate: false,
